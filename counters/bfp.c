@@ -1,0 +1,64 @@
+/* bfp.c - configuration of the binary floating point counters (bfp.h). */
+#include "bfp.h"
+
+/*
+ * accuracy: percent RSTDV. Above 50 MantThreshold would fall to 2 or 0; below
+ * 0.01 it would pass 2^28, which the mantissa field cannot reach.
+ */
+#define SC_BFP_ACC_MIN 0.01
+#define SC_BFP_ACC_MAX 50.0
+#define SC_BFP_ACC_DEFAULT 1.0
+#define SC_BFP_MT_MAX (1u << SC_BFP_MANT_BITS)
+
+/* Dice Fig. 2, line 16: MantThreshold = 2 floor((30000/acc^2 + 3)/8). */
+static uint32_t mant_threshold_for(double acc)
+{
+	return 2 * (uint32_t)((30000.0 / (acc * acc) + 3.0) / 8.0);
+}
+
+static int read_mant_threshold(sc_bfp_cfg *cfg, sc_params *p, const char *variant, sc_err *err)
+{
+	uint64_t mt;
+	if (sc_param_u64(p, variant, "mantissa-threshold", 0, 2, SC_BFP_MT_MAX, &mt, err))
+		return -1;
+	if (mt % 2) {
+		sc_err_set(err,
+		           "%s: parameter mantissa-threshold=%llu is invalid: expected an even "
+		           "integer in [2, %u]",
+		           variant, (unsigned long long)mt, SC_BFP_MT_MAX);
+		return -1;
+	}
+	cfg->mant_threshold = (uint32_t)mt;
+	return 0;
+}
+
+int sc_bfp_config_named(sc_bfp_cfg *cfg, sc_params *p, const char *variant, sc_err *err)
+{
+	if (sc_param_backoff(p, variant, &cfg->backoff, err))
+		return -1;
+	bool given_mt = sc_param_present(p, "mantissa-threshold");
+	if (given_mt && sc_param_present(p, "accuracy")) {
+		sc_err_set(err, "%s: give accuracy or mantissa-threshold, not both", variant);
+		return -1;
+	}
+	if (given_mt)
+		return read_mant_threshold(cfg, p, variant, err);
+	double acc;
+	if (sc_param_double(p, variant, "accuracy", SC_BFP_ACC_DEFAULT, SC_BFP_ACC_MIN,
+	                    SC_BFP_ACC_MAX, &acc, err))
+		return -1;
+	cfg->mant_threshold = mant_threshold_for(acc);
+	return 0;
+}
+
+int sc_bfp_dup_config(sc_bfp_dup_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
+{
+	(void)env;
+	return sc_bfp_config_named(cfg, p, "BFP-DUP", err);
+}
+
+int sc_bfp_csup_config(sc_bfp_csup_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
+{
+	(void)env;
+	return sc_bfp_config_named(cfg, p, "BFP-CSUP", err);
+}

@@ -1,0 +1,250 @@
+/*
+ * bfp.h - the binary floating point counters: BFP-DUP and BFP-CSUP (Dice §4).
+ *
+ * One 32-bit word holds an exponent e (bits 31-28) and a mantissa m (bits
+ * 27-0) and represents m * 2^e. An increment is applied with probability
+ * 2^-e (the low e bits of a random draw are zero) and then adds 2^e to the
+ * projection, either as (m + 1, e) or, when m + 1 is even, as
+ * ((m + 1)/2, e + 1), which halves later update probabilities. Only shifts,
+ * masks and integer compares: no floating point (Dice §4.1). The two
+ * variants differ in when they take the second form.
+ *
+ * Range: up to (2^28 - 1) * 2^15 = 8,796,059,467,776 (about 2^43); an
+ * update chosen at that saturated word (probability 2^-15) wraps it to 0, as
+ * Fig. 2 does. bytes per counter: 4, packed.
+ *
+ * Parameters (both): accuracy, the RSTDV bound in percent, in [0.01, 50],
+ * default 1, giving MantThreshold = 2 floor((30000/accuracy^2 + 3)/8) (7500
+ * at 1%; Dice §4.2, from sqrt(3/(8M - 3)) <= accuracy/100 with M =
+ * MantThreshold/2); or mantissa-threshold, given directly: even, in
+ * [2, 2^28] (not both). backoff-min, backoff-max: the randomized backoff
+ * between retries (sc_backoff).
+ *
+ * Every atomic is relaxed: the word publishes no other data, and get may
+ * return any value it has held.
+ */
+#ifndef SC_BFP_H
+#define SC_BFP_H
+
+#include "sc_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SC_BFP_MANT_BITS 28
+#define SC_BFP_MANT_MAX ((1u << SC_BFP_MANT_BITS) - 1)
+#define SC_BFP_EXP_MAX 15u
+
+typedef struct sc_bfp_cfg {
+	uint32_t mant_threshold; /* MantThreshold: even, 2 .. 2^28 */
+	sc_backoff_cfg backoff;
+} sc_bfp_cfg;
+
+/* The word shared by both variants. */
+typedef struct sc_bfp {
+	_Atomic uint32_t w; /* e << 28 | m */
+} sc_bfp;
+
+/* Shared configuration reader (the variant name goes into error messages). */
+int sc_bfp_config_named(sc_bfp_cfg *cfg, sc_params *p, const char *variant, sc_err *err);
+
+static inline uint32_t sc_bfp_exp_(uint32_t w)
+{
+	return w >> SC_BFP_MANT_BITS;
+}
+
+static inline uint32_t sc_bfp_mant_(uint32_t w)
+{
+	return w & SC_BFP_MANT_MAX;
+}
+
+/* Projection m * 2^e of a word; at most 2^43, so it fits in 64 bits. */
+static inline uint64_t sc_bfp_value_(uint32_t w)
+{
+	return (uint64_t)sc_bfp_mant_(w) << sc_bfp_exp_(w);
+}
+
+/*
+ * Whether to apply an update at word w: always at e = 0 (no draw); else
+ * with probability 2^-e, from the draw *r made once per increment (0 = not
+ * drawn yet; xorshift never returns 0). r - 1 is uniform on 0 .. 2^32 - 2, so
+ * its low e bits are all zero with probability 2^-e (1 + 2^-32); r itself
+ * would be short by 2^(e-32). A retry re-tests the same draw against the
+ * exponent it found: e never falls (but at the wrap), so a draw that passed
+ * 2^-e_old passes 2^-e_new with probability 2^(e_old - e_new), and the update
+ * is applied with the probability of the word it lands on.
+ */
+static inline bool sc_bfp_chosen_(uint32_t w, uint32_t *r, uint32_t *rng)
+{
+	uint32_t e = sc_bfp_exp_(w);
+	if (e == 0)
+		return true;
+	if (*r == 0)
+		*r = sc_xorshift_dice(rng);
+	return ((*r - 1) & ((1u << e) - 1)) == 0;
+}
+
+/* (m + 1, e) as ((m + 1)/2, e + 1); the caller ensures m + 1 is even and e < 15. */
+static inline uint32_t sc_bfp_grow_(uint32_t w)
+{
+	return (sc_bfp_exp_(w) + 1) << SC_BFP_MANT_BITS | (sc_bfp_mant_(w) + 1) >> 1;
+}
+
+/*
+ * Add 2^e by bumping the mantissa. A full mantissa (2^28 - 1, so m + 1 =
+ * 2^28 is even) moves to the next exponent instead, and at e = 15 the
+ * counter wraps to 0.
+ */
+static inline uint32_t sc_bfp_bump_(uint32_t w)
+{
+	if (sc_bfp_mant_(w) != SC_BFP_MANT_MAX)
+		return w + 1;
+	return sc_bfp_exp_(w) < SC_BFP_EXP_MAX ? sc_bfp_grow_(w) : 0;
+}
+
+/*
+ * BFP-DUP (Dice §4.2, Fig. 2): deterministic update policy. The mantissa is
+ * bumped until m + 1 would equal MantThreshold; that update stores
+ * (MantThreshold/2, e + 1) instead (while e < 15). So the first MantThreshold
+ * increments are exact, and the exponent then grows every M = MantThreshold/2
+ * updates. Unbiased; RSTDV tends to at most sqrt(3/(8M - 3)) (Dice §4.2 after
+ * Csuros; 1.00005% at M = 3750) and stays below it at every count. A failed
+ * CAS re-decides on the value it found, and only then backs off.
+ */
+typedef sc_bfp sc_bfp_dup_t;
+typedef sc_bfp_cfg sc_bfp_dup_cfg;
+
+int sc_bfp_dup_config(sc_bfp_dup_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
+
+static inline uint32_t sc_bfp_dup_next_(uint32_t w, uint32_t mant_threshold)
+{
+	if (sc_bfp_mant_(w) + 1 == mant_threshold && sc_bfp_exp_(w) < SC_BFP_EXP_MAX)
+		return sc_bfp_grow_(w);
+	return sc_bfp_bump_(w);
+}
+
+static inline void sc_bfp_dup_inc(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, sc_thread *t)
+{
+	uint32_t r = 0;
+	/* relaxed: the CAS validates what was read; see the top of this file. */
+	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	for (uint32_t failures = 0;; failures++) {
+		if (!sc_bfp_chosen_(w, &r, &t->rng))
+			return;
+		uint32_t next = sc_bfp_dup_next_(w, cfg->mant_threshold);
+		/* relaxed: only this word is involved; a failed CAS hands back the new value. */
+		if (atomic_compare_exchange_strong_explicit(&c->w, &w, next, memory_order_relaxed,
+		                                            memory_order_relaxed))
+			return;
+		if (!sc_bfp_chosen_(w, &r, &t->rng))
+			return;
+		sc_backoff(&cfg->backoff, failures, &t->rng);
+		/* relaxed: a fresh value after the wait, validated by the next CAS. */
+		w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	}
+}
+
+/*
+ * BFP-CSUP (Dice §4.3): contention-sensitive update policy. The first
+ * attempt of an increment always bumps the mantissa (so the exponent grows
+ * on its own only when the mantissa is full, at 2^28 - 1). Only a retry after
+ * a failed CAS - contention - may grow the exponent, with DUP's rule: when
+ * m + 1 >= MantThreshold, and only when m + 1 is even, since (m + 1)/2 must
+ * be exact; otherwise the retry bumps the mantissa too. A lone thread never
+ * fails a (strong) CAS, so it counts exactly up to 2^28 - 1, then with
+ * granularity 2^e on a mantissa of at least 2^27. Under contention the
+ * mantissa is still at least M after each exponent step, so e is never above
+ * BFP-DUP's at the same count and the RSTDV stays within DUP's bound
+ * sqrt(3/(8M - 3)); in practice far below it (Dice §5.4).
+ */
+typedef sc_bfp sc_bfp_csup_t;
+typedef sc_bfp_cfg sc_bfp_csup_cfg;
+
+int sc_bfp_csup_config(sc_bfp_csup_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
+
+static inline uint32_t sc_bfp_csup_next_contended_(uint32_t w, uint32_t mant_threshold)
+{
+	uint32_t m1 = sc_bfp_mant_(w) + 1;
+	if (m1 >= mant_threshold && (m1 & 1) == 0 && sc_bfp_exp_(w) < SC_BFP_EXP_MAX)
+		return sc_bfp_grow_(w);
+	return sc_bfp_bump_(w);
+}
+
+static inline void sc_bfp_csup_inc(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, sc_thread *t)
+{
+	uint32_t r = 0;
+	/* relaxed: the CAS validates what was read; see the top of this file. */
+	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	for (uint32_t failures = 0;; failures++) {
+		if (!sc_bfp_chosen_(w, &r, &t->rng))
+			return;
+		uint32_t next = failures ? sc_bfp_csup_next_contended_(w, cfg->mant_threshold)
+		                         : sc_bfp_bump_(w);
+		/*
+		 * strong: a spurious failure would be taken for contention. relaxed:
+		 * only this word is involved; a failed CAS hands back the new value.
+		 */
+		if (atomic_compare_exchange_strong_explicit(&c->w, &w, next, memory_order_relaxed,
+		                                            memory_order_relaxed))
+			return;
+		if (!sc_bfp_chosen_(w, &r, &t->rng))
+			return;
+		sc_backoff(&cfg->backoff, failures, &t->rng);
+		/* relaxed: a fresh value after the wait, validated by the next CAS. */
+		w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	}
+}
+
+/* The operations both variants share, stamped out for each. */
+#define SC_BFP_OPS_(P)                                                                     \
+	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		return sizeof(sc_##P##_t);                                                 \
+	}                                                                                  \
+	static inline int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err) \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		(void)err;                                                                 \
+		atomic_init(&c->w, 0);                                                     \
+		return 0;                                                                  \
+	}                                                                                  \
+	static inline uint64_t sc_##P##_get(const sc_##P##_t *c, const sc_##P##_cfg *cfg)  \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		/* relaxed: any value the word has held is an acceptable reading. */      \
+		return sc_bfp_value_(atomic_load_explicit(&c->w, memory_order_relaxed));   \
+	}                                                                                  \
+	static inline void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg)          \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		/* relaxed: only while nothing increments; later ones start after a barrier. */ \
+		atomic_store_explicit(&c->w, 0, memory_order_relaxed);                     \
+	}                                                                                  \
+	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		(void)t;                                                                   \
+	}                                                                                  \
+	static inline void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg)        \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+	}                                                                                  \
+	static inline size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		return 0;                                                                  \
+	}
+
+SC_BFP_OPS_(bfp_dup)
+SC_BFP_OPS_(bfp_csup)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SC_BFP_H */

@@ -1,0 +1,429 @@
+/*
+ * distributed.h - precise counters that spread one count over several words,
+ * so that increments of different threads write different cache lines:
+ * Sharded, Striped, Batched and PerCPU.
+ *
+ * Common to the four:
+ *  - Range: the total is 0 .. 2^64-1. Every part is a 64-bit word that wraps
+ *    modulo 2^64 and get adds the parts modulo 2^64, so get returns the true
+ *    count modulo 2^64: an increment at a total of 2^64-1 gives 0, wherever
+ *    the parts stand (the tests start a part just below 2^64).
+ *  - Exact under any number of threads, oversubscribed too (Batched after
+ *    every thread has called flush; see its staleness contract).
+ *  - get is a sum of relaxed loads of monotone words taken one after another
+ *    (Linux's percpu_counter_sum, LongAdder's sum): it contains every
+ *    increment that happened before the get began and may contain some that
+ *    run concurrently with it; successive gets by one thread never decrease
+ *    (until the total wraps).
+ *  - The counter object holds a pointer to line-aligned parts allocated with
+ *    sc_alloc_lines (Striped: allocated lazily), so init can fail with a
+ *    message (out of memory) and destroy frees them; heap_bytes reports them.
+ *  - reset stores 0 everywhere and keeps the allocation; only while nothing
+ *    increments (SPEC §3).
+ */
+#ifndef SC_DISTRIBUTED_H
+#define SC_DISTRIBUTED_H
+
+#include "sc_common.h"
+
+/*
+ * PerCPU reads the current CPU from the rseq area that glibc >= 2.35
+ * registers for every thread (<sys/rseq.h>: __rseq_offset, __rseq_size),
+ * found at __builtin_thread_pointer() + __rseq_offset. That needs the header,
+ * glibc, and a compiler that has __builtin_thread_pointer for the target.
+ * Define SC_NO_RSEQ to always take the sched_getcpu() path.
+ */
+#if !defined(SC_NO_RSEQ) && defined(__GLIBC__) && defined(__has_include) &&                 \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) &&                    \
+	(defined(__x86_64__) || defined(__aarch64__))
+#if __has_include(<sys/rseq.h>) && defined(__has_builtin)
+#if __has_builtin(__builtin_thread_pointer) && (defined(__clang__) || __GNUC__ >= 11)
+#include <sys/rseq.h>
+#define SC_PERCPU_RSEQ 1
+#endif
+#endif
+#endif
+#ifndef SC_PERCPU_RSEQ
+#define SC_PERCPU_RSEQ 0
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Most slots (threads or CPUs) one counter may have; more is a configuration error. */
+#define SC_DIST_MAX_SLOTS (1u << 20)
+
+/*
+ * Shared by Sharded, Batched and PerCPU: an array of n padded words.
+ * Relaxed loads: get orders nothing, and each word only grows between resets,
+ * so any value it has held is a correct part of the sum.
+ */
+static inline uint64_t sc_dist_slots_sum(const sc_padded_u64 *slots, uint32_t n)
+{
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < n; i++)
+		/* relaxed: see above; the sum is modulo 2^64 by unsigned arithmetic. */
+		sum += atomic_load_explicit(&slots[i].v, memory_order_relaxed);
+	return sum;
+}
+
+/*
+ * Sharded (Dice §2's per-thread components, Ayers's end notes): one padded
+ * word per thread, written by that thread only, so an increment is a relaxed
+ * load and a relaxed store, no read-modify-write; get sums all words.
+ *
+ * Contract: the caller configures env->threads >= every thread index it will
+ * use (t->index < env->threads), and two threads that may increment at the
+ * same time never share an index. Breaking the first writes out of bounds,
+ * breaking the second loses increments; neither is checked on the fast path.
+ *
+ * Range: 2^64 total, wraps (see above). Errors: config fails when
+ * env->threads is 0 or above SC_DIST_MAX_SLOTS; init fails when out of
+ * memory. Bytes per counter: a pointer (8) in the array, packed, plus
+ * env->threads * SC_LINE_SIZE on the heap.
+ */
+typedef struct sc_sharded {
+	sc_padded_u64 *slots; /* env->threads slots; the pointer is read-only after init */
+} sc_sharded_t;
+
+typedef struct sc_sharded_cfg {
+	uint32_t threads;
+} sc_sharded_cfg;
+
+int sc_sharded_config(sc_sharded_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
+int sc_sharded_init(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_err *err);
+void sc_sharded_reset(sc_sharded_t *c, const sc_sharded_cfg *cfg);
+void sc_sharded_destroy(sc_sharded_t *c, const sc_sharded_cfg *cfg);
+size_t sc_sharded_heap_bytes(const sc_sharded_t *c, const sc_sharded_cfg *cfg);
+
+static inline size_t sc_sharded_size(const sc_sharded_cfg *cfg)
+{
+	(void)cfg;
+	return sizeof(sc_sharded_t);
+}
+
+static inline void sc_sharded_inc(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_thread *t)
+{
+	(void)cfg;
+	_Atomic uint64_t *w = &c->slots[t->index].v;
+	/*
+	 * relaxed load and store: this thread is the only writer of w, so no
+	 * update can slip in between; they are atomics only because get reads
+	 * w from other threads, and get needs no ordering (see above).
+	 */
+	uint64_t v = atomic_load_explicit(w, memory_order_relaxed);
+	atomic_store_explicit(w, v + 1, memory_order_relaxed);
+}
+
+static inline uint64_t sc_sharded_get(const sc_sharded_t *c, const sc_sharded_cfg *cfg)
+{
+	return sc_dist_slots_sum(c->slots, cfg->threads);
+}
+
+static inline void sc_sharded_flush(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_thread *t)
+{
+	(void)c;
+	(void)cfg;
+	(void)t;
+}
+
+/*
+ * Striped (the design of Java's LongAdder): increments first try one CAS on
+ * a base word. When that CAS fails (contention), the first failing thread
+ * creates a table of 2 padded cells and threads then CAS the cell that their
+ * probe (t->probe) selects. A thread whose cell CAS fails rehashes its probe
+ * (xorshift 13,17,5, LongAdder's advanceProbe); a thread that fails twice in
+ * a row on the same table doubles it, up to max_cells = the smallest power
+ * of two >= the number of CPUs (env->cpus, 0: the OS's count), at least 2.
+ *
+ * Creation and doubling run under a one-word try-lock (busy); a thread that
+ * finds it taken falls back on the base word or rehashes, so increments never
+ * wait. Cells never move: a table is an array of pointers to cells and a
+ * doubled table copies the old pointers and adds new cells, so an increment
+ * that still uses an old table updates a cell the new table also sums. Old
+ * tables go on a retired list (the new table's `retired` link) and are freed
+ * only by destroy, so a thread still reading one never touches freed memory.
+ *
+ * get = base + the cells of the current table. Range: 2^64 total, wraps.
+ * Errors: config fails when env->cpus is above SC_DIST_MAX_SLOTS; init
+ * cannot fail; if growing runs out of memory the increment falls back on the
+ * base word (never lost). Bytes per counter: 24 in the array, padded to a
+ * line (the base word is written while there is no table); on the heap, once
+ * contended, every table ever made (a line-rounded header plus one pointer
+ * per cell) plus SC_LINE_SIZE per cell; heap_bytes counts all of it.
+ */
+typedef struct sc_striped_table {
+	uint32_t size;                    /* cells: a power of two >= 2 */
+	struct sc_striped_table *retired; /* the table this one replaced, or NULL */
+	sc_padded_u64 *cells[];           /* size pointers, immutable once published */
+} sc_striped_table;
+
+typedef struct sc_striped {
+	_Atomic uint64_t base;
+	_Atomic(sc_striped_table *) table; /* NULL until the first failed base CAS */
+	_Atomic uint32_t busy;             /* try-lock for creating or doubling the table */
+} sc_striped_t;
+
+typedef struct sc_striped_cfg {
+	uint32_t max_cells; /* power of two >= 2 */
+} sc_striped_cfg;
+
+int sc_striped_config(sc_striped_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
+int sc_striped_init(sc_striped_t *c, const sc_striped_cfg *cfg, sc_err *err);
+void sc_striped_reset(sc_striped_t *c, const sc_striped_cfg *cfg);
+void sc_striped_destroy(sc_striped_t *c, const sc_striped_cfg *cfg);
+size_t sc_striped_heap_bytes(const sc_striped_t *c, const sc_striped_cfg *cfg);
+/* The contended path of sc_striped_inc; cell_failed: the fast path's cell CAS failed. */
+void sc_striped_inc_slow(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *t,
+                         bool cell_failed);
+/*
+ * Create the table, or double it, now rather than on contention (pre-sizing
+ * a counter known to be hot; the tests use it to grow the table
+ * deterministically). 0 on success; -1 when the table already has max_cells,
+ * another thread holds the lock, or memory ran out.
+ */
+int sc_striped_grow(sc_striped_t *c, const sc_striped_cfg *cfg);
+
+/*
+ * One CAS of w from its current value to value+1. Relaxed throughout: the
+ * word publishes nothing else, and a failure means only "contended".
+ */
+static inline bool sc_striped_try_inc_(_Atomic uint64_t *w)
+{
+	/* relaxed: a stale value just makes the CAS fail, which is a contention signal. */
+	uint64_t v = atomic_load_explicit(w, memory_order_relaxed);
+	/* relaxed: the add alone matters; nothing is published with it. */
+	return atomic_compare_exchange_strong_explicit(w, &v, v + 1, memory_order_relaxed,
+	                                               memory_order_relaxed);
+}
+
+static inline size_t sc_striped_size(const sc_striped_cfg *cfg)
+{
+	(void)cfg;
+	return sizeof(sc_striped_t);
+}
+
+static inline void sc_striped_inc(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *t)
+{
+	/*
+	 * acquire: pairs with the release store that published the table, so
+	 * its size, its cell pointers and the zeroed cells they point to are
+	 * visible before this thread dereferences them.
+	 */
+	sc_striped_table *tab = atomic_load_explicit(&c->table, memory_order_acquire);
+	if (!tab) {
+		if (sc_striped_try_inc_(&c->base))
+			return;
+	} else if (sc_striped_try_inc_(&tab->cells[t->probe & (tab->size - 1)]->v)) {
+		return;
+	}
+	sc_striped_inc_slow(c, cfg, t, tab != NULL);
+}
+
+static inline uint64_t sc_striped_get(const sc_striped_t *c, const sc_striped_cfg *cfg)
+{
+	(void)cfg;
+	/* relaxed: as every part of a sum (see the top of this file). */
+	uint64_t sum = atomic_load_explicit(&c->base, memory_order_relaxed);
+	/* acquire: as in sc_striped_inc, before reading the table's cells. */
+	const sc_striped_table *tab = atomic_load_explicit(&c->table, memory_order_acquire);
+	if (tab)
+		for (uint32_t i = 0; i < tab->size; i++)
+			/* relaxed: as the base word. */
+			sum += atomic_load_explicit(&tab->cells[i]->v, memory_order_relaxed);
+	return sum;
+}
+
+static inline void sc_striped_flush(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *t)
+{
+	(void)c;
+	(void)cfg;
+	(void)t;
+}
+
+/*
+ * Batched (Linux lib/percpu_counter.c's batched add; seed 003's periodic
+ * sampler): a shared 64-bit word plus one padded local count per thread.
+ * An increment adds 1 to the thread's local count; when that reaches B
+ * (parameter batch, default 64, 1 .. 2^30) it adds B to the shared word with
+ * one fetch-and-add and restarts from 0. sc_batched_flush adds what is left;
+ * every thread calls it when it is done. get reads the shared word only.
+ *
+ * Staleness contract: a thread holds at most B-1 unflushed increments, so
+ * while n threads run, get >= (increments completed before the get) - n(B-1),
+ * and get is exact once every thread's flush happened before it (for
+ * instance, the threads were joined). get never exceeds the number of
+ * increments begun.
+ *
+ * Same thread-index contract as Sharded (indices < env->threads, unique
+ * among running threads); only the owner touches its local count while
+ * increments run, and reset zeroes them (only while nothing increments).
+ *
+ * Range: 2^64 total, wraps. Errors: config fails when batch is outside
+ * 1 .. 2^30 or env->threads is 0 or above SC_DIST_MAX_SLOTS; init fails when
+ * out of memory. Bytes per counter: 16 in the array, padded to a line (the
+ * shared word is written); env->threads * SC_LINE_SIZE on the heap.
+ */
+#define SC_BATCHED_DEFAULT 64u
+#define SC_BATCHED_MAX (1u << 30)
+
+typedef struct sc_batched {
+	_Atomic uint64_t shared;
+	sc_padded_u64 *local; /* env->threads slots; the pointer is read-only after init */
+} sc_batched_t;
+
+typedef struct sc_batched_cfg {
+	uint32_t threads;
+	uint32_t batch;
+} sc_batched_cfg;
+
+int sc_batched_config(sc_batched_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
+int sc_batched_init(sc_batched_t *c, const sc_batched_cfg *cfg, sc_err *err);
+void sc_batched_reset(sc_batched_t *c, const sc_batched_cfg *cfg);
+void sc_batched_destroy(sc_batched_t *c, const sc_batched_cfg *cfg);
+size_t sc_batched_heap_bytes(const sc_batched_t *c, const sc_batched_cfg *cfg);
+
+static inline size_t sc_batched_size(const sc_batched_cfg *cfg)
+{
+	(void)cfg;
+	return sizeof(sc_batched_t);
+}
+
+static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
+{
+	_Atomic uint64_t *local = &c->local[t->index].v;
+	/*
+	 * relaxed load and store: only this thread touches its local count
+	 * during a run. It is an atomic (not a plain word the compiler could
+	 * keep in a register across a measured loop) so every increment is a
+	 * real memory update, as in the other variants; relaxed costs a plain
+	 * mov.
+	 */
+	uint64_t n = atomic_load_explicit(local, memory_order_relaxed) + 1;
+	if (n < cfg->batch) {
+		atomic_store_explicit(local, n, memory_order_relaxed);
+		return;
+	}
+	/* relaxed: the shared word orders nothing else; readers only need the sum. */
+	atomic_fetch_add_explicit(&c->shared, n, memory_order_relaxed);
+	/* relaxed: as the load above. */
+	atomic_store_explicit(local, 0, memory_order_relaxed);
+}
+
+static inline uint64_t sc_batched_get(const sc_batched_t *c, const sc_batched_cfg *cfg)
+{
+	(void)cfg;
+	/* relaxed: a statistics read; exactness after flush comes from the caller's join. */
+	return atomic_load_explicit(&c->shared, memory_order_relaxed);
+}
+
+static inline void sc_batched_flush(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
+{
+	(void)cfg;
+	_Atomic uint64_t *local = &c->local[t->index].v;
+	/* relaxed: as in sc_batched_inc (owner only). */
+	uint64_t n = atomic_load_explicit(local, memory_order_relaxed);
+	if (n) {
+		/* relaxed: as in sc_batched_inc. */
+		atomic_fetch_add_explicit(&c->shared, n, memory_order_relaxed);
+		/* relaxed: owner only. */
+		atomic_store_explicit(local, 0, memory_order_relaxed);
+	}
+}
+
+/*
+ * PerCPU (rseq-style per-CPU counters, as in Linux's percpu counters and
+ * librseq): one padded word per CPU; an increment adds 1 to the word of the
+ * CPU it runs on with a relaxed atomic fetch-and-add; get sums the words.
+ * The thread can be preempted or migrated between reading its CPU and the
+ * add, so two threads may hit one word at once: the add must be atomic (a
+ * true rseq critical section would avoid that, in assembly). Exact
+ * regardless of placement; the CPU id only spreads the writes.
+ *
+ * The CPU id: one load from the thread's rseq area when glibc registered it
+ * (SC_PERCPU_RSEQ and __rseq_size != 0), else sc_percpu_cpu_slow(), which
+ * calls sched_getcpu(). Slots: env->cpus, 0 meaning the OS's configured CPU
+ * count. An id >= slots (a CPU brought online later, a smaller env->cpus,
+ * -1 from a failed sched_getcpu, or the rseq area's "uninitialised" marker in
+ * a thread glibc did not register) is folded in with a modulo, never used as
+ * an index.
+ *
+ * Range: 2^64 total, wraps. Errors: config fails when env->cpus is above
+ * SC_DIST_MAX_SLOTS; init fails when out of memory. Bytes per counter: a
+ * pointer (8) in the array, packed, plus slots * SC_LINE_SIZE on the heap.
+ */
+typedef struct sc_percpu {
+	sc_padded_u64 *slots; /* cfg->cpus slots; the pointer is read-only after init */
+} sc_percpu_t;
+
+typedef struct sc_percpu_cfg {
+	uint32_t cpus;
+} sc_percpu_cfg;
+
+int sc_percpu_config(sc_percpu_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
+int sc_percpu_init(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_err *err);
+void sc_percpu_reset(sc_percpu_t *c, const sc_percpu_cfg *cfg);
+void sc_percpu_destroy(sc_percpu_t *c, const sc_percpu_cfg *cfg);
+size_t sc_percpu_heap_bytes(const sc_percpu_t *c, const sc_percpu_cfg *cfg);
+/*
+ * sched_getcpu(), out of line: it needs _GNU_SOURCE, which a public header
+ * must not impose on its includer. Cost trade-off: the rseq path is one
+ * inlined TLS load (about 1 ns); this path is a call (about 1 ns more) into
+ * sched_getcpu, itself a vDSO getcpu of some 5-20 ns (a system call on some
+ * architectures), so not inlining it costs little next to what it calls.
+ * It runs only where rseq is unavailable. (uint32_t)-1 on failure.
+ */
+uint32_t sc_percpu_cpu_slow(void);
+
+/* The CPU the calling thread runs on now (it may have moved by the time it is used). */
+static inline uint32_t sc_percpu_cpu(void)
+{
+#if SC_PERCPU_RSEQ
+	if (__builtin_expect(__rseq_size != 0, 1)) {
+		const struct rseq *rs =
+			(const struct rseq *)((const char *)__builtin_thread_pointer() + __rseq_offset);
+		/*
+		 * volatile: the kernel rewrites cpu_id behind the compiler's back
+		 * on return to user space after a migration; a single aligned
+		 * 32-bit load is what the rseq ABI asks of its readers.
+		 */
+		return *(const volatile uint32_t *)&rs->cpu_id;
+	}
+#endif
+	return sc_percpu_cpu_slow();
+}
+
+static inline size_t sc_percpu_size(const sc_percpu_cfg *cfg)
+{
+	(void)cfg;
+	return sizeof(sc_percpu_t);
+}
+
+static inline void sc_percpu_inc(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t)
+{
+	(void)t;
+	uint32_t cpu = sc_percpu_cpu();
+	if (__builtin_expect(cpu >= cfg->cpus, 0))
+		cpu %= cfg->cpus;
+	/* relaxed: the add is atomic whatever the order, and publishes nothing else. */
+	atomic_fetch_add_explicit(&c->slots[cpu].v, 1, memory_order_relaxed);
+}
+
+static inline uint64_t sc_percpu_get(const sc_percpu_t *c, const sc_percpu_cfg *cfg)
+{
+	return sc_dist_slots_sum(c->slots, cfg->cpus);
+}
+
+static inline void sc_percpu_flush(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t)
+{
+	(void)c;
+	(void)cfg;
+	(void)t;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SC_DISTRIBUTED_H */

@@ -1,0 +1,318 @@
+/*
+ * morris.h - the float-threshold counters after Morris: Morris and
+ * MorrisAdapt (Dice §3, Fig. 1).
+ *
+ * Morris's counter stores v and represents n(v) = a((1 + 1/a)^v - 1); the
+ * stored value goes up by one with probability p(v) = (a/(a+1))^v, so the
+ * expected projection equals the number of increments and the variance is
+ * n(n-1)/(2a), a relative standard deviation below 1/sqrt(2a) at every n.
+ * Dice keeps the threshold T = MaxInt * p(v) as a float instead of v: an
+ * update multiplies T by a/(a+1), and a random r in 1 .. MaxInt passes when
+ * r <= T. n(v) = a(MaxInt/T - 1) needs no power.
+ *
+ * Parameter (both variants): accuracy, the RSTDV bound in percent, in
+ * [0.5, 50], default 1; a = 1/(2 (accuracy/100)^2) (5000 at 1%). The upper
+ * limit keeps a >= 2. The lower one is set by float rounding: T is rounded at
+ * each of the ~a ln(MaxInt/a) updates, and for large a the rounded chain
+ * drifts from T0 (a/(a+1))^v systematically (largest drift over the whole
+ * range: 3e-6 at 1%, 7e-6 at 0.5%, but 2e-4 at 0.2% and 3e-3 at 0.1%, more
+ * than the error bound itself).
+ *
+ * Every load, CAS and store below is relaxed: a statistics counter publishes
+ * no other data, and get may return any value the word has held.
+ */
+#ifndef SC_MORRIS_H
+#define SC_MORRIS_H
+
+#include <string.h>
+
+#include "sc_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bits of the float 2^32, the initial threshold: (float)(2^32 - 1) rounds up to it. */
+#define SC_MORRIS_T0_BITS 0x4f800000u
+
+/* Per-accuracy-class data, shared by all counters of the class (Dice Fig. 1's statics). */
+typedef struct sc_morris_cfg {
+	float factor;     /* a/(a+1) rounded up to a float: an update multiplies T by it */
+	float wrap_below; /* a + 1: an update chosen at a threshold below it wraps */
+	double a;         /* 1/(2 acc^2), as asked */
+	double scale;     /* factor/(1 - factor): the a that the rounded factor implies */
+	double accuracy;  /* the accuracy parameter, percent */
+} sc_morris_cfg;
+
+/* Shared configuration reader (the variant name goes into error messages). */
+int sc_morris_config_named(sc_morris_cfg *cfg, sc_params *p, const char *variant, sc_err *err);
+
+static inline float sc_morris_float_(uint32_t bits)
+{
+	float f;
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
+
+static inline uint32_t sc_morris_bits_(float f)
+{
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	return bits;
+}
+
+/*
+ * Projected value of threshold bits: (MaxInt/T - 1) * scale, rounded. scale
+ * rather than a: with p(v) = factor^v the unbiased projection is the sum of
+ * 1/p(i) for i < v, i.e. (1/p(v) - 1) * factor/(1 - factor), and that must use
+ * the factor the updates actually apply (at a = 5000 the float rounding of
+ * a/(a+1) moves the implied a by up to 1.5e-4 relative). T0 = 2^32 projects
+ * to 0.
+ */
+static inline uint64_t sc_morris_project_(uint32_t tbits, const sc_morris_cfg *cfg)
+{
+	double v = ((double)UINT32_MAX / (double)sc_morris_float_(tbits) - 1.0) * cfg->scale;
+	return v > 0 ? (uint64_t)(v + 0.5) : 0;
+}
+
+/*
+ * Decide an update at threshold bits tbits with the draw *r (0 = not drawn
+ * yet; xorshift never returns 0). A draw is made only when the outcome is not
+ * certain, i.e. below T0. Comparing r <= floor(T) as 64-bit integers avoids
+ * Fig. 1's cast of T (2^32 at the start) to unsigned int, which is undefined.
+ */
+static inline bool sc_morris_chosen_(uint32_t tbits, uint32_t *r, uint32_t *rng)
+{
+	int64_t floor_t = (int64_t)sc_morris_float_(tbits);
+	if (floor_t >= (int64_t)UINT32_MAX)
+		return true;
+	if (*r == 0)
+		*r = sc_xorshift_dice(rng);
+	return (int64_t)*r <= floor_t;
+}
+
+/*
+ * Threshold bits after one update: T * a/(a+1), or back to T0 (the counter
+ * wraps to 0, as Fig. 1 does) when T is already below a + 1, where one more
+ * multiplication would no longer lower floor(T) by at least one.
+ */
+static inline uint32_t sc_morris_next_(uint32_t tbits, const sc_morris_cfg *cfg)
+{
+	float t = sc_morris_float_(tbits);
+	if (t < cfg->wrap_below)
+		return SC_MORRIS_T0_BITS;
+	return sc_morris_bits_(t * cfg->factor);
+}
+
+/*
+ * Morris (Dice §3.2, Fig. 1): the float threshold T in one 32-bit word.
+ * Unbiased; RSTDV sqrt((n-1)/(2an)) < 1/sqrt(2a) (1% at the default).
+ * Exact only as far as the math goes: the first increment always updates
+ * (projection 1); the second updates with probability a/(a+1). Range: the
+ * projection climbs to about MaxInt (4,295,820,083 at a = 5000, after
+ * 68,340 updates; where exactly depends on where the chain of rounded
+ * thresholds first falls below a + 1); the next update chosen there
+ * (probability about (a+1)/2^32) wraps the counter to 0, as Fig. 1 does.
+ * bytes per counter: 4, packed.
+ */
+typedef struct sc_morris {
+	_Atomic uint32_t t; /* bits of the float threshold */
+} sc_morris_t;
+
+int sc_morris_config(sc_morris_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
+
+static inline size_t sc_morris_size(const sc_morris_cfg *cfg)
+{
+	(void)cfg;
+	return sizeof(sc_morris_t);
+}
+
+static inline int sc_morris_init(sc_morris_t *c, const sc_morris_cfg *cfg, sc_err *err)
+{
+	(void)cfg;
+	(void)err;
+	atomic_init(&c->t, SC_MORRIS_T0_BITS);
+	return 0;
+}
+
+/*
+ * One draw per increment (none for the very first). A failed CAS re-checks
+ * the same draw against the threshold it found, as Fig. 1 does: a draw that
+ * passed T_old passes a lower T_new with probability T_new/T_old, so the
+ * update happens with the probability of the value it is applied to.
+ */
+static inline void sc_morris_inc(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t)
+{
+	uint32_t r = 0;
+	/* relaxed: see the top of this file; a stale T only changes the odds as above. */
+	uint32_t seen = atomic_load_explicit(&c->t, memory_order_relaxed);
+	while (sc_morris_chosen_(seen, &r, &t->rng)) {
+		uint32_t next = sc_morris_next_(seen, cfg);
+		/* relaxed: the CAS orders nothing else; on failure it reloads seen. */
+		if (atomic_compare_exchange_weak_explicit(&c->t, &seen, next, memory_order_relaxed,
+		                                          memory_order_relaxed))
+			return;
+	}
+}
+
+static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *cfg)
+{
+	/* relaxed: any value the threshold has held is an acceptable reading. */
+	return sc_morris_project_(atomic_load_explicit(&c->t, memory_order_relaxed), cfg);
+}
+
+/* Only while nothing increments (SPEC §3). */
+static inline void sc_morris_reset(sc_morris_t *c, const sc_morris_cfg *cfg)
+{
+	(void)cfg;
+	/* relaxed: no increment is in flight; later ones start after a barrier. */
+	atomic_store_explicit(&c->t, SC_MORRIS_T0_BITS, memory_order_relaxed);
+}
+
+static inline void sc_morris_flush(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t)
+{
+	(void)c;
+	(void)cfg;
+	(void)t;
+}
+
+static inline void sc_morris_destroy(sc_morris_t *c, const sc_morris_cfg *cfg)
+{
+	(void)c;
+	(void)cfg;
+}
+
+static inline size_t sc_morris_heap_bytes(const sc_morris_t *c, const sc_morris_cfg *cfg)
+{
+	(void)c;
+	(void)cfg;
+	return 0;
+}
+
+/*
+ * MorrisAdapt (Dice §3.2): one 64-bit word, the low half an exact count, the
+ * high half a Morris threshold (T0 while unused); value = exact + projection
+ * of the Morris half.
+ *
+ * Switching rule: while the Morris half is still T0, an increment adds one to
+ * the exact half by CAS. After SC_MORRIS_ADAPT_TRIES consecutive failed CAS
+ * in one increment (contention), or when the exact half is full (2^32 - 1),
+ * the increment goes to the Morris half instead; its first update is certain
+ * and moves the half off T0, so from then on every increment uses the Morris
+ * half and the exact half stays frozen. One thread alone never fails a
+ * (strong) CAS, so it counts exactly up to 2^32 - 1.
+ *
+ * Error: exact part plus a Morris part of n_m increments with RSTDV below
+ * 1/sqrt(2a), so the error is below n_m/sqrt(2a) <= n/sqrt(2a). Range: the
+ * exact half's value at the switch (up to 2^32 - 1) plus the Morris range
+ * (about 4.3e9 at a = 5000), so up to about 2^33; when the Morris half
+ * wraps (an update chosen at T < a + 1), the whole word goes back to its
+ * initial state: value 0, exact counting again. bytes per counter: 8, packed.
+ */
+#define SC_MORRIS_ADAPT_TRIES 4u
+#define SC_MORRIS_ADAPT_INIT ((uint64_t)SC_MORRIS_T0_BITS << 32)
+
+typedef struct sc_morris_adapt {
+	_Atomic uint64_t w; /* high 32 bits: threshold bits; low 32 bits: exact count */
+} sc_morris_adapt_t;
+
+typedef sc_morris_cfg sc_morris_adapt_cfg;
+
+int sc_morris_adapt_config(sc_morris_adapt_cfg *cfg, sc_params *p, const sc_env *env,
+                           sc_err *err);
+
+static inline size_t sc_morris_adapt_size(const sc_morris_adapt_cfg *cfg)
+{
+	(void)cfg;
+	return sizeof(sc_morris_adapt_t);
+}
+
+static inline int sc_morris_adapt_init(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg,
+                                       sc_err *err)
+{
+	(void)cfg;
+	(void)err;
+	atomic_init(&c->w, SC_MORRIS_ADAPT_INIT);
+	return 0;
+}
+
+/* Exact mode: the Morris half unused and room left in the exact half. */
+static inline bool sc_morris_adapt_exact_mode_(uint64_t w)
+{
+	return (uint32_t)(w >> 32) == SC_MORRIS_T0_BITS && (uint32_t)w != UINT32_MAX;
+}
+
+/* The word after one Morris-half update: new threshold, same exact half, or all reset. */
+static inline uint64_t sc_morris_adapt_next_(uint64_t w, const sc_morris_cfg *cfg)
+{
+	uint32_t tbits = sc_morris_next_((uint32_t)(w >> 32), cfg);
+	if (tbits == SC_MORRIS_T0_BITS)
+		return SC_MORRIS_ADAPT_INIT;
+	return (uint64_t)tbits << 32 | (uint32_t)w;
+}
+
+static inline void sc_morris_adapt_inc(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg,
+                                       sc_thread *t)
+{
+	/* relaxed: as Morris; the CAS below validates whatever was read. */
+	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	for (uint32_t fails = 0; sc_morris_adapt_exact_mode_(w) && fails < SC_MORRIS_ADAPT_TRIES;
+	     fails++) {
+		/* strong so that a lone thread never fails; relaxed: nothing else is published. */
+		if (atomic_compare_exchange_strong_explicit(&c->w, &w, w + 1, memory_order_relaxed,
+		                                            memory_order_relaxed))
+			return;
+	}
+	uint32_t r = 0;
+	while (sc_morris_chosen_((uint32_t)(w >> 32), &r, &t->rng)) {
+		uint64_t next = sc_morris_adapt_next_(w, cfg);
+		/* relaxed: as Morris; a failed CAS reloads w and the same draw is re-checked. */
+		if (atomic_compare_exchange_weak_explicit(&c->w, &w, next, memory_order_relaxed,
+		                                          memory_order_relaxed))
+			return;
+	}
+}
+
+static inline uint64_t sc_morris_adapt_get(const sc_morris_adapt_t *c,
+                                           const sc_morris_adapt_cfg *cfg)
+{
+	/* relaxed: one load gives both halves consistently; any past value will do. */
+	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	return (uint32_t)w + sc_morris_project_((uint32_t)(w >> 32), cfg);
+}
+
+/* Only while nothing increments (SPEC §3). */
+static inline void sc_morris_adapt_reset(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg)
+{
+	(void)cfg;
+	/* relaxed: no increment is in flight; later ones start after a barrier. */
+	atomic_store_explicit(&c->w, SC_MORRIS_ADAPT_INIT, memory_order_relaxed);
+}
+
+static inline void sc_morris_adapt_flush(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg,
+                                         sc_thread *t)
+{
+	(void)c;
+	(void)cfg;
+	(void)t;
+}
+
+static inline void sc_morris_adapt_destroy(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg)
+{
+	(void)c;
+	(void)cfg;
+}
+
+static inline size_t sc_morris_adapt_heap_bytes(const sc_morris_adapt_t *c,
+                                                const sc_morris_adapt_cfg *cfg)
+{
+	(void)c;
+	(void)cfg;
+	return 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SC_MORRIS_H */

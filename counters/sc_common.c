@@ -1,0 +1,194 @@
+/* sc_common.c - the shared slow paths: seeds, parameters, errors, allocation. */
+#include "sc_common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *sc_kind_name(sc_kind kind)
+{
+	switch (kind) {
+	case SC_PRECISE: return "precise";
+	case SC_PROBABILISTIC: return "probabilistic";
+	case SC_RACY: return "racy";
+	}
+	return "unknown";
+}
+
+void sc_env_default(sc_env *env)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	env->threads = 1;
+	env->nodes = 1;
+	env->cpus = n > 0 ? (uint32_t)n : 1;
+}
+
+uint32_t sc_derive_seed32(uint64_t seed, uint32_t index, uint32_t stream)
+{
+	uint64_t x = sc_mix64(sc_mix64(seed) ^ ((uint64_t)stream << 32 | index));
+	uint32_t s = (uint32_t)(x ^ (x >> 32));
+	return s ? s : 0x6d2b79f5u; /* xorshift must never hold 0 */
+}
+
+void sc_thread_init(sc_thread *t, uint32_t index, uint32_t node, uint64_t seed, bool same_seed)
+{
+	uint32_t who = same_seed ? 0 : index;
+	t->index = index;
+	t->node = node;
+	t->rng = sc_derive_seed32(seed, who, 0);
+	t->probe = sc_derive_seed32(seed, index, 1);
+}
+
+void sc_err_set(sc_err *err, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+}
+
+void sc_params_clear(sc_params *p)
+{
+	memset(p, 0, sizeof *p);
+}
+
+int sc_params_add(sc_params *p, const char *kv, sc_err *err)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv || eq[1] == '\0') {
+		sc_err_set(err, "parameter '%s' is not of the form KEY=VALUE", kv);
+		return -1;
+	}
+	if (p->n == SC_MAX_PARAMS) {
+		sc_err_set(err, "too many parameters (at most %d)", SC_MAX_PARAMS);
+		return -1;
+	}
+	size_t klen = (size_t)(eq - kv);
+	for (unsigned i = 0; i < p->n; i++) {
+		if (strlen(p->key[i]) == klen && strncmp(p->key[i], kv, klen) == 0) {
+			sc_err_set(err, "parameter '%.*s' given twice", (int)klen, kv);
+			return -1;
+		}
+	}
+	if (klen >= SC_MAX_KEY) {
+		sc_err_set(err, "parameter name '%.*s' is too long", (int)klen, kv);
+		return -1;
+	}
+	memcpy(p->key[p->n], kv, klen);
+	p->key[p->n][klen] = '\0';
+	p->value[p->n] = eq + 1;
+	p->used[p->n] = false;
+	p->n++;
+	return 0;
+}
+
+void sc_params_unmark(sc_params *p)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		p->used[i] = false;
+}
+
+static int find_key(const sc_params *p, const char *key)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (strcmp(p->key[i], key) == 0)
+			return (int)i;
+	return -1;
+}
+
+bool sc_param_present(const sc_params *p, const char *key)
+{
+	return find_key(p, key) >= 0;
+}
+
+int sc_param_u64(sc_params *p, const char *variant, const char *key, uint64_t def, uint64_t min,
+                 uint64_t max, uint64_t *out, sc_err *err)
+{
+	int i = find_key(p, key);
+	if (i < 0) {
+		*out = def;
+		return 0;
+	}
+	p->used[i] = true;
+	const char *s = p->value[i];
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (s[0] == '-' || s[0] == '+' || errno || *end != '\0' || end == s || v < min || v > max) {
+		sc_err_set(err, "%s: parameter %s=%s is invalid: expected an integer in [%llu, %llu]",
+		           variant, key, s, (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int sc_param_double(sc_params *p, const char *variant, const char *key, double def, double min,
+                    double max, double *out, sc_err *err)
+{
+	int i = find_key(p, key);
+	if (i < 0) {
+		*out = def;
+		return 0;
+	}
+	p->used[i] = true;
+	const char *s = p->value[i];
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end != '\0' || end == s || !isfinite(v) || v < min || v > max) {
+		sc_err_set(err, "%s: parameter %s=%s is invalid: expected a number in [%g, %g]",
+		           variant, key, s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int sc_param_backoff(sc_params *p, const char *variant, sc_backoff_cfg *b, sc_err *err)
+{
+	uint64_t lo, hi;
+	if (sc_param_u64(p, variant, "backoff-min", SC_BACKOFF_MIN_DEFAULT, 1, 1u << 20, &lo, err) ||
+	    sc_param_u64(p, variant, "backoff-max", SC_BACKOFF_MAX_DEFAULT, 1, 1u << 24, &hi, err))
+		return -1;
+	if (hi < lo) {
+		sc_err_set(err, "%s: backoff-max=%llu is below backoff-min=%llu", variant,
+		           (unsigned long long)hi, (unsigned long long)lo);
+		return -1;
+	}
+	b->min = (uint32_t)lo;
+	b->max = (uint32_t)hi;
+	return 0;
+}
+
+int sc_params_check_unused(const sc_params *p, const char *variant, const char *accepted,
+                           sc_err *err)
+{
+	for (unsigned i = 0; i < p->n; i++) {
+		if (!p->used[i]) {
+			sc_err_set(err, "%s: unknown parameter '%s' (accepted: %s%ssame-seed)", variant,
+			           p->key[i], accepted, accepted[0] ? "," : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void *sc_alloc_lines(size_t size)
+{
+	size_t n = SC_PAD_UP(size ? size : 1);
+	void *q = aligned_alloc(SC_LINE_SIZE, n);
+	if (q)
+		memset(q, 0, n);
+	return q;
+}
+
+void sc_free_lines(void *q)
+{
+	free(q);
+}

@@ -1,0 +1,279 @@
+/*
+ * scalable.h - Ayers's integer approximate counters: Scalable (alias ayers),
+ * ScalableCAS and ScalableCapped.
+ *
+ * The counter is a plain unsigned integer, 32 or 64 bits (parameter width,
+ * default 32). Below 2^T (parameter threshold T, default 13) an increment
+ * adds one. From 2^T on, with k = floor(log2 count), it adds 2^s with
+ * s = k - (T - 1) (2 from 2^T, 4 from 2^(T+1), ...) with probability 2^-s,
+ * the low s bits of an xorshift (13,17,5) draw being zero, by one atomic
+ * fetch-and-add. The expected gain of every increment is exactly one, so the
+ * count is unbiased; at most one draw per increment, none below 2^T.
+ *
+ * Error (Ayers's binomial estimate): the n_s increments made at step 2^s add
+ * 2^s times a Binomial(n_s, 2^-s), variance n_s (2^s - 1). Summed over the
+ * steps, counting to n = 2^(T+L) (1 + x), 0 <= x < 1, gives a relative
+ * variance of at most (2/3 + 2x)/(2^T (1 + x)^2), so the RSTDV is below
+ * sqrt(3/2^(T+2)) at every count (0.957% at T = 13; 0.90% at the powers of
+ * two; Ayers's "2 sigma about 2%").
+ *
+ * Range and overflow: 0 .. 2^width - 1. The fetch-and-add wraps modulo
+ * 2^width: an update of 2^s at a count within 2^s of the top leaves
+ * (count + 2^s) mod 2^width, a small value from which counting resumes
+ * (exactly, below 2^T). bytes per counter: width/8 (4 or 8), packed.
+ *
+ * The step never exceeds 2^32, whatever the width (counts from 2^(T+31) on,
+ * i.e. 2^44 at T = 13, width 64 only): the generator has 32 bits of state,
+ * so no single draw, nor two consecutive ones, can make a rarer event.
+ *
+ * Parameters: threshold in [1, width - 1], default 13; width 32 or 64;
+ * ScalableCapped also cap in [1, 32], default 10.
+ *
+ * Every atomic is relaxed: the counter publishes no other data, and get may
+ * return any value the word has held.
+ */
+#ifndef SC_SCALABLE_H
+#define SC_SCALABLE_H
+
+#include "sc_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The counter: an _Atomic uint32_t or _Atomic uint64_t, as the
+ * configuration's width says, so a packed array is dense (sc_scalable_size
+ * bytes apart). The type is deliberately incomplete: point it at storage of
+ * sc_scalable_size(cfg) bytes aligned to 8, e.g. malloc'd memory, the
+ * sc_table helper, or the union below for a single counter.
+ */
+typedef struct sc_scalable_word sc_scalable_t;
+
+/* Storage for one counter of either width: (sc_scalable_t *)&storage. */
+typedef union sc_scalable_storage {
+	_Atomic uint32_t w32;
+	_Atomic uint64_t w64;
+} sc_scalable_storage;
+
+#define SC_SCALABLE_STEP_MAX 32u /* largest step exponent: see above */
+
+typedef struct sc_scalable_cfg {
+	uint32_t width;     /* 32 or 64 */
+	uint32_t threshold; /* T: exact below 2^T */
+	uint32_t cap;       /* largest step exponent: the cap, or SC_SCALABLE_STEP_MAX */
+} sc_scalable_cfg;
+
+/* Shared configuration reader; cap is read only when capped is true. */
+int sc_scalable_config_named(sc_scalable_cfg *cfg, sc_params *p, const char *variant,
+                             bool capped, sc_err *err);
+
+static inline _Atomic uint32_t *sc_scalable_w32_(sc_scalable_t *c)
+{
+	return (_Atomic uint32_t *)(void *)c;
+}
+
+static inline _Atomic uint64_t *sc_scalable_w64_(sc_scalable_t *c)
+{
+	return (_Atomic uint64_t *)(void *)c;
+}
+
+static inline const _Atomic uint32_t *sc_scalable_cw32_(const sc_scalable_t *c)
+{
+	return (const _Atomic uint32_t *)(const void *)c;
+}
+
+static inline const _Atomic uint64_t *sc_scalable_cw64_(const sc_scalable_t *c)
+{
+	return (const _Atomic uint64_t *)(const void *)c;
+}
+
+/* floor(log2 x) for x >= 1. */
+static inline unsigned sc_scalable_log2_(uint64_t x)
+{
+#if defined(__GNUC__)
+	return 63u - (unsigned)__builtin_clzll(x);
+#else
+	unsigned k = 0;
+	while (x >>= 1)
+		k++;
+	return k;
+#endif
+}
+
+/* Step exponent s at a count: 0 below 2^T, else floor(log2 count) - (T - 1), at most cap. */
+static inline unsigned sc_scalable_shift_(uint64_t count, const sc_scalable_cfg *cfg)
+{
+	if ((count >> cfg->threshold) == 0)
+		return 0;
+	unsigned s = sc_scalable_log2_(count) - (cfg->threshold - 1);
+	return s < cfg->cap ? s : cfg->cap;
+}
+
+/*
+ * True with probability 2^-s, 1 <= s <= 32: r - 1 is uniform on 0 .. 2^32 - 2
+ * (xorshift never returns 0), so its low s bits are all zero with probability
+ * 2^-s (1 + 2^-32); Ayers's test on r itself would be short by 2^(s-32),
+ * half the intended odds at s = 31.
+ */
+static inline bool sc_scalable_chosen_(unsigned s, uint32_t *rng)
+{
+	uint32_t r = sc_xorshift_ayers(rng) - 1;
+	return (r & (UINT32_MAX >> (32 - s))) == 0;
+}
+
+/* Add 2^s with probability 2^-s, s chosen at the count seen: an expected gain of one. */
+static inline void sc_scalable_add32_(_Atomic uint32_t *w, uint32_t seen,
+                                      const sc_scalable_cfg *cfg, uint32_t *rng)
+{
+	unsigned s = sc_scalable_shift_(seen, cfg);
+	if (s && !sc_scalable_chosen_(s, rng))
+		return;
+	/* relaxed: the add is atomic whatever the order; nothing else is published. */
+	atomic_fetch_add_explicit(w, (uint32_t)1 << s, memory_order_relaxed);
+}
+
+static inline void sc_scalable_add64_(_Atomic uint64_t *w, uint64_t seen,
+                                      const sc_scalable_cfg *cfg, uint32_t *rng)
+{
+	unsigned s = sc_scalable_shift_(seen, cfg);
+	if (s && !sc_scalable_chosen_(s, rng))
+		return;
+	/* relaxed: the add is atomic whatever the order; nothing else is published. */
+	atomic_fetch_add_explicit(w, (uint64_t)1 << s, memory_order_relaxed);
+}
+
+/*
+ * Scalable (alias ayers; Ayers, "The Scalable Counter"): read the count,
+ * choose the step from it, maybe fetch-and-add. A stale read only makes the
+ * step smaller (the count only grows, but at the wrap), which keeps the
+ * increment unbiased and its variance no larger. Exact below 2^T.
+ */
+int sc_scalable_config(sc_scalable_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
+
+static inline void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
+{
+	if (cfg->width == 32) {
+		_Atomic uint32_t *w = sc_scalable_w32_(c);
+		/* relaxed: the value only picks the step; see above. */
+		sc_scalable_add32_(w, atomic_load_explicit(w, memory_order_relaxed), cfg, &t->rng);
+	} else {
+		_Atomic uint64_t *w = sc_scalable_w64_(c);
+		/* relaxed: the value only picks the step; see above. */
+		sc_scalable_add64_(w, atomic_load_explicit(w, memory_order_relaxed), cfg, &t->rng);
+	}
+}
+
+/*
+ * ScalableCAS (Ayers, end notes): first one CAS of count + 1; only when it
+ * fails (contention) does the increment take Scalable's path, with the step
+ * chosen at the count the CAS found. A lone thread never fails a (strong) CAS,
+ * so it is exact over the whole range; under contention the error is at most
+ * Scalable's. Range and overflow as Scalable (count + 1 wraps at the top too).
+ */
+typedef sc_scalable_t sc_scalable_cas_t;
+typedef sc_scalable_cfg sc_scalable_cas_cfg;
+
+int sc_scalable_cas_config(sc_scalable_cas_cfg *cfg, sc_params *p, const sc_env *env,
+                           sc_err *err);
+
+static inline void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg,
+                                       sc_thread *t)
+{
+	if (cfg->width == 32) {
+		_Atomic uint32_t *w = sc_scalable_w32_(c);
+		/* relaxed: validated by the CAS, which orders nothing else. */
+		uint32_t seen = atomic_load_explicit(w, memory_order_relaxed);
+		uint32_t next = seen + 1;
+		/* strong: a spurious failure would cost exactness; relaxed: nothing to publish. */
+		if (!atomic_compare_exchange_strong_explicit(w, &seen, next, memory_order_relaxed,
+		                                             memory_order_relaxed))
+			sc_scalable_add32_(w, seen, cfg, &t->rng);
+	} else {
+		_Atomic uint64_t *w = sc_scalable_w64_(c);
+		/* relaxed: validated by the CAS, which orders nothing else. */
+		uint64_t seen = atomic_load_explicit(w, memory_order_relaxed);
+		uint64_t next = seen + 1;
+		/* strong: a spurious failure would cost exactness; relaxed: nothing to publish. */
+		if (!atomic_compare_exchange_strong_explicit(w, &seen, next, memory_order_relaxed,
+		                                             memory_order_relaxed))
+			sc_scalable_add64_(w, seen, cfg, &t->rng);
+	}
+}
+
+/*
+ * ScalableCapped (Dice §4's point, Ayers's end notes): Scalable with the step
+ * never above 2^cap (default 2^10, reached at count 2^(T+9)): past that, the
+ * update rate stays 2^-cap, already too low to contend, and the error grows
+ * no further in absolute terms, so the RSTDV falls like 1/sqrt(count). Its
+ * RSTDV is at most Scalable's at every count. Range and overflow as Scalable.
+ */
+typedef sc_scalable_t sc_scalable_capped_t;
+typedef sc_scalable_cfg sc_scalable_capped_cfg;
+
+int sc_scalable_capped_config(sc_scalable_capped_cfg *cfg, sc_params *p, const sc_env *env,
+                              sc_err *err);
+
+static inline void sc_scalable_capped_inc(sc_scalable_capped_t *c,
+                                          const sc_scalable_capped_cfg *cfg, sc_thread *t)
+{
+	sc_scalable_inc(c, cfg, t);
+}
+
+/* The operations the three share, stamped out for each. */
+#define SC_SCALABLE_OPS_(P)                                                                \
+	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
+	{                                                                                  \
+		return cfg->width / 8;                                                     \
+	}                                                                                  \
+	static inline int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err) \
+	{                                                                                  \
+		(void)err;                                                                 \
+		if (cfg->width == 32)                                                      \
+			atomic_init(sc_scalable_w32_(c), 0);                               \
+		else                                                                       \
+			atomic_init(sc_scalable_w64_(c), 0);                               \
+		return 0;                                                                  \
+	}                                                                                  \
+	static inline uint64_t sc_##P##_get(const sc_##P##_t *c, const sc_##P##_cfg *cfg)  \
+	{                                                                                  \
+		/* relaxed: any value the word has held is an acceptable reading. */      \
+		if (cfg->width == 32)                                                      \
+			return atomic_load_explicit(sc_scalable_cw32_(c), memory_order_relaxed); \
+		return atomic_load_explicit(sc_scalable_cw64_(c), memory_order_relaxed);   \
+	}                                                                                  \
+	static inline void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg)          \
+	{                                                                                  \
+		/* relaxed: only while nothing increments; later ones start after a barrier. */ \
+		if (cfg->width == 32)                                                      \
+			atomic_store_explicit(sc_scalable_w32_(c), 0, memory_order_relaxed); \
+		else                                                                       \
+			atomic_store_explicit(sc_scalable_w64_(c), 0, memory_order_relaxed); \
+	}                                                                                  \
+	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		(void)t;                                                                   \
+	}                                                                                  \
+	static inline void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg)        \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+	}                                                                                  \
+	static inline size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		return 0;                                                                  \
+	}
+
+SC_SCALABLE_OPS_(scalable)
+SC_SCALABLE_OPS_(scalable_cas)
+SC_SCALABLE_OPS_(scalable_capped)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SC_SCALABLE_H */

@@ -1,0 +1,180 @@
+/*
+ * scounters.h - umbrella header of the scalable statistics counters library.
+ *
+ * Two ways to use a counter:
+ *
+ *  1. Directly, inlined: include this header (or one family header) and call
+ *     the family's functions, e.g.
+ *
+ *         sc_bfp_csup_cfg cfg;  sc_bfp_csup_t c;
+ *         sc_bfp_csup_config(&cfg, &params, &env, &err);
+ *         sc_bfp_csup_init(&c, &cfg, &err);
+ *         sc_bfp_csup_inc(&c, &cfg, &thread);      // static inline fast path
+ *         uint64_t v = sc_bfp_csup_get(&c, &cfg);
+ *
+ *  2. Chosen at run time by name, through the sc_variant ops table and the
+ *     sc_table helper (one indirect call per operation).
+ *
+ * Every variant P provides the same set of functions, so that one list (the
+ * SC_VARIANTS X-macro below) drives the registry, --list, the tests and the
+ * benchmark loops:
+ *
+ *   typedef ... sc_P_t;      the counter object (what sits in an array)
+ *   typedef ... sc_P_cfg;    per-class configuration shared by many counters
+ *                            (Dice's "static, per accuracy class" data)
+ *   int    sc_P_config(sc_P_cfg *, sc_params *, const sc_env *, sc_err *);
+ *   size_t sc_P_size(const sc_P_cfg *);            bytes of one sc_P_t
+ *   int    sc_P_init(sc_P_t *, const sc_P_cfg *, sc_err *);
+ *   static inline void     sc_P_inc(sc_P_t *, const sc_P_cfg *, sc_thread *);
+ *   static inline uint64_t sc_P_get(const sc_P_t *, const sc_P_cfg *);
+ *   void   sc_P_reset(sc_P_t *, const sc_P_cfg *);  only while nothing increments
+ *   static inline void sc_P_flush(sc_P_t *, const sc_P_cfg *, sc_thread *);
+ *                                                  a thread is done (Batched)
+ *   void   sc_P_destroy(sc_P_t *, const sc_P_cfg *);
+ *   size_t sc_P_heap_bytes(const sc_P_t *, const sc_P_cfg *);
+ *                                                  memory the counter allocated
+ */
+#ifndef SCOUNTERS_H
+#define SCOUNTERS_H
+
+#include "sc_common.h"
+
+#include "bfp.h"
+#include "distributed.h"
+#include "morris.h"
+#include "numa.h"
+#include "scalable.h"
+#include "simple.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The one list of variants, in the order of SPEC §3:
+ *   X(prefix, canonical name, alias or NULL, kind, array layout,
+ *     one-line summary, accepted parameters)
+ * Every variant also accepts same-seed (see sc_thread_init).
+ */
+#define SC_VARIANTS(X)                                                                     \
+	X(serial, "Serial", "racing", SC_RACY, SC_PADDED,                                  \
+	  "relaxed load + relaxed store of value+1; loses updates (Dice §5, Ayers)", "")   \
+	X(cas, "CAS", NULL, SC_PRECISE, SC_PADDED,                                         \
+	  "compare-and-swap retry loop, no backoff (Dice §1)", "")                         \
+	X(fetchadd, "FetchAdd", "interlocked", SC_PRECISE, SC_PADDED,                      \
+	  "one atomic fetch-and-add (Ayers's interlocked)", "")                            \
+	X(rbo, "RBO", NULL, SC_PRECISE, SC_PADDED,                                         \
+	  "CAS with randomized exponential backoff (Dice §2.1)", "backoff-min,backoff-max") \
+	X(rbonuma, "RBONuma", NULL, SC_PRECISE, SC_PADDED,                                 \
+	  "32-bit CAS counter that favours the node of the last increment (Dice §2.1)",    \
+	  "backoff-min,backoff-max,patience")                                              \
+	X(rbonuma_adapt, "RBONumaAdapt", NULL, SC_PRECISE, SC_PADDED,                      \
+	  "plain CAS counter that turns into RBONuma under contention (Dice §2.1)",        \
+	  "backoff-min,backoff-max,patience")                                              \
+	X(multiline, "Multiline", NULL, SC_PRECISE, SC_PACKED,                             \
+	  "one padded CAS component per node, get sums them (Dice §2.2)",                  \
+	  "backoff-min,backoff-max")                                                       \
+	X(multiline_adapt, "MultilineAdapt", NULL, SC_PRECISE, SC_PACKED,                  \
+	  "one word that inflates to per-node components after 4 failed CAS (Dice §2.2)",  \
+	  "backoff-min,backoff-max,inflate-after")                                         \
+	X(morris, "Morris", NULL, SC_PROBABILISTIC, SC_PACKED,                             \
+	  "float threshold, update with probability T/MaxInt (Dice §3, Fig. 1)",           \
+	  "accuracy")                                                                      \
+	X(morris_adapt, "MorrisAdapt", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
+	  "exact 32-bit half by CAS, Morris half after CAS failures (Dice §3.2)",          \
+	  "accuracy")                                                                      \
+	X(bfp_dup, "BFP-DUP", NULL, SC_PROBABILISTIC, SC_PACKED,                           \
+	  "binary floating point, exponent grows every M updates (Dice §4.2, Fig. 2)",     \
+	  "accuracy,mantissa-threshold,backoff-min,backoff-max")                           \
+	X(bfp_csup, "BFP-CSUP", NULL, SC_PROBABILISTIC, SC_PACKED,                         \
+	  "binary floating point, exponent grows only on contention (Dice §4.3)",          \
+	  "accuracy,mantissa-threshold,backoff-min,backoff-max")                           \
+	X(scalable, "Scalable", "ayers", SC_PROBABILISTIC, SC_PACKED,                      \
+	  "exact below 2^T, then adds 2^k with probability 2^-k (Ayers)",                  \
+	  "threshold,width")                                                               \
+	X(scalable_cas, "ScalableCAS", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
+	  "Scalable that tries a CAS by one first (Ayers, end notes)", "threshold,width")  \
+	X(scalable_capped, "ScalableCapped", NULL, SC_PROBABILISTIC, SC_PACKED,            \
+	  "Scalable with the increment step capped at 2^cap (Dice §4, Ayers end notes)",   \
+	  "threshold,width,cap")                                                           \
+	X(sharded, "Sharded", NULL, SC_PRECISE, SC_PACKED,                                 \
+	  "one padded single-writer slot per thread, get sums (Dice §2)", "")              \
+	X(striped, "Striped", NULL, SC_PRECISE, SC_PADDED,                                 \
+	  "base word, then a growing table of padded cells on collision (LongAdder)", "")  \
+	X(batched, "Batched", NULL, SC_PRECISE, SC_PADDED,                                 \
+	  "per-thread count flushed by one fetch-and-add every B (percpu_counter)",        \
+	  "batch")                                                                         \
+	X(percpu, "PerCPU", NULL, SC_PRECISE, SC_PACKED,                                   \
+	  "one padded slot per CPU, atomic add on the current CPU's slot (rseq style)", "")
+
+/* The run-time view of a variant: its descriptor and type-erased operations. */
+typedef struct sc_variant {
+	const char *name;
+	const char *alias;   /* NULL when there is none */
+	sc_kind kind;
+	sc_layout layout;
+	const char *summary;
+	const char *params;  /* comma-separated accepted keys, "" for none */
+	size_t cfg_size;
+	int (*config)(void *cfg, sc_params *p, const sc_env *env, sc_err *err);
+	size_t (*size)(const void *cfg);
+	int (*init)(void *c, const void *cfg, sc_err *err);
+	void (*inc)(void *c, const void *cfg, sc_thread *t);
+	uint64_t (*get)(const void *c, const void *cfg);
+	void (*reset)(void *c, const void *cfg);
+	void (*flush)(void *c, const void *cfg, sc_thread *t);
+	void (*destroy)(void *c, const void *cfg);
+	size_t (*heap_bytes)(const void *c, const void *cfg);
+} sc_variant;
+
+/* Stable ids, in list order. */
+enum sc_variant_id {
+#define SC_ID_(P, ...) SC_ID_##P,
+	SC_VARIANTS(SC_ID_)
+#undef SC_ID_
+	SC_VARIANT_COUNT
+};
+
+extern const sc_variant sc_variants[SC_VARIANT_COUNT];
+
+/* Look a variant up by canonical name or alias, case-insensitively; NULL if unknown. */
+const sc_variant *sc_variant_find(const char *name);
+/* "Serial, CAS, ..." for error messages; static storage. */
+const char *sc_variant_names(void);
+
+/*
+ * A table of n counters of one variant sharing one configuration, laid out
+ * as the variant asks (SC_PADDED: one per padding unit; SC_PACKED: adjacent).
+ */
+typedef struct sc_table {
+	const sc_variant *v;
+	void *cfg;            /* line-aligned, owned */
+	unsigned char *base;  /* line-aligned array of n counters, owned */
+	size_t n;
+	size_t stride;
+	bool same_seed;       /* the same-seed=1 parameter */
+} sc_table;
+
+/*
+ * Configure from p (every key must be known to the variant; same-seed is
+ * accepted by all) and initialise n counters. 0, or -1 with err set and
+ * nothing left allocated.
+ */
+int sc_table_create(sc_table *t, const sc_variant *v, sc_params *p, const sc_env *env,
+                    size_t n, sc_err *err);
+void sc_table_destroy(sc_table *t);
+void sc_table_reset(sc_table *t);
+static inline void *sc_table_at(const sc_table *t, size_t i)
+{
+	return t->base + i * t->stride;
+}
+/* Array stride plus the mean heap bytes per counter: the layout actually used. */
+double sc_table_bytes_per_counter(const sc_table *t);
+/* Bytes per counter of a single default-configured counter (for --list). */
+size_t sc_variant_default_bytes(const sc_variant *v, const sc_env *env);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCOUNTERS_H */

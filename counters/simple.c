@@ -1,0 +1,28 @@
+/* simple.c - configuration of the central-word counters (simple.h). */
+#include "simple.h"
+
+/* Serial, CAS and FetchAdd have no parameters of their own. */
+int sc_serial_config(sc_serial_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
+{
+	(void)p;
+	(void)env;
+	(void)err;
+	cfg->backoff.min = cfg->backoff.max = 1;
+	return 0;
+}
+
+int sc_cas_config(sc_cas_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
+{
+	return sc_serial_config(cfg, p, env, err);
+}
+
+int sc_fetchadd_config(sc_fetchadd_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
+{
+	return sc_serial_config(cfg, p, env, err);
+}
+
+int sc_rbo_config(sc_rbo_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
+{
+	(void)env;
+	return sc_param_backoff(p, "RBO", &cfg->backoff, err);
+}

@@ -1,0 +1,163 @@
+/*
+ * simple.h - the central-word counters: Serial, CAS, FetchAdd and RBO.
+ *
+ * All four keep the count in one 64-bit word, so their range is 0 .. 2^64-1
+ * and an increment at 2^64-1 wraps to 0 (unsigned arithmetic; a test starts a
+ * counter just below the boundary). bytes per counter: 8, padded to one line
+ * in arrays (Dice §5.3). They hold no per-class state except RBO's backoff
+ * bounds.
+ */
+#ifndef SC_SIMPLE_H
+#define SC_SIMPLE_H
+
+#include "sc_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Shared by the four: the counter word and a configuration with backoff bounds. */
+typedef struct sc_word_counter {
+	_Atomic uint64_t v;
+} sc_word_counter;
+
+typedef struct sc_word_cfg {
+	sc_backoff_cfg backoff; /* used by RBO only */
+} sc_word_cfg;
+
+/*
+ * Every read of a counter word is relaxed: a statistics counter orders
+ * nothing else, and get is allowed to see any value the word has held.
+ */
+static inline uint64_t sc_word_get(const sc_word_counter *c)
+{
+	return atomic_load_explicit(&c->v, memory_order_relaxed);
+}
+
+/* reset stores 0; callers guarantee no increment is in flight (SPEC §3). */
+static inline void sc_word_reset(sc_word_counter *c)
+{
+	atomic_store_explicit(&c->v, 0, memory_order_relaxed);
+}
+
+/*
+ * Serial (alias racing; Dice §5, Ayers): load, add one, store - both relaxed
+ * atomics, never a plain ++ (a data race in C11, which a compiler may fuse or
+ * widen). Kind: racy. Between a thread's load and its store any number of
+ * other increments can happen and all but one are lost, so the value never
+ * exceeds the true count but may fall far below it and may go backwards.
+ */
+typedef sc_word_counter sc_serial_t;
+typedef sc_word_cfg sc_serial_cfg;
+
+static inline void sc_serial_inc(sc_serial_t *c, const sc_serial_cfg *cfg, sc_thread *t)
+{
+	(void)cfg;
+	(void)t;
+	uint64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	atomic_store_explicit(&c->v, v + 1, memory_order_relaxed);
+}
+
+/*
+ * CAS (Dice §1): read, then compare-and-swap value+1, retried at once on
+ * failure. Exact. Relaxed is enough: the counter publishes no other data.
+ */
+typedef sc_word_counter sc_cas_t;
+typedef sc_word_cfg sc_cas_cfg;
+
+static inline void sc_cas_inc(sc_cas_t *c, const sc_cas_cfg *cfg, sc_thread *t)
+{
+	(void)cfg;
+	(void)t;
+	uint64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	/* relaxed: only the counter word itself is involved; a failed CAS reloads v. */
+	while (!atomic_compare_exchange_weak_explicit(&c->v, &v, v + 1, memory_order_relaxed,
+	                                              memory_order_relaxed))
+		;
+}
+
+/*
+ * FetchAdd (alias interlocked; Ayers): one atomic fetch-and-add (lock xadd on
+ * x86). Exact. Relaxed: the add is atomic whatever the order.
+ */
+typedef sc_word_counter sc_fetchadd_t;
+typedef sc_word_cfg sc_fetchadd_cfg;
+
+static inline void sc_fetchadd_inc(sc_fetchadd_t *c, const sc_fetchadd_cfg *cfg, sc_thread *t)
+{
+	(void)cfg;
+	(void)t;
+	atomic_fetch_add_explicit(&c->v, 1, memory_order_relaxed);
+}
+
+/*
+ * RBO (Dice §2.1): CAS with randomized exponential backoff after each
+ * failure (sc_backoff; bounds backoff-min, backoff-max in pauses, defaults
+ * 4 and 1024). Exact.
+ */
+typedef sc_word_counter sc_rbo_t;
+typedef sc_word_cfg sc_rbo_cfg;
+
+static inline void sc_rbo_inc(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t)
+{
+	uint64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	uint32_t failures = 0;
+	/* relaxed: as CAS; the failed CAS hands back the current value. */
+	while (!atomic_compare_exchange_weak_explicit(&c->v, &v, v + 1, memory_order_relaxed,
+	                                              memory_order_relaxed))
+		sc_backoff(&cfg->backoff, failures++, &t->rng);
+}
+
+/* The common operations, stamped out for the four word counters. */
+#define SC_WORD_OPS_(P)                                                                    \
+	int sc_##P##_config(sc_##P##_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err); \
+	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		return sizeof(sc_##P##_t);                                                 \
+	}                                                                                  \
+	static inline int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err) \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		(void)err;                                                                 \
+		atomic_init(&c->v, 0);                                                     \
+		return 0;                                                                  \
+	}                                                                                  \
+	static inline uint64_t sc_##P##_get(const sc_##P##_t *c, const sc_##P##_cfg *cfg)  \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		return sc_word_get(c);                                                     \
+	}                                                                                  \
+	static inline void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg)          \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		sc_word_reset(c);                                                          \
+	}                                                                                  \
+	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		(void)t;                                                                   \
+	}                                                                                  \
+	static inline void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg)        \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+	}                                                                                  \
+	static inline size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		return 0;                                                                  \
+	}
+
+SC_WORD_OPS_(serial)
+SC_WORD_OPS_(cas)
+SC_WORD_OPS_(fetchadd)
+SC_WORD_OPS_(rbo)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SC_SIMPLE_H */

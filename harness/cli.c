@@ -1,0 +1,458 @@
+/* cli.c - parsing and validation of scbench's options (SPEC §5.1, §8). */
+#include "cli.h"
+
+#include "workload.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *placement_name(placement_kind p)
+{
+	static const char *const names[] = {"spread", "compact", "none"};
+	return names[p];
+}
+
+void cli_usage(FILE *f)
+{
+	fputs("Usage: scbench [options]\n"
+	      "       scbench --list\n"
+	      "Benchmark concurrent statistics counters; one CSV row per run.\n"
+	      "\n"
+	      "  --list               one line per variant: name, kind, bytes per counter, summary\n"
+	      "  --counter=NAMES      comma list of variants (case-insensitive), or \"all\"  [all]\n"
+	      "  --threads=LIST       \"1,2,4\", \"1-8\", or \"pow2\" (1,2,4,... and the PU count)\n"
+	      "                       [pow2]\n"
+	      "  --ops=N              count-to-N mode: each thread performs exactly N increments\n"
+	      "  --duration=SEC       timed mode (the default): measured seconds            [8]\n"
+	      "  --warmup=SEC         timed mode: warm-up before the measured phase         [2]\n"
+	      "  --runs=N             repetitions of each point                             [5]\n"
+	      "  --work=PCT           external work percentage, 0 <= PCT < 100              [0]\n"
+	      "  --work-iters=M       external work: mean pause count (may be fractional),\n"
+	      "                       instead of --work\n"
+	      "  --counters=N         counters in the array (thread alternates hot/random)  [1]\n"
+	      "  --placement=P        spread | compact | none                          [spread]\n"
+	      "  --nodes=K            virtual NUMA nodes: thread i gets node i mod K  [real ones]\n"
+	      "  --param=KEY=VALUE    variant parameter, repeatable (see --list for the keys)\n"
+	      "  --seed=S             base seed of every random stream               [20130623]\n"
+	      "  --events=LIST        PAPI events, or \"none\"          [a standard set if any]\n"
+	      "  --latency            record a per-increment latency histogram\n"
+	      "  --output=FILE        CSV output, plus FILE.meta.json          [standard output]\n"
+	      "  --help, --version\n"
+	      "\n"
+	      "A parameter applies to every chosen variant that accepts its key; a key no\n"
+	      "chosen variant accepts is an error. Exit status: 0 success, 1 runtime failure,\n"
+	      "2 usage error (no output file is created or truncated on any error).\n",
+	      f);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int usage_error(const char *opt, const char *value, const char *fmt, ...)
+{
+	va_list ap;
+	if (value)
+		fprintf(stderr, "scbench: --%s=%s: ", opt, value);
+	else
+		fprintf(stderr, "scbench: %s: ", opt);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return CLI_USAGE;
+}
+
+/* Strict unsigned parse: digits only, in [min, max]. */
+static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (!s || !*s || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_double(const char *s, double *out)
+{
+	if (!s || !*s || s[0] == ' ')
+		return false;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+static int add_thread_count(cli_opts *o, uint64_t t)
+{
+	uint32_t *n = realloc(o->threads, (o->nthreads + 1) * sizeof *n);
+	if (!n) {
+		fprintf(stderr, "scbench: out of memory\n");
+		exit(1);
+	}
+	o->threads = n;
+	o->threads[o->nthreads++] = (uint32_t)t;
+	return 0;
+}
+
+static int parse_threads(cli_opts *o, const char *arg, uint32_t pus)
+{
+	static const char accepted[] =
+		"expected a comma list of counts (1,2,4), a range (1-8) or pow2, each in [1, 16384]";
+	o->nthreads = 0;
+	if (strcasecmp(arg, "pow2") == 0) {
+		for (uint64_t t = 1; t < pus; t *= 2)
+			add_thread_count(o, t);
+		add_thread_count(o, pus);
+		return CLI_OK;
+	}
+	char *copy = strdup(arg);
+	if (!copy) {
+		fprintf(stderr, "scbench: out of memory\n");
+		exit(1);
+	}
+	int rc = CLI_OK;
+	char *save = NULL;
+	if (!*arg || arg[strlen(arg) - 1] == ',')
+		rc = usage_error("threads", arg, "%s", accepted);
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == CLI_OK;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		uint64_t lo, hi;
+		if (dash) {
+			*dash = '\0';
+			if (!parse_u64(tok, 1, CLI_MAX_THREADS, &lo) ||
+			    !parse_u64(dash + 1, 1, CLI_MAX_THREADS, &hi) || hi < lo) {
+				rc = usage_error("threads", arg, "%s", accepted);
+				break;
+			}
+			for (uint64_t t = lo; t <= hi; t++)
+				add_thread_count(o, t);
+		} else if (parse_u64(tok, 1, CLI_MAX_THREADS, &lo)) {
+			add_thread_count(o, lo);
+		} else {
+			rc = usage_error("threads", arg, "%s", accepted);
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+static int parse_counters(cli_opts *o, const char *arg)
+{
+	o->nvariants = 0;
+	if (strcasecmp(arg, "all") == 0) {
+		for (int i = 0; i < SC_VARIANT_COUNT; i++)
+			o->variants[o->nvariants++] = &sc_variants[i];
+		return CLI_OK;
+	}
+	char *copy = strdup(arg);
+	if (!copy) {
+		fprintf(stderr, "scbench: out of memory\n");
+		exit(1);
+	}
+	int rc = CLI_OK;
+	char *save = NULL;
+	if (!*arg)
+		rc = usage_error("counter", arg, "expected variant names or all; valid: %s",
+		                 sc_variant_names());
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == CLI_OK;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const sc_variant *v = sc_variant_find(tok);
+		if (!v) {
+			rc = usage_error("counter", arg, "unknown variant '%s'; valid: %s", tok,
+			                 sc_variant_names());
+			break;
+		}
+		bool dup = false;
+		for (unsigned i = 0; i < o->nvariants; i++)
+			dup |= o->variants[i] == v;
+		if (!dup)
+			o->variants[o->nvariants++] = v;
+	}
+	free(copy);
+	return rc;
+}
+
+/* The output file's directory must exist and be writable; nothing is created here. */
+static int check_output(const char *path)
+{
+	char *dir = strdup(path);
+	if (!dir) {
+		fprintf(stderr, "scbench: out of memory\n");
+		exit(1);
+	}
+	char *slash = strrchr(dir, '/');
+	const char *d = ".";
+	if (slash == dir)
+		d = "/";
+	else if (slash) {
+		*slash = '\0';
+		d = dir;
+	}
+	struct stat st;
+	int rc = CLI_OK;
+	if (!*path || path[strlen(path) - 1] == '/')
+		rc = usage_error("output", path, "expected a file name");
+	else if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
+		rc = usage_error("output", path, "directory '%s' does not exist", d);
+	else if (access(d, W_OK | X_OK) != 0)
+		rc = usage_error("output", path, "directory '%s' is not writable", d);
+	else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		rc = usage_error("output", path, "is a directory");
+	free(dir);
+	return rc;
+}
+
+/* Does any chosen variant accept this parameter key? */
+static bool key_accepted(const cli_opts *o, const char *key)
+{
+	if (strcmp(key, "same-seed") == 0)
+		return true;
+	size_t kl = strlen(key);
+	for (unsigned i = 0; i < o->nvariants; i++) {
+		const char *s = o->variants[i]->params;
+		while (*s) {
+			const char *e = strchr(s, ',');
+			size_t l = e ? (size_t)(e - s) : strlen(s);
+			if (l == kl && strncmp(s, key, l) == 0)
+				return true;
+			s += l + (e ? 1 : 0);
+		}
+	}
+	return false;
+}
+
+/*
+ * Each chosen variant configures itself with the keys it accepts, so that an
+ * out-of-range value is caught now, before any thread runs.
+ */
+static int check_params(cli_opts *o)
+{
+	for (unsigned k = 0; k < o->params.n; k++)
+		if (!key_accepted(o, o->params.key[k])) {
+			char kv[SC_MAX_KEY + 64];
+			snprintf(kv, sizeof kv, "%s=%s", o->params.key[k], o->params.value[k]);
+			return usage_error("param", kv,
+			                   "no chosen variant accepts '%s' (see scbench --list)",
+			                   o->params.key[k]);
+		}
+	sc_env env;
+	sc_env_default(&env);
+	env.nodes = o->nodes ? o->nodes : 1;
+	for (unsigned i = 0; i < o->nvariants; i++) {
+		sc_params p;
+		sc_err err;
+		sc_table t;
+		cli_variant_params(o, o->variants[i], &p);
+		if (sc_table_create(&t, o->variants[i], &p, &env, 1, &err)) {
+			fprintf(stderr, "scbench: --param: %s\n", err.msg);
+			return CLI_USAGE;
+		}
+		sc_table_destroy(&t);
+	}
+	return CLI_OK;
+}
+
+void cli_variant_params(const cli_opts *o, const sc_variant *v, sc_params *out)
+{
+	sc_params_clear(out);
+	for (unsigned k = 0; k < o->params.n; k++) {
+		cli_opts one = *o;
+		one.variants[0] = v;
+		one.nvariants = 1;
+		if (key_accepted(&one, o->params.key[k])) {
+			unsigned j = out->n++;
+			memcpy(out->key[j], o->params.key[k], SC_MAX_KEY);
+			out->value[j] = o->params.value[k];
+		}
+	}
+}
+
+enum {
+	OPT_LIST = 256, OPT_COUNTER, OPT_THREADS, OPT_OPS, OPT_DURATION, OPT_WARMUP, OPT_RUNS,
+	OPT_WORK, OPT_WORK_ITERS, OPT_COUNTERS, OPT_PLACEMENT, OPT_NODES, OPT_PARAM, OPT_SEED,
+	OPT_EVENTS, OPT_LATENCY, OPT_OUTPUT, OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_opts[] = {
+	{"list", no_argument, NULL, OPT_LIST},
+	{"counter", required_argument, NULL, OPT_COUNTER},
+	{"threads", required_argument, NULL, OPT_THREADS},
+	{"ops", required_argument, NULL, OPT_OPS},
+	{"duration", required_argument, NULL, OPT_DURATION},
+	{"warmup", required_argument, NULL, OPT_WARMUP},
+	{"runs", required_argument, NULL, OPT_RUNS},
+	{"work", required_argument, NULL, OPT_WORK},
+	{"work-iters", required_argument, NULL, OPT_WORK_ITERS},
+	{"counters", required_argument, NULL, OPT_COUNTERS},
+	{"placement", required_argument, NULL, OPT_PLACEMENT},
+	{"nodes", required_argument, NULL, OPT_NODES},
+	{"param", required_argument, NULL, OPT_PARAM},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"events", required_argument, NULL, OPT_EVENTS},
+	{"latency", no_argument, NULL, OPT_LATENCY},
+	{"output", required_argument, NULL, OPT_OUTPUT},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{NULL, 0, NULL, 0},
+};
+
+static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *work_given)
+{
+	uint64_t u;
+	double d;
+	sc_err err;
+	switch (c) {
+	case OPT_LIST: o->list = true; return CLI_OK;
+	case OPT_HELP: o->help = true; return CLI_OK;
+	case OPT_VERSION: o->version = true; return CLI_OK;
+	case OPT_LATENCY: o->latency = true; return CLI_OK;
+	case OPT_COUNTER: return parse_counters(o, arg);
+	case OPT_THREADS: return parse_threads(o, arg, pus);
+	case OPT_OPS:
+		if (!parse_u64(arg, 1, UINT64_MAX / CLI_MAX_THREADS, &u))
+			return usage_error("ops", arg, "expected a positive integer");
+		o->count_mode = true;
+		o->ops = u;
+		return CLI_OK;
+	case OPT_DURATION:
+		if (!parse_double(arg, &d) || d <= 0 || d > 86400)
+			return usage_error("duration", arg, "expected seconds, > 0 and <= 86400");
+		o->duration = d;
+		return CLI_OK;
+	case OPT_WARMUP:
+		if (!parse_double(arg, &d) || d < 0 || d > 86400)
+			return usage_error("warmup", arg, "expected seconds, >= 0 and <= 86400");
+		o->warmup = d;
+		return CLI_OK;
+	case OPT_RUNS:
+		if (!parse_u64(arg, 1, 100000, &u))
+			return usage_error("runs", arg, "expected an integer in [1, 100000]");
+		o->runs = (unsigned)u;
+		return CLI_OK;
+	case OPT_WORK:
+		if (!parse_double(arg, &d) || d < 0 || d >= 100)
+			return usage_error("work", arg, "expected a percentage, 0 <= PCT < 100");
+		o->work_pct = d;
+		*work_given = true;
+		return CLI_OK;
+	case OPT_WORK_ITERS:
+		if (!parse_double(arg, &d) || d < 0 || d > WL_MAX_WORK_ITERS)
+			return usage_error("work-iters", arg,
+			                   "expected a mean pause count in [0, 1048576]");
+		o->work_iters = d;
+		o->work_iters_given = true;
+		return CLI_OK;
+	case OPT_COUNTERS:
+		if (!parse_u64(arg, 1, CLI_MAX_COUNTERS, &u))
+			return usage_error("counters", arg, "expected an integer in [1, %u]",
+			                   CLI_MAX_COUNTERS);
+		o->counters = (uint32_t)u;
+		return CLI_OK;
+	case OPT_PLACEMENT:
+		if (strcasecmp(arg, "spread") == 0)
+			o->placement = PLACE_SPREAD;
+		else if (strcasecmp(arg, "compact") == 0)
+			o->placement = PLACE_COMPACT;
+		else if (strcasecmp(arg, "none") == 0)
+			o->placement = PLACE_NONE;
+		else
+			return usage_error("placement", arg, "expected spread, compact or none");
+		return CLI_OK;
+	case OPT_NODES:
+		if (!parse_u64(arg, 1, CLI_MAX_NODES, &u))
+			return usage_error("nodes", arg, "expected an integer in [1, %u]",
+			                   CLI_MAX_NODES);
+		o->nodes = (uint32_t)u;
+		return CLI_OK;
+	case OPT_PARAM:
+		if (sc_params_add(&o->params, arg, &err))
+			return usage_error("param", arg, "%s", err.msg);
+		return CLI_OK;
+	case OPT_SEED:
+		if (!parse_u64(arg, 0, UINT64_MAX, &u))
+			return usage_error("seed", arg, "expected an unsigned 64-bit integer");
+		o->seed = u;
+		return CLI_OK;
+	case OPT_EVENTS:
+		if (!*arg)
+			return usage_error("events", arg, "expected PAPI event names or none");
+		o->events = arg;
+		return CLI_OK;
+	case OPT_OUTPUT:
+		o->output = arg;
+		return CLI_OK;
+	}
+	return CLI_USAGE;
+}
+
+int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
+{
+	memset(o, 0, sizeof *o);
+	o->duration = 8;
+	o->warmup = 2;
+	o->runs = 5;
+	o->counters = 1;
+	o->placement = PLACE_SPREAD;
+	o->seed = CLI_DEFAULT_SEED;
+	o->argc = argc;
+	o->argv = argv;
+	sc_params_clear(&o->params);
+	for (int i = 0; i < SC_VARIANT_COUNT; i++)
+		o->variants[o->nvariants++] = &sc_variants[i];
+
+	bool work_given = false, duration_given = false, warmup_given = false;
+	opterr = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			const char *bad = argv[optind - 1];
+			if (optopt)
+				return usage_error(bad, NULL,
+				                   "option needs a value or takes none; see scbench --help");
+			return usage_error(bad, NULL, "unknown option; see scbench --help");
+		}
+		duration_given |= c == OPT_DURATION;
+		warmup_given |= c == OPT_WARMUP;
+		int rc = parse_one(o, c, optarg, pus, &work_given);
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (optind < argc)
+		return usage_error(argv[optind], NULL, "unexpected argument; see scbench --help");
+	if (o->help || o->version || o->list)
+		return CLI_EXIT_OK;
+	if (work_given && o->work_iters_given)
+		return usage_error("--work and --work-iters", NULL, "give one or the other");
+	if (o->count_mode && (duration_given || warmup_given))
+		return usage_error("--ops", NULL,
+		                   "count-to-N mode takes no --duration or --warmup");
+	if (o->nthreads == 0 && parse_threads(o, "pow2", pus) != CLI_OK)
+		return CLI_USAGE;
+	if (o->output && check_output(o->output) != CLI_OK)
+		return CLI_USAGE;
+	return check_params(o);
+}
+
+void cli_free(cli_opts *o)
+{
+	free(o->threads);
+	o->threads = NULL;
+}

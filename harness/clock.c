@@ -1,0 +1,45 @@
+/* clock.c - calibration of the tick clock (clock.h). */
+#include "clock.h"
+
+#include <stdlib.h>
+
+#include "workload.h"
+
+double clk_ns_per_tick(void)
+{
+	static double ns_per_tick;
+	if (ns_per_tick > 0)
+		return ns_per_tick;
+	double w0 = wl_now();
+	uint64_t t0 = clk_ticks();
+	double w1;
+	do
+		w1 = wl_now();
+	while (w1 - w0 < 0.02);
+	uint64_t t1 = clk_ticks();
+	ns_per_tick = t1 > t0 ? (w1 - w0) * 1e9 / (double)(t1 - t0) : 1.0;
+	return ns_per_tick;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+uint64_t clk_overhead_ticks(void)
+{
+	static uint64_t overhead = UINT64_MAX;
+	if (overhead != UINT64_MAX)
+		return overhead;
+	enum { N = 1001 };
+	uint64_t d[N];
+	for (int i = 0; i < N; i++) {
+		uint64_t a = clk_ticks();
+		uint64_t b = clk_ticks();
+		d[i] = b - a;
+	}
+	qsort(d, N, sizeof d[0], cmp_u64);
+	overhead = d[N / 2];
+	return overhead;
+}

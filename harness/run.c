@@ -1,0 +1,358 @@
+/*
+ * run.c - one run of one point. The protocol (SPEC §5.2):
+ *
+ *   count mode:  create, pin and initialise threads -> start barrier -> each
+ *                performs N increments -> time from the barrier to the last
+ *                thread's finish.
+ *   timed mode:  create, pin, initialise -> start barrier -> warm-up ->
+ *                barrier -> the main thread resets the counters while nothing
+ *                increments -> barrier -> measured phase -> stop.
+ *
+ * Each worker counts its increments in its own wl_thread (padded apart);
+ * the only shared writes of the loop are the counter's. A reader thread,
+ * which never increments, samples the cost of get during the measured
+ * phase (read_ns).
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "clock.h"
+#include "histogram.h"
+#include "latency.h"
+
+enum { READ_SAMPLES = 1024 };
+
+/* Reader states. */
+enum { PHASE_IDLE = 0, PHASE_MEASURE = 1, PHASE_DONE = 2 };
+
+typedef struct worker {
+	alignas(SC_LINE_SIZE) wl_thread w;
+	pthread_t tid;
+	struct shared *sh;
+	placement_slot slot;
+	double finish;   /* count mode: CLOCK_MONOTONIC after the last increment */
+	uint64_t csw;    /* context switches during the measured phase */
+	int cpu_first;
+	bool moved;
+	pmu_thread pmu;
+	long long events[PMU_MAX_EVENTS];
+	bool counted;
+	lat_hist *hist; /* --latency only */
+	char bind_error[256];
+} worker;
+
+typedef struct shared {
+	const run_setup *s;
+	const wl_loops *loops;
+	lat_loop_fn lat_loop;
+	wl_phase phase;
+	atomic_bool stop;
+	atomic_int reader_phase;
+	pthread_barrier_t gate;
+	sc_table table;
+	uint64_t read_ticks[READ_SAMPLES];
+	unsigned nread;
+} shared;
+
+/* The first binding failure of this process (main thread only, after joins). */
+static char bind_problem[320];
+
+uint32_t run_thread_node(const run_setup *s, uint32_t i)
+{
+	if (s->nodes_virtual)
+		return i % s->nodes;
+	return placement_slot_of(s->topo, s->placement, i).node;
+}
+
+static uint64_t thread_csw(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+/* A bound worker must stay on its PU; an unbound one is "moved" if its CPU changes. */
+static void note_cpu(worker *k)
+{
+	int cpu = sched_getcpu();
+	if (k->slot.pu_os >= 0 && topo_can_bind(k->sh->s->topo) && !k->bind_error[0]) {
+		k->moved |= cpu != k->slot.pu_os;
+		return;
+	}
+	if (k->cpu_first < 0)
+		k->cpu_first = cpu;
+	else
+		k->moved |= cpu != k->cpu_first;
+}
+
+static void flush_all(shared *sh, worker *k)
+{
+	for (size_t i = 0; i < sh->table.n; i++)
+		sh->table.v->flush(sc_table_at(&sh->table, i), sh->table.cfg, &k->w.ctx);
+}
+
+/* The measured phase of one worker, with its events, switches and CPU checks. */
+static void measured_phase(shared *sh, worker *k)
+{
+	uint64_t c0 = thread_csw();
+	note_cpu(k);
+	if (k->hist)
+		sh->lat_loop(&sh->phase, &k->w, k->hist);
+	else if (sh->s->opts->count_mode)
+		sh->loops->count(&sh->phase, &k->w);
+	else
+		sh->loops->timed(&sh->phase, &k->w);
+	k->finish = wl_now();
+	k->counted = pmu_thread_stop(sh->s->pmu, &k->pmu, k->events);
+	note_cpu(k);
+	k->csw = thread_csw() - c0;
+	flush_all(sh, k);
+}
+
+static void *worker_main(void *arg)
+{
+	worker *k = arg;
+	shared *sh = k->sh;
+	sc_err err;
+	k->cpu_first = -1;
+	if (placement_bind_self(sh->s->topo, &k->slot, &err))
+		snprintf(k->bind_error, sizeof k->bind_error, "%s", err.msg);
+	/*
+	 * Event sets are set up before the barrier that opens the measured phase,
+	 * so their system calls fall outside it (the barrier wait is counted).
+	 */
+	if (sh->s->opts->count_mode)
+		pmu_thread_start(sh->s->pmu, &k->pmu);
+	pthread_barrier_wait(&sh->gate); /* start */
+	if (!sh->s->opts->count_mode) {
+		sh->loops->timed(&sh->phase, &k->w); /* warm-up */
+		flush_all(sh, k);
+		pthread_barrier_wait(&sh->gate); /* warm-up over; the main thread resets */
+		k->w.ops = k->w.hot_ops = 0;
+		pmu_thread_start(sh->s->pmu, &k->pmu);
+		pthread_barrier_wait(&sh->gate); /* measured phase starts */
+	}
+	measured_phase(sh, k);
+	return NULL;
+}
+
+static void sleep_seconds(double sec)
+{
+	struct timespec ts = {(time_t)sec, (long)((sec - floor(sec)) * 1e9)};
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * The reader: while the phase is measured, one timed get per interval (1 ms,
+ * or longer so that at most READ_SAMPLES spread over a timed phase). Each
+ * sample is a first touch after the writers had time to take the line away,
+ * which is the cost Dice §5.5 discusses; spacing the samples keeps the
+ * reader from disturbing the incrementers (about 1000 wake-ups a second).
+ */
+static void *reader_main(void *arg)
+{
+	shared *sh = arg;
+	const void *hot = sc_table_at(&sh->table, 0);
+	uint64_t overhead = clk_overhead_ticks();
+	const cli_opts *o = sh->s->opts;
+	double interval = o->count_mode ? 1e-3 : fmax(1e-3, o->duration / READ_SAMPLES);
+	volatile uint64_t sink = 0;
+	int ph;
+	/* acquire pairs with the release stores of the main thread: nothing else is published by it, but it keeps the reader's view of the phase simple. */
+	while ((ph = atomic_load_explicit(&sh->reader_phase, memory_order_acquire)) != PHASE_DONE) {
+		if (ph == PHASE_MEASURE && sh->nread < READ_SAMPLES) {
+			uint64_t t0 = clk_ticks();
+			sink += sh->table.v->get(hot, sh->table.cfg);
+			uint64_t t1 = clk_ticks();
+			uint64_t d = t1 - t0;
+			sh->read_ticks[sh->nread++] = d > overhead ? d - overhead : 0;
+		}
+		sleep_seconds(interval);
+	}
+	(void)sink;
+	return NULL;
+}
+
+static void set_reader_phase(shared *sh, int ph)
+{
+	/* release: see reader_main. */
+	atomic_store_explicit(&sh->reader_phase, ph, memory_order_release);
+}
+
+static void measure_timed(shared *sh, const cli_opts *o, double *seconds)
+{
+	pthread_barrier_wait(&sh->gate); /* start */
+	sleep_seconds(o->warmup);
+	/* relaxed: the flag carries no data; the barrier below orders the rest. */
+	atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+	pthread_barrier_wait(&sh->gate); /* every worker has left its loop */
+	sc_table_reset(&sh->table);
+	atomic_store_explicit(&sh->stop, false, memory_order_relaxed);
+	pthread_barrier_wait(&sh->gate); /* the reset is visible to all: measure */
+	double t0 = wl_now();
+	set_reader_phase(sh, PHASE_MEASURE);
+	sleep_seconds(o->duration);
+	atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+	*seconds = wl_now() - t0;
+	set_reader_phase(sh, PHASE_DONE);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
+                      run_result *r)
+{
+	const sc_variant *v = sh->table.v;
+	bool all_counted = s->pmu && s->pmu->active;
+	long long ev[PMU_MAX_EVENTS] = {0};
+	for (uint32_t i = 0; i < threads; i++) {
+		r->total_ops += ws[i].w.ops;
+		r->hot_ops += ws[i].w.hot_ops;
+		r->ctx_switches += ws[i].csw;
+		r->migrated += ws[i].moved;
+		all_counted &= ws[i].counted;
+		for (unsigned e = 0; s->pmu && e < s->pmu->nevents; e++)
+			ev[e] += ws[i].events[e];
+	}
+	r->value = v->get(sc_table_at(&sh->table, 0), sh->table.cfg);
+	r->rel_error = r->hot_ops
+		? fabs((double)r->value - (double)r->hot_ops) / (double)r->hot_ops : 0;
+	r->ops_per_ms = r->seconds > 0 ? (double)r->total_ops / (r->seconds * 1e3) : 0;
+	r->bytes_per_counter = sc_table_bytes_per_counter(&sh->table);
+	r->oversubscribed = threads > s->pus;
+	r->pmu_counted = all_counted && r->total_ops > 0;
+	for (unsigned e = 0; r->pmu_counted && e < s->pmu->nevents; e++)
+		r->per_op[e] = (double)ev[e] / (double)r->total_ops;
+	r->read_ns = NAN;
+	if (sh->nread) {
+		qsort(sh->read_ticks, sh->nread, sizeof sh->read_ticks[0], cmp_u64);
+		r->read_ns = (double)sh->read_ticks[sh->nread / 2] * clk_ns_per_tick();
+	}
+	if (ws[0].hist) {
+		for (uint32_t i = 1; i < threads; i++)
+			lat_hist_merge(ws[0].hist, ws[i].hist);
+		static const double pct[4] = {50, 90, 99, 99.9};
+		/* Less the cost of the two tick reads around each increment. */
+		double ns = clk_ns_per_tick(), oh = (double)clk_overhead_ticks();
+		for (int p = 0; p < 5; p++) {
+			double t = p < 4 ? (double)lat_hist_percentile(ws[0].hist, pct[p])
+			                 : (double)lat_hist_max(ws[0].hist);
+			r->lat_ns[p] = fmax(0, t - oh) * ns;
+		}
+		r->latency = true;
+	}
+}
+
+static void free_workers(worker *ws, uint32_t threads)
+{
+	for (uint32_t i = 0; i < threads; i++)
+		free(ws[i].hist);
+	free(ws);
+}
+
+int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigned run,
+              run_result *r, sc_err *err)
+{
+	const cli_opts *o = s->opts;
+	memset(r, 0, sizeof *r);
+	r->seed = o->seed + run;
+	shared *sh = calloc(1, sizeof *sh);
+	worker *ws = aligned_alloc(SC_LINE_SIZE, SC_PAD_UP(threads * sizeof *ws));
+	if (!sh || !ws) {
+		free(sh);
+		free(ws);
+		sc_err_set(err, "out of memory for %u threads", threads);
+		return -1;
+	}
+	memset(ws, 0, threads * sizeof *ws);
+	sh->s = s;
+	sh->loops = wl_loops_for(v);
+	sh->lat_loop = lat_variant_loops[v - sc_variants];
+	sc_env env = {.threads = threads, .nodes = s->nodes, .cpus = s->pus};
+	sc_params p;
+	cli_variant_params(o, v, &p);
+	if (sc_table_create(&sh->table, v, &p, &env, o->counters, err)) {
+		free(sh);
+		free(ws);
+		return -1;
+	}
+	sh->phase = (wl_phase){.table = &sh->table, .work_iters = s->work_iters,
+	                       .ops = o->ops, .stop = o->count_mode ? NULL : &sh->stop};
+	atomic_init(&sh->stop, false);
+	atomic_init(&sh->reader_phase, PHASE_IDLE);
+	pthread_barrier_init(&sh->gate, NULL, threads + 1);
+
+	for (uint32_t i = 0; i < threads; i++) {
+		worker *k = &ws[i];
+		k->sh = sh;
+		k->slot = placement_slot_of(s->topo, s->placement, i);
+		wl_thread_init(&k->w, i, run_thread_node(s, i), r->seed, sh->table.same_seed);
+		if (o->latency) {
+			k->hist = malloc(sizeof *k->hist);
+			if (!k->hist) {
+				fprintf(stderr, "scbench: out of memory for latency histograms\n");
+				exit(1);
+			}
+			lat_hist_init(k->hist);
+		}
+	}
+	pthread_t reader;
+	int e = pthread_create(&reader, NULL, reader_main, sh);
+	for (uint32_t i = 0; i < threads && !e; i++)
+		e = pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]);
+	if (e) {
+		/* Threads already created wait at a barrier that cannot fill: give up. */
+		fprintf(stderr, "scbench: cannot create %u threads: %s\n", threads, strerror(e));
+		exit(1);
+	}
+
+	if (o->count_mode) {
+		pthread_barrier_wait(&sh->gate);
+		double t0 = wl_now();
+		set_reader_phase(sh, PHASE_MEASURE);
+		double last = t0;
+		for (uint32_t i = 0; i < threads; i++) {
+			pthread_join(ws[i].tid, NULL);
+			if (ws[i].finish > last)
+				last = ws[i].finish;
+		}
+		r->seconds = last - t0;
+		set_reader_phase(sh, PHASE_DONE);
+	} else {
+		measure_timed(sh, o, &r->seconds);
+		for (uint32_t i = 0; i < threads; i++)
+			pthread_join(ws[i].tid, NULL);
+	}
+	pthread_join(reader, NULL);
+
+	for (uint32_t i = 0; i < threads; i++)
+		if (ws[i].bind_error[0] && !bind_problem[0])
+			snprintf(bind_problem, sizeof bind_problem, "thread %u: %s", i,
+			         ws[i].bind_error);
+	summarise(s, sh, ws, threads, r);
+	pthread_barrier_destroy(&sh->gate);
+	sc_table_destroy(&sh->table);
+	free_workers(ws, threads);
+	free(sh);
+	return 0;
+}
+
+const char *run_binding_problem(void)
+{
+	return bind_problem[0] ? bind_problem : NULL;
+}

@@ -1,0 +1,61 @@
+/*
+ * run.h - one measured run of one point (variant, thread count): threads,
+ * barriers, timing, and the figures that make a CSV row (SPEC §5.2).
+ */
+#ifndef SC_RUN_H
+#define SC_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "placement.h"
+#include "pmu.h"
+#include "workload.h"
+
+/* What stays the same across all runs of one invocation. */
+typedef struct run_setup {
+	const cli_opts *opts;
+	uint32_t pus;          /* processing units of the machine */
+	uint32_t nodes;        /* nodes used for node ids: --nodes, or the real count */
+	bool nodes_virtual;
+	double work_iters;     /* m after calibration */
+	placement_kind placement; /* what is actually applied */
+	const char *pmu_status;   /* why hardware event columns are (not) filled */
+	const topo *topo;         /* the machine (or a synthetic one) */
+	pmu_setup *pmu;           /* hardware events; pmu->active when they are counted */
+} run_setup;
+
+/* Node id of thread i: virtual (i mod --nodes) or the node of its PU. */
+uint32_t run_thread_node(const run_setup *s, uint32_t i);
+
+typedef struct run_result {
+	uint64_t seed;        /* the seed of this run (base seed + run index) */
+	double seconds;       /* measured phase */
+	uint64_t total_ops;   /* increments of all counters */
+	uint64_t hot_ops;     /* true count of the hot counter */
+	uint64_t value;       /* the hot counter's get() after the phase */
+	double rel_error;     /* |value - hot_ops| / hot_ops */
+	double ops_per_ms;    /* total_ops per millisecond */
+	double bytes_per_counter;
+	bool oversubscribed;
+	uint64_t ctx_switches; /* summed over the workers, measured phase */
+	uint32_t migrated;     /* workers seen off their PU (bound) or on several CPUs */
+	double read_ns;        /* median ns of one get by a non-incrementing reader; NAN if none */
+	bool pmu_counted;      /* event columns filled */
+	double per_op[PMU_MAX_EVENTS]; /* event counts per increment */
+	bool latency;          /* latency columns filled */
+	double lat_ns[5];      /* p50, p90, p99, p99.9, max */
+} run_result;
+
+/* 0 on success; -1 with err set on a runtime failure (exit status 1). */
+int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigned run,
+              run_result *r, sc_err *err);
+
+/*
+ * NULL, or why a worker could not be bound to its PU (the run went on
+ * unbound; the metadata says so, SPEC §8).
+ */
+const char *run_binding_problem(void);
+
+#endif /* SC_RUN_H */

@@ -1,0 +1,129 @@
+#!/bin/sh
+# test_cli.sh - scbench's command-line contract (SPEC §5.1, §5.4, §8), as TAP.
+# Every bad input must exit 2 with one line on stderr and create or truncate
+# no file; good runs must write the CSV schema and the meta.json sidecar.
+set -u
+: "${SCBENCH:?SCBENCH must name the scbench binary}"
+PY=python3
+command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scbench-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+
+# usage_error NAME ARGS...: exit 2, exactly one stderr line, no file created.
+usage_error() {
+	name=$1; shift
+	rm -f "$tmp/u.csv" "$tmp/u.csv.meta.json"
+	"$SCBENCH" "$@" --output="$tmp/u.csv" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -e "$tmp/u.csv" ] &&
+	   [ -z "$(ls "$tmp" | grep '^u\.csv')" ]; then
+		ok "usage_error_$name: $(cat "$tmp/err")"
+	else
+		not_ok "usage_error_$name (exit $rc, $lines stderr lines: $(head -c 300 "$tmp/err"))"
+	fi
+}
+
+check help_exits_0 sh -c '"$SCBENCH" --help | grep -q -- "--counter=NAMES"'
+check version_exits_0 sh -c '"$SCBENCH" --version | grep -q "^scbench "'
+
+"$SCBENCH" --list >"$tmp/list" 2>&1
+check list_exits_0 test $? -eq 0
+check list_has_19_variants test "$(grep -vc '^#' "$tmp/list")" -eq 19
+check list_lines_have_kind_and_bytes sh -c \
+	"grep -v '^#' '$tmp/list' | awk '\$0 !~ /(precise|probabilistic|racy) +[0-9]+ /{bad=1} END{exit bad}'"
+
+usage_error unknown_variant --counter=NoSuch --ops=10
+usage_error unknown_variant_lists_valid --counter=CAS,Bogus --ops=10
+grep -q "BFP-CSUP" "$tmp/err" && ok "unknown_variant_message_lists_valid_names" ||
+	not_ok "unknown_variant_message_lists_valid_names"
+usage_error threads_zero --threads=0 --ops=10
+usage_error threads_not_a_number --threads=abc --ops=10
+usage_error threads_bad_range --threads=4-2 --ops=10
+usage_error threads_trailing_comma --threads=1, --ops=10
+usage_error ops_zero --ops=0
+usage_error ops_negative --ops=-5
+usage_error ops_not_a_number --ops=ten
+usage_error duration_zero --duration=0
+usage_error warmup_negative --warmup=-1
+usage_error runs_zero --runs=0 --ops=10
+usage_error work_100 --work=100 --ops=10
+usage_error work_negative --work=-1 --ops=10
+usage_error work_and_work_iters --work=50 --work-iters=3 --ops=10
+usage_error counters_zero --counters=0 --ops=10
+usage_error nodes_zero --nodes=0 --ops=10
+usage_error placement_unknown --placement=diagonal --ops=10
+usage_error param_unknown_key --counter=CAS --param=accuracy=1 --ops=10
+usage_error param_out_of_range --counter=Batched --param=batch=0 --ops=10
+usage_error param_not_a_number --counter=Morris --param=accuracy=abc --ops=10
+usage_error param_malformed --counter=Morris --param=accuracy --ops=10
+usage_error unknown_option --frobnicate --ops=10
+usage_error stray_argument --ops=10 extra
+usage_error ops_with_duration --ops=10 --duration=1
+
+rm -f "$tmp/missing"
+"$SCBENCH" --counter=CAS --ops=10 --output="$tmp/missing/dir/x.csv" >/dev/null 2>"$tmp/err"
+check output_in_missing_directory_exit_2 test $? -eq 2
+check output_in_missing_directory_creates_nothing test ! -e "$tmp/missing"
+
+echo "precious" >"$tmp/keep.csv"
+"$SCBENCH" --counter=NoSuch --ops=10 --output="$tmp/keep.csv" >/dev/null 2>&1
+check bad_input_does_not_truncate_existing_output grep -q precious "$tmp/keep.csv"
+
+# A count-to-N run: schema, row count, exact precise values.
+"$SCBENCH" --counter=CAS,FetchAdd --threads=1,2 --ops=1000 --runs=2 \
+	--output="$tmp/c.csv" 2>"$tmp/err"
+check count_run_exits_0 test $? -eq 0
+check count_run_no_temporary_left sh -c "! ls '$tmp' | grep -q tmp"
+expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status"
+check csv_header_starts_with_required_columns sh -c \
+	"head -1 '$tmp/c.csv' | grep -q '^$expected'"
+check csv_has_8_rows test "$(tail -n +2 "$tmp/c.csv" | wc -l)" -eq 8
+if command -v "$PY" >/dev/null 2>&1; then
+	check csv_rows_have_header_width "$PY" -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+sys.exit(0 if len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows) else 1)' "$tmp/c.csv"
+fi
+check csv_count_mode_exact awk -F, 'NR>1 && ($5!="count" || $13!=$3*1000 || $14!=$13 || $15!=0){bad=1} END{exit bad}' "$tmp/c.csv"
+check meta_json_written test -s "$tmp/c.csv.meta.json"
+if command -v "$PY" >/dev/null 2>&1; then
+	check meta_json_parses_with_required_keys "$PY" -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+need = ["host", "date", "scbench_version", "source_revision", "compiler", "topology",
+        "pmu_status", "calibration", "command_line", "placement"]
+missing = [k for k in need if k not in m]
+sys.exit(1 if missing else 0)' "$tmp/c.csv.meta.json"
+fi
+
+# Every variant runs end to end.
+"$SCBENCH" --counter=all --threads=2 --ops=20000 --runs=1 --output="$tmp/all.csv" 2>"$tmp/err"
+check all_variants_run_exit_0 test $? -eq 0
+check all_variants_one_row_each test "$(tail -n +2 "$tmp/all.csv" | wc -l)" -eq 19
+check precise_variants_exact_in_csv awk -F, 'NR>1 && $2=="precise" && $14!=$13{bad=1} END{exit bad}' "$tmp/all.csv"
+
+# One thread and a fixed seed: bit-for-bit repeatable.
+for i in 1 2; do
+	"$SCBENCH" --counter=Morris,BFP-DUP,Scalable --threads=1 --ops=300000 --runs=2 --seed=7 \
+		--output="$tmp/r$i.csv" 2>/dev/null
+	cut -d, -f1-4,13,14,15,18 "$tmp/r$i.csv" >"$tmp/r$i.cut"
+done
+check one_thread_seeded_run_repeatable cmp -s "$tmp/r1.cut" "$tmp/r2.cut"
+check runs_get_different_seeds awk -F, 'NR==2{a=$18} NR==3{b=$18} END{exit !(a!=b)}' "$tmp/r1.csv"
+
+# Parameters reach the variant and the CSV.
+"$SCBENCH" --counter=Scalable --threads=1 --ops=100 --runs=1 --param=threshold=10 \
+	--output="$tmp/p.csv" 2>/dev/null
+check param_recorded_in_csv grep -q "threshold=10" "$tmp/p.csv"
+
+# Standard output when no --output.
+check csv_to_stdout sh -c '"$SCBENCH" --counter=CAS --threads=1 --ops=10 --runs=1 | head -1 | grep -q "^counter,kind"'
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

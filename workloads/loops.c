@@ -1,0 +1,114 @@
+/*
+ * loops.c - the measured loops, stamped out once per variant from the
+ * SC_VARIANTS list so that each increment is the variant's inlined fast
+ * path: the harness pays one indirect call per phase, never one per
+ * increment (SPEC §2).
+ *
+ * Each loop has a single-counter form and an array form (hot counter 0
+ * alternating with a uniformly drawn other counter), each with or without
+ * external work, chosen once per phase outside the loop.
+ */
+#include "workload.h"
+
+/* Timed loops test the stop flag once per this many increments. */
+#define WL_STOP_STRIDE 16
+
+void wl_thread_init(wl_thread *w, uint32_t index, uint32_t node, uint64_t seed, bool same_seed)
+{
+	sc_thread_init(&w->ctx, index, node, seed, same_seed);
+	/* Stream 2: never correlated with the counter stream (0) or the probe (1). */
+	w->work_rng = sc_derive_seed32(seed, index, 2);
+	w->ops = 0;
+	w->hot_ops = 0;
+}
+
+/*
+ * The stop flag is read relaxed: it carries no data, and the barrier after
+ * the phase orders everything the threads did before the main thread looks.
+ */
+static inline bool wl_stopped(const wl_phase *ph)
+{
+	return atomic_load_explicit(ph->stop, memory_order_relaxed);
+}
+
+#define WL_LOOPS_(P, ...)                                                                  \
+	static void P##_count(const wl_phase *ph, wl_thread *w)                            \
+	{                                                                                  \
+		const sc_table *tb = ph->table;                                            \
+		const sc_##P##_cfg *cfg = tb->cfg;                                         \
+		sc_##P##_t *hot = (sc_##P##_t *)tb->base;                                  \
+		uint64_t n = ph->ops;                                                      \
+		uint64_t m = wl_work_span(ph->work_iters);                                 \
+		if (tb->n == 1 && m == 0) {                                                \
+			for (uint64_t i = 0; i < n; i++)                                   \
+				sc_##P##_inc(hot, cfg, &w->ctx);                           \
+			w->hot_ops += n;                                                   \
+		} else if (tb->n == 1) {                                                   \
+			for (uint64_t i = 0; i < n; i++) {                                 \
+				sc_##P##_inc(hot, cfg, &w->ctx);                           \
+				wl_external_work(m, &w->work_rng);                         \
+			}                                                                  \
+			w->hot_ops += n;                                                   \
+		} else {                                                                   \
+			uint32_t cn = (uint32_t)tb->n;                                     \
+			for (uint64_t i = 0; i < n; i++) {                                 \
+				if (i & 1) {                                               \
+					uint32_t k = wl_random_cold(cn, &w->work_rng);     \
+					sc_##P##_inc((sc_##P##_t *)sc_table_at(tb, k), cfg, \
+					             &w->ctx);                             \
+				} else {                                                   \
+					sc_##P##_inc(hot, cfg, &w->ctx);                   \
+				}                                                          \
+				wl_external_work(m, &w->work_rng);                         \
+			}                                                                  \
+			w->hot_ops += (n + 1) / 2;                                         \
+		}                                                                          \
+		w->ops += n;                                                               \
+	}                                                                                  \
+	static void P##_timed(const wl_phase *ph, wl_thread *w)                            \
+	{                                                                                  \
+		const sc_table *tb = ph->table;                                            \
+		const sc_##P##_cfg *cfg = tb->cfg;                                         \
+		sc_##P##_t *hot = (sc_##P##_t *)tb->base;                                  \
+		uint64_t m = wl_work_span(ph->work_iters);                                 \
+		uint64_t done = 0, hot_done = 0;                                           \
+		if (tb->n == 1 && m == 0) {                                                \
+			while (!wl_stopped(ph)) {                                          \
+				for (int j = 0; j < WL_STOP_STRIDE; j++)                   \
+					sc_##P##_inc(hot, cfg, &w->ctx);                   \
+				done += WL_STOP_STRIDE;                                    \
+			}                                                                  \
+			hot_done = done;                                                   \
+		} else if (tb->n == 1) {                                                   \
+			while (!wl_stopped(ph)) {                                          \
+				sc_##P##_inc(hot, cfg, &w->ctx);                           \
+				wl_external_work(m, &w->work_rng);                         \
+				done++;                                                    \
+			}                                                                  \
+			hot_done = done;                                                   \
+		} else {                                                                   \
+			uint32_t cn = (uint32_t)tb->n;                                     \
+			while (!wl_stopped(ph)) {                                          \
+				sc_##P##_inc(hot, cfg, &w->ctx);                           \
+				wl_external_work(m, &w->work_rng);                         \
+				uint32_t k = wl_random_cold(cn, &w->work_rng);             \
+				sc_##P##_inc((sc_##P##_t *)sc_table_at(tb, k), cfg, &w->ctx); \
+				wl_external_work(m, &w->work_rng);                         \
+				done += 2;                                                 \
+				hot_done++;                                                \
+			}                                                                  \
+		}                                                                          \
+		w->ops += done;                                                            \
+		w->hot_ops += hot_done;                                                    \
+	}
+SC_VARIANTS(WL_LOOPS_)
+#undef WL_LOOPS_
+
+#define WL_ENTRY_(P, ...) [SC_ID_##P] = {P##_count, P##_timed},
+const wl_loops wl_variant_loops[SC_VARIANT_COUNT] = {SC_VARIANTS(WL_ENTRY_)};
+#undef WL_ENTRY_
+
+const wl_loops *wl_loops_for(const sc_variant *v)
+{
+	return &wl_variant_loops[v - sc_variants];
+}
