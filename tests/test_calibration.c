@@ -4,7 +4,7 @@
  * (100-W)/100 of the throughput of the same run with none. Checked for
  * W = 99 (1/100) and W = 90 (1/10), each within 10%.
  *
- * This is a timing property, so each side is the best of several short
+ * This is a timing property, so each side is the best of many short
  * repetitions (the least disturbed one); it needs no particular machine
  * speed, only that the pause instruction takes a stable time. Other tests
  * may run on the other core meanwhile (make -j), and a calibration made
@@ -17,31 +17,34 @@
 #include "tap.h"
 #include "workload.h"
 
-/* Best-of-7 ns per iteration of the CAS loop with mean m pauses. */
+/* ns per iteration of one short repetition of the CAS loop with mean m pauses. */
 static double loop_ns(const sc_table *t, double m, uint64_t ops)
 {
 	wl_thread w;
 	wl_thread_init(&w, 0, 0, 5, false);
 	wl_phase ph = {.table = t, .work_iters = m, .ops = ops, .stop = NULL};
-	double best = INFINITY;
-	for (int rep = 0; rep < 7; rep++) {
-		double t0 = wl_now();
-		wl_variant_loops[SC_ID_cas].count(&ph, &w);
-		double ns = (wl_now() - t0) * 1e9 / (double)ops;
-		best = ns < best ? ns : best;
-	}
-	return best;
+	double t0 = wl_now();
+	wl_variant_loops[SC_ID_cas].count(&ph, &w);
+	return (wl_now() - t0) * 1e9 / (double)ops;
 }
 
-/* One calibrate-and-measure attempt; returns measured/expected slowdown. */
+/*
+ * One calibrate-and-measure attempt; returns the measured slowdown. The two
+ * loops are timed in alternation, 2-3 ms at a time, and each keeps its best
+ * repetition, so both see the same machine.
+ */
 static double attempt(const sc_table *cas, double pct, wl_calibration *cal)
 {
 	if (wl_calibrate(pct, cal))
 		return NAN;
-	double base = loop_ns(cas, 0, 2000000);
-	/* about 20 ms per repetition whatever m is */
-	uint64_t ops = (uint64_t)(2e7 / (base * 100.0 / (100.0 - pct))) + 1000;
-	double worked = loop_ns(cas, cal->work_iters, ops);
+	double want = 100.0 / (100.0 - pct);
+	uint64_t base_ops = (uint64_t)(2.5e6 / cal->ns_per_inc) + 1000;
+	uint64_t work_ops = base_ops / (uint64_t)want + 1000;
+	double base = INFINITY, worked = INFINITY;
+	for (int rep = 0; rep < 21; rep++) {
+		base = fmin(base, loop_ns(cas, 0, base_ops));
+		worked = fmin(worked, loop_ns(cas, cal->work_iters, work_ops));
+	}
 	return worked / base;
 }
 

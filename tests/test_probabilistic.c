@@ -554,6 +554,10 @@ static const stat_spec stat_specs[] = {
 	 "sqrt(3/2^(T+2)), Ayers (capped is below)"},
 };
 
+/*
+ * Seeds: spec i (in the order above) runs with base seed STAT_SEED + 0x10000 i,
+ * its run j with base + j; each check prints its base seed.
+ */
 #define STAT_SEED 0x5eed0000u
 #define CHECK_RUNS 200       /* make check: runs per statistical spec */
 #define CHECK_N (1u << 19)   /* make check: increments per run */
@@ -665,7 +669,8 @@ static double mt_bound(inst *in, uint64_t n)
  * not raise the variance above the sequential bound (each applied update
  * has the probability of the value it lands on, and a stale Scalable read
  * only shrinks the step), so a false failure has probability at most the
- * normal tail at 5, 5.7e-7. Thread interleavings vary, seeds are fixed.
+ * normal tail at 5, 5.7e-7. Thread interleavings vary; the seeds are fixed:
+ * 0x7007 + the variant's index (thread i uses stream i of it), printed.
  */
 static void test_multithreaded_within_bound(void)
 {
@@ -1011,7 +1016,25 @@ static void print_table_row(const stat_spec *s, unsigned runs, const stat_result
 	tap_diag("TABLE %-15s %-24s mean %.6f se %.6f z %+6.2f RSTDV %.4f%% pred %.4f%% "
 	         "bound %.4f%% %.1f s",
 	         pvars[s->id].name, s->params[0] ? s->params : "(defaults)", r->x.mean, se,
-	         (r->x.mean - 1) / se, 100 * sd, 100 * r->predicted, 100 * r->bound, r->seconds);
+	         se > 0 ? (r->x.mean - 1) / se : 0.0, 100 * sd, 100 * r->predicted, 100 * r->bound, r->seconds);
+}
+
+/*
+ * The variants that one thread drives exactly (MorrisAdapt below 2^32,
+ * BFP-CSUP below 2^28, ScalableCAS everywhere), run from 0 as the others.
+ */
+static void test_single_thread_exact_from_zero(unsigned runs, uint64_t n)
+{
+	static const int ids[] = {V_morris_adapt, V_bfp_csup, V_scalable_cas};
+	for (unsigned i = 0; i < 3; i++) {
+		stat_spec s = {ids[i], "", morris_bound, morris_predict, NULL, "exact"};
+		stat_result r;
+		run_statistics(&s, runs, n, STAT_SEED + 0x100000u * (i + 1), &r);
+		r.bound = r.predicted = 0;
+		print_table_row(&s, runs, &r);
+		tap_ok(r.x.min == 1 && r.x.max == 1, "%s: %u single-thread runs of %llu from 0 are "
+		       "exact", pvars[ids[i]].name, runs, (unsigned long long)n);
+	}
 }
 
 int main(int argc, char **argv)
@@ -1019,6 +1042,7 @@ int main(int argc, char **argv)
 	tap_plan_lazy();
 	if (argc > 1 && strcmp(argv[1], "--acceptance") == 0) {
 		test_unbiased_rstdv_within_bound(200, 2000000, true);
+		test_single_thread_exact_from_zero(200, 2000000);
 		return tap_done();
 	}
 	test_scalable_exact_below_threshold();

@@ -22,7 +22,8 @@ static double cas_loop_ns(const sc_table *cas, double m, uint64_t ops)
 	wl_thread_init(&w, 0, 0, 1, false);
 	wl_phase ph = {.table = cas, .work_iters = m, .ops = ops, .stop = NULL};
 	double best = INFINITY;
-	for (int rep = 0; rep < 3; rep++) { /* best of three: least disturbed */
+	/* Best of nine short repetitions: the least disturbed by other work. */
+	for (int rep = 0; rep < 9; rep++) {
 		double t0 = wl_now();
 		wl_variant_loops[SC_ID_cas].count(&ph, &w);
 		double ns = (wl_now() - t0) * 1e9 / (double)ops;
@@ -50,12 +51,12 @@ int wl_calibrate(double pct, wl_calibration *cal)
 	sc_env_default(&env);
 	if (sc_table_create(&cas, &sc_variants[SC_ID_cas], &p, &env, 1, &err))
 		return -1;
-	double t_inc = cas_loop_ns(&cas, 0, 2000000);
-	double t_pause = (cas_loop_ns(&cas, PROBE_M, 40000) - t_inc) / PROBE_M;
+	double t_inc = cas_loop_ns(&cas, 0, 1000000);
+	double t_pause = (cas_loop_ns(&cas, PROBE_M, 10000) - t_inc) / PROBE_M;
 	double target = pct / (100.0 - pct) * t_inc; /* ns of work per increment */
 	double m = t_pause > 0 ? target / t_pause : 0;
 	for (int step = 0; step < REFINE_STEPS && m > 0 && m < WL_MAX_WORK_ITERS; step++) {
-		uint64_t ops = (uint64_t)(2e7 / (t_inc + target)) + 1000; /* ~20 ms */
+		uint64_t ops = (uint64_t)(4e6 / (t_inc + target)) + 1000; /* ~4 ms */
 		double slope = (cas_loop_ns(&cas, m, ops) - t_inc) / m;
 		if (!(slope > 0))
 			break;

@@ -100,7 +100,7 @@ typedef struct wl_calibration {
 	double work_iters;   /* m */
 } wl_calibration;
 
-/* Runs for about 0.3 s on the calling thread. 0, or -1 if timing failed. */
+/* Runs for about 0.2 s on the calling thread. 0, or -1 if timing failed. */
 int wl_calibrate(double pct, wl_calibration *cal);
 
 /* Seconds of CLOCK_MONOTONIC. */

@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# run-all.sh - run every experiment of SPEC §6 into one result set, then make
+# the figures and the report. See --help.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")" && pwd)
+mode=default
+out=""
+resume=""
+max_threads=""
+
+usage() {
+	cat <<EOF
+Usage: ./run-all.sh [--quick | --paper] [--out DIR] [--max-threads N] [--resume DIR]
+
+Runs every experiment (Dice Figs. 3-6, Ayers's accuracy and scaling figures,
+baselines, latency, read cost) with scbench into results/<host>-<date>/ (or
+--out DIR), one CSV per experiment plus its .meta.json, then regenerates the
+figures (figures/*.png with gnuplot, *.pdf and *.svg with matplotlib) and
+REPORT.md, which says which claims of the papers hold on this machine.
+
+Modes (timed points: warm-up + measured seconds x runs):
+  --quick     0.05 + 0.2 s x 1 run, small Ayers grid: a smoke run
+  (default)   0.2 + 0.8 s x 3 runs
+  --paper     2 + 8 s x 5 runs, the papers' protocol (Dice §5: median of 5)
+
+Thread counts are 1, 2, 4, ... and the PU count (hwloc), capped by
+--max-threads. Time per thread count (the Dice figures, baselines, latency
+and read cost run once per thread count; Ayers's count-to-N runs use all PUs):
+  --quick    about $(estimate quick 0) s per thread count, plus $(fixed quick) s
+  default    about $(estimate default 0) s per thread count, plus $(fixed default) s
+  --paper    about $(estimate paper 0) s per thread count, plus $(fixed paper) s
+This machine has $(pu_count) PUs, so thread counts $(thread_list "") : about
+$(total_minutes quick) min (--quick), $(total_minutes default) min (default),
+$(total_minutes paper) min (--paper). A 256-PU box has 10 thread counts.
+
+Options:
+  --out DIR        write the result set to DIR (must not exist)
+  --resume DIR     continue an interrupted run in DIR: finished points are kept
+                   and never run again; the mode and thread counts come from DIR
+  --max-threads N  largest thread count to run
+  --help           this text
+
+Environment: SCBENCH (scbench binary, default: build this tree if needed),
+PYTHON_MPL (a Python with matplotlib, default: found by plots/regen).
+A result set is never overwritten. Progress goes to standard error.
+EOF
+}
+
+die() {
+	echo "run-all.sh: $*" >&2
+	exit 2
+}
+
+pu_count() {
+	local n=""
+	if command -v hwloc-calc >/dev/null 2>&1; then
+		n=$(hwloc-calc --number-of pu all 2>/dev/null || true)
+	fi
+	[ -n "$n" ] && [ "$n" -gt 0 ] 2>/dev/null || n=$(nproc 2>/dev/null || echo 1)
+	echo "$n"
+}
+
+# thread_list CAP: 1 2 4 ... below the PU count, then the PU count; all <= CAP.
+thread_list() {
+	local cap=${1:-} pus t list=""
+	pus=$(pu_count)
+	[ -n "$cap" ] && [ "$cap" -lt "$pus" ] && pus=$cap
+	for ((t = 1; t < pus; t *= 2)); do list="$list $t"; done
+	echo "${list# } $pus" | sed 's/^ //'
+}
+
+# Protocol of each mode: warmup duration runs ayers_runs ayers_steps.
+protocol() {
+	case $1 in
+	quick) echo "0.05 0.2 1 10 7" ;;
+	default) echo "0.2 0.8 3 30 9" ;;
+	paper) echo "2 8 5 100 11" ;;
+	esac
+}
+
+DICE="Serial,CAS,RBO,RBONuma,RBONumaAdapt,Multiline,MultilineAdapt,Morris,MorrisAdapt,BFP-DUP,BFP-CSUP,FetchAdd"
+BASELINES="FetchAdd,Multiline,MultilineAdapt,Morris,BFP-CSUP,Scalable,Sharded,Striped,Batched,PerCPU"
+N_DICE=12
+N_BASE=10
+N_ALL=19
+
+# Seconds of timed runs per thread count (the fixed part: all variants' read cost, once),
+# plus per-invocation overhead (thread creation, calibration).
+estimate() {
+	local w d r ar as
+	read -r w d r ar as <<<"$(protocol "$1")"
+	# fig3, fig4-low, fig4-high, fig5: Dice set; baselines at 2 work levels; latency.
+	awk -v w="$w" -v d="$d" -v r="$r" -v nd=$N_DICE -v nb=$N_BASE -v na=$N_ALL -v f="$2" 'BEGIN {
+		per = (w + d + 0.05) * r
+		printf "%.0f", f ? per * na + 0.6 : per * (4 * nd + 2 * nb + na) + 7 * 0.6 }'
+}
+
+estimate_ayers() {
+	local w d r ar as
+	read -r w d r ar as <<<"$(protocol "$1")"
+	# 3 variants + 6 thresholds, as steps of a x4 grid up to 12*4^steps increments
+	awk -v ar="$ar" -v as="$as" 'BEGIN {
+		n = 12 * 4 ^ as; printf "%.0f", 9 * ar * (0.002 * (as + 1) + n * 1.33 * 5e-9) }'
+}
+
+# Seconds that do not grow with the thread counts: read cost and Ayers's runs.
+fixed() {
+	awk -v a="$(estimate "$1" 1)" -v b="$(estimate_ayers "$1")" 'BEGIN { printf "%.0f", a + b }'
+}
+
+total_minutes() {
+	local k
+	k=$(thread_list "${max_threads:-}" | wc -w)
+	awk -v a="$(estimate "$1" 0)" -v b="$(fixed "$1")" -v k="$k" \
+		'BEGIN { printf "%.1f", (a * k + b) / 60 + 0.3 }'
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) mode=quick ;;
+	--paper) mode=paper ;;
+	--out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift ;;
+	--out=*) out=${1#--out=} ;;
+	--resume) [ $# -ge 2 ] || die "--resume needs a directory"; resume=$2; shift ;;
+	--resume=*) resume=${1#--resume=} ;;
+	--max-threads) [ $# -ge 2 ] || die "--max-threads needs a number"; max_threads=$2; shift ;;
+	--max-threads=*) max_threads=${1#--max-threads=} ;;
+	--help | -h) usage; exit 0 ;;
+	*) die "unknown option '$1' (see --help)" ;;
+	esac
+	shift
+done
+if [ -n "$max_threads" ] && ! [[ $max_threads =~ ^[1-9][0-9]*$ ]]; then
+	die "--max-threads=$max_threads: expected a positive integer"
+fi
+
+# --- dependencies and build ---------------------------------------------------
+need_pkgs=""
+for tool in gcc make autoreconf libtoolize pkg-config; do
+	command -v "$tool" >/dev/null 2>&1 || need_pkgs="$need_pkgs $tool"
+done
+pkg-config --exists 'hwloc >= 2.0' 2>/dev/null || need_pkgs="$need_pkgs libhwloc-dev"
+if [ -n "$need_pkgs" ] && [ -z "${SCBENCH:-}" ]; then
+	echo "run-all.sh: missing build dependencies:$need_pkgs" >&2
+	echo "install them with: apt-get install build-essential autoconf automake libtool pkg-config libhwloc-dev hwloc libpapi-dev gnuplot-nox python3-matplotlib" >&2
+	exit 1
+fi
+command -v gnuplot >/dev/null 2>&1 ||
+	echo "run-all.sh: gnuplot not found: no PNG figures (apt-get install gnuplot-nox)" >&2
+if ! { [ -n "${PYTHON_MPL:-}" ] || /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
+	python3 -c 'import matplotlib' 2>/dev/null; }; then
+	echo "run-all.sh: no Python with matplotlib: no PDF/SVG figures (apt-get install python3-matplotlib)" >&2
+fi
+
+scbench=${SCBENCH:-$top/harness/scbench}
+if [ -z "${SCBENCH:-}" ] && [ ! -x "$scbench" ]; then
+	echo "run-all.sh: building scbench (./autogen.sh && ./configure && make)" >&2
+	(cd "$top" && { [ -x configure ] || ./autogen.sh >/dev/null; } &&
+		{ [ -f Makefile ] || ./configure >/dev/null; } && make -j"$(nproc)" >/dev/null) ||
+		{ echo "run-all.sh: build failed" >&2; exit 1; }
+fi
+[ -x "$scbench" ] || { echo "run-all.sh: $scbench is not executable" >&2; exit 1; }
+
+# --- the result set -------------------------------------------------------------
+if [ -n "$resume" ]; then
+	[ -d "$resume" ] || die "--resume $resume: no such result set"
+	[ -f "$resume/run-all.conf" ] || die "--resume $resume: not a run-all result set (no run-all.conf)"
+	[ -z "$out" ] || die "give --out or --resume, not both"
+	dir=$resume
+	# shellcheck disable=SC1091
+	. "$dir/run-all.conf"
+else
+	if [ -z "$out" ]; then
+		out="$top/results/$(hostname -s 2>/dev/null || hostname)-$(date +%Y%m%d-%H%M%S)"
+	fi
+	[ -e "$out" ] && die "$out exists: a result set is never overwritten (use --resume $out to continue it)"
+	mkdir -p "$out/parts" "$out/logs" || die "cannot create $out"
+	dir=$out
+	threads=$(thread_list "$max_threads")
+	cat >"$dir/run-all.conf" <<EOF
+mode=$mode
+threads="$threads"
+EOF
+fi
+dir=$(cd "$dir" && pwd)
+read -r warmup duration runs ayers_runs ayers_steps <<<"$(protocol "$mode")"
+pus=$(pu_count)
+maxt=${threads##* }
+
+# --- the plan: one line per scbench invocation ("id chunk args...") --------------
+plan=$(mktemp)
+trap 'rm -f "$plan"' EXIT
+timed="--warmup=$warmup --duration=$duration --runs=$runs"
+{
+	for t in $threads; do
+		[ "$t" -le 64 ] && echo "dice-fig3 t$t --counter=$DICE --work=99.02 --threads=$t $timed"
+		echo "dice-fig4-low t$t --counter=$DICE --work=99 --threads=$t $timed"
+		echo "dice-fig4-high t$t --counter=$DICE --work=0 --threads=$t $timed"
+		echo "dice-fig5 t$t --counter=$DICE --counters=7500 --work=0 --threads=$t $timed"
+		echo "baselines w0-t$t --counter=$BASELINES --work=0 --threads=$t $timed"
+		echo "baselines w99-t$t --counter=$BASELINES --work=99 --threads=$t $timed"
+		echo "latency t$t --counter=all --latency --work=0 --threads=$t $timed"
+	done
+	echo "read-cost t$maxt --counter=all --work=0 --threads=$maxt $timed"
+	per=$(((12 + maxt - 1) / maxt))
+	for ((k = 0; k <= ayers_steps; k++)); do
+		ops=$((per * (1 << (2 * k))))
+		echo "ayers n$k --counter=Serial,FetchAdd,Scalable --threads=$maxt --ops=$ops --runs=$ayers_runs"
+		for T in 10 11 12 13 14 15; do
+			echo "ayers-tunable n$k-T$T --counter=Scalable --param=threshold=$T --threads=$maxt --ops=$ops --runs=$ayers_runs"
+		done
+	done
+} >"$plan"
+
+# Estimated seconds of one plan line (for the time-left estimate).
+line_seconds() {
+	local args=$1 nv t
+	case $args in
+	*--counter=all*) nv=$N_ALL ;;
+	*--counter=Serial,FetchAdd,Scalable*) nv=3 ;;
+	*--counter=Scalable\ *) nv=1 ;;
+	*"--counter=$BASELINES"*) nv=$N_BASE ;;
+	*) nv=$N_DICE ;;
+	esac
+	case $args in
+	*--ops=*)
+		t=${args##*--ops=}
+		awk -v nv="$nv" -v r="$ayers_runs" -v o="${t%% *}" -v m="$maxt" \
+			'BEGIN { printf "%.3f", nv * r * (0.002 + o * m * 1.33 * 5e-9) }' ;;
+	*) awk -v nv="$nv" -v w="$warmup" -v d="$duration" -v r="$runs" \
+		'BEGIN { printf "%.3f", nv * r * (w + d + 0.05) + 0.6 }' ;;
+	esac
+}
+
+total=$(wc -l <"$plan")
+est_total=0
+while read -r id chunk args; do
+	est_total=$(awk -v a="$est_total" -v b="$(line_seconds "$args")" 'BEGIN { print a + b }')
+done <"$plan"
+
+echo "run-all.sh: $mode mode, $total scbench runs, thread counts: $threads ($pus PUs)" >&2
+echo "run-all.sh: result set $dir (about $(awk -v s="$est_total" 'BEGIN { printf "%.1f", s / 60 }') min)" >&2
+started=$(date +%s)
+est_done=0
+spent_est=0
+i=0
+while read -r id chunk args; do
+	i=$((i + 1))
+	part="$dir/parts/$id/$chunk.csv"
+	est=$(line_seconds "$args")
+	est_done=$(awk -v a="$est_done" -v b="$est" 'BEGIN { print a + b }')
+	if [ -f "$part" ]; then
+		continue # finished before an interruption: never run twice
+	fi
+	mkdir -p "$dir/parts/$id"
+	now=$(date +%s)
+	el=$((now - started))
+	spent_est=$(awk -v a="$spent_est" -v b="$est" 'BEGIN { print a + b }')
+	# Time left: the estimate of what remains, scaled by how the estimates fared so far.
+	left=$(awk -v tot="$est_total" -v d="$est_done" -v el="$el" -v se="$spent_est" -v e="$est" \
+		'BEGIN { f = (se - e > 1 && el > 0) ? el / (se - e) : 1; printf "%.0f", (tot - d + e) * f }')
+	printf 'run-all.sh: [%d/%d] %s %s (%ds elapsed, ~%ds left)\n' "$i" "$total" "$id" "$chunk" \
+		"$el" "$left" >&2
+	# shellcheck disable=SC2086
+	if ! "$scbench" $args --output="$part" 2>"$dir/logs/$id-$chunk.log"; then
+		echo "run-all.sh: scbench failed for $id $chunk; see $dir/logs/$id-$chunk.log" >&2
+		echo "run-all.sh: fix the cause, then continue with: ./run-all.sh --resume $dir" >&2
+		exit 1
+	fi
+done <"$plan"
+
+# --- merge the parts of each experiment into DIR/<id>.csv (+ meta) ------------
+for id in $(cut -d' ' -f1 "$plan" | uniq); do
+	first=""
+	tmp="$dir/$id.csv.tmp"
+	: >"$tmp"
+	while read -r pid chunk _; do
+		[ "$pid" = "$id" ] || continue
+		part="$dir/parts/$id/$chunk.csv"
+		if [ -z "$first" ]; then
+			head -1 "$part" >"$tmp"
+			first=$part
+		fi
+		tail -n +2 "$part" >>"$tmp"
+		meta="$part.meta.json" # the last part has the most threads: its placement map
+	done <"$plan"
+	mv "$tmp" "$dir/$id.csv"
+	cp "$meta" "$dir/$id.csv.meta.json"
+done
+echo "run-all.sh: measurements done in $(($(date +%s) - started)) s" >&2
+
+# --- figures and report ----------------------------------------------------------
+if [ -x "$top/plots/regen" ]; then
+	"$top/plots/regen" "$dir" || echo "run-all.sh: plots/regen reported a problem (see above)" >&2
+fi
+echo "run-all.sh: result set: $dir" >&2
+[ -f "$dir/REPORT.md" ] && echo "run-all.sh: report: $dir/REPORT.md" >&2
+exit 0
