@@ -239,6 +239,14 @@ while read -r id chunk args; do
 	est_total=$(awk -v a="$est_total" -v b="$(line_seconds "$args")" 'BEGIN { print a + b }')
 done <"$plan"
 
+child=""
+interrupted() {
+	[ -n "$child" ] && kill -TERM "$child" 2>/dev/null
+	echo "run-all.sh: interrupted; nothing finished is lost. Continue with: ./run-all.sh --resume $dir" >&2
+	exit 130
+}
+trap interrupted INT TERM HUP
+
 echo "run-all.sh: $mode mode, $total scbench runs, thread counts: $threads ($pus PUs)" >&2
 echo "run-all.sh: result set $dir (about $(awk -v s="$est_total" 'BEGIN { printf "%.1f", s / 60 }') min)" >&2
 started=$(date +%s)
@@ -262,8 +270,14 @@ while read -r id chunk args; do
 		'BEGIN { f = (se - e > 1 && el > 0) ? el / (se - e) : 1; printf "%.0f", (tot - d + e) * f }')
 	printf 'run-all.sh: [%d/%d] %s %s (%ds elapsed, ~%ds left)\n' "$i" "$total" "$id" "$chunk" \
 		"$el" "$left" >&2
+	# In the background, so that a signal reaches the trap at once.
 	# shellcheck disable=SC2086
-	if ! "$scbench" $args --output="$part" 2>"$dir/logs/$id-$chunk.log"; then
+	"$scbench" $args --output="$part" 2>"$dir/logs/$id-$chunk.log" &
+	child=$!
+	status=0
+	wait "$child" || status=$?
+	child=""
+	if [ "$status" -ne 0 ]; then
 		echo "run-all.sh: scbench failed for $id $chunk; see $dir/logs/$id-$chunk.log" >&2
 		echo "run-all.sh: fix the cause, then continue with: ./run-all.sh --resume $dir" >&2
 		exit 1

@@ -62,3 +62,31 @@ int sc_bfp_csup_config(sc_bfp_csup_cfg *cfg, sc_params *p, const sc_env *env, sc
 	(void)env;
 	return sc_bfp_config_named(cfg, p, "BFP-CSUP", err);
 }
+
+/*
+ * The retry loops of both variants. Each round re-decides on the value the
+ * failed CAS found (Dice §4.2: "performed before backing off, as this will
+ * almost never be the case"), backs off, reloads, and decides again; BFP-CSUP
+ * retries may grow the exponent (sc_bfp_csup_next_contended_).
+ */
+#define SC_BFP_RETRY_(P, NEXT)                                                             \
+	void sc_##P##_inc_retry(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t,      \
+	                        uint32_t w, uint32_t r)                                    \
+	{                                                                                  \
+		for (uint32_t failures = 0;; failures++) {                                 \
+			if (!sc_bfp_chosen_(w, &r, &t->rng))                               \
+				return;                                                    \
+			sc_backoff(&cfg->backoff, failures, &t->rng);                      \
+			/* relaxed: a fresh value after the wait, validated by the CAS. */ \
+			w = atomic_load_explicit(&c->w, memory_order_relaxed);             \
+			if (!sc_bfp_chosen_(w, &r, &t->rng))                               \
+				return;                                                    \
+			/* strong and relaxed: as in the fast path (bfp.h). */             \
+			if (atomic_compare_exchange_strong_explicit(                       \
+				    &c->w, &w, NEXT(w, cfg->mant_threshold),               \
+				    memory_order_relaxed, memory_order_relaxed))           \
+				return;                                                    \
+		}                                                                          \
+	}
+SC_BFP_RETRY_(bfp_dup, sc_bfp_dup_next_)
+SC_BFP_RETRY_(bfp_csup, sc_bfp_csup_next_contended_)

@@ -9,7 +9,7 @@
  * masks and integer compares: no floating point (Dice §4.1). The two
  * variants differ in when they take the second form.
  *
- * Range: up to (2^28 - 1) * 2^15 = 8,796,059,467,776 (about 2^43); an
+ * Range: up to (2^28 - 1) * 2^15 = 8,796,092,989,440 (about 2^43); an
  * update chosen at that saturated word (probability 2^-15) wraps it to 0, as
  * Fig. 2 does. bytes per counter: 4, packed.
  *
@@ -75,7 +75,7 @@ static inline uint64_t sc_bfp_value_(uint32_t w)
  * 2^-e_old passes 2^-e_new with probability 2^(e_old - e_new), and the update
  * is applied with the probability of the word it lands on.
  */
-static inline bool sc_bfp_chosen_(uint32_t w, uint32_t *r, uint32_t *rng)
+SC_ALWAYS_INLINE bool sc_bfp_chosen_(uint32_t w, uint32_t *r, uint32_t *rng)
 {
 	uint32_t e = sc_bfp_exp_(w);
 	if (e == 0)
@@ -128,25 +128,26 @@ static inline uint32_t sc_bfp_dup_next_(uint32_t w, uint32_t mant_threshold)
 	return sc_bfp_bump_(w);
 }
 
-static inline void sc_bfp_dup_inc(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, sc_thread *t)
+/*
+ * The retry loop after a failed first CAS (bfp.c): re-decide on the value the
+ * CAS found (w), back off, reload, try again. Out of line, so that the inlined
+ * fast path is one load, one decision and one CAS. r is the draw made so far.
+ */
+void sc_bfp_dup_inc_retry(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, sc_thread *t,
+                          uint32_t w, uint32_t r);
+
+SC_ALWAYS_INLINE void sc_bfp_dup_inc(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, sc_thread *t)
 {
 	uint32_t r = 0;
 	/* relaxed: the CAS validates what was read; see the top of this file. */
 	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	for (uint32_t failures = 0;; failures++) {
-		if (!sc_bfp_chosen_(w, &r, &t->rng))
-			return;
-		uint32_t next = sc_bfp_dup_next_(w, cfg->mant_threshold);
-		/* relaxed: only this word is involved; a failed CAS hands back the new value. */
-		if (atomic_compare_exchange_strong_explicit(&c->w, &w, next, memory_order_relaxed,
-		                                            memory_order_relaxed))
-			return;
-		if (!sc_bfp_chosen_(w, &r, &t->rng))
-			return;
-		sc_backoff(&cfg->backoff, failures, &t->rng);
-		/* relaxed: a fresh value after the wait, validated by the next CAS. */
-		w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	}
+	if (!sc_bfp_chosen_(w, &r, &t->rng))
+		return;
+	/* relaxed: only this word is involved; a failed CAS hands back the new value. */
+	if (atomic_compare_exchange_strong_explicit(&c->w, &w, sc_bfp_dup_next_(w, cfg->mant_threshold),
+	                                            memory_order_relaxed, memory_order_relaxed))
+		return;
+	sc_bfp_dup_inc_retry(c, cfg, t, w, r);
 }
 
 /*
@@ -157,9 +158,9 @@ static inline void sc_bfp_dup_inc(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, sc
  * m + 1 >= MantThreshold, and only when m + 1 is even, since (m + 1)/2 must
  * be exact; otherwise the retry bumps the mantissa too. A lone thread never
  * fails a (strong) CAS, so it counts exactly up to 2^28 - 1, then with
- * granularity 2^e on a mantissa of at least 2^27. Under contention the
- * mantissa is still at least M after each exponent step, so e is never above
- * BFP-DUP's at the same count and the RSTDV stays within DUP's bound
+ * granularity 2^e on a mantissa of at least 2^27. Under contention each
+ * exponent step still leaves a mantissa of at least M, so at least M updates
+ * separate two steps, as in BFP-DUP, and the RSTDV stays within DUP's bound
  * sqrt(3/(8M - 3)); in practice far below it (Dice §5.4).
  */
 typedef sc_bfp sc_bfp_csup_t;
@@ -175,29 +176,25 @@ static inline uint32_t sc_bfp_csup_next_contended_(uint32_t w, uint32_t mant_thr
 	return sc_bfp_bump_(w);
 }
 
-static inline void sc_bfp_csup_inc(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, sc_thread *t)
+/* The retry loop after a failed first CAS (bfp.c); see sc_bfp_dup_inc_retry. */
+void sc_bfp_csup_inc_retry(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, sc_thread *t,
+                           uint32_t w, uint32_t r);
+
+SC_ALWAYS_INLINE void sc_bfp_csup_inc(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, sc_thread *t)
 {
 	uint32_t r = 0;
 	/* relaxed: the CAS validates what was read; see the top of this file. */
 	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	for (uint32_t failures = 0;; failures++) {
-		if (!sc_bfp_chosen_(w, &r, &t->rng))
-			return;
-		uint32_t next = failures ? sc_bfp_csup_next_contended_(w, cfg->mant_threshold)
-		                         : sc_bfp_bump_(w);
-		/*
-		 * strong: a spurious failure would be taken for contention. relaxed:
-		 * only this word is involved; a failed CAS hands back the new value.
-		 */
-		if (atomic_compare_exchange_strong_explicit(&c->w, &w, next, memory_order_relaxed,
-		                                            memory_order_relaxed))
-			return;
-		if (!sc_bfp_chosen_(w, &r, &t->rng))
-			return;
-		sc_backoff(&cfg->backoff, failures, &t->rng);
-		/* relaxed: a fresh value after the wait, validated by the next CAS. */
-		w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	}
+	if (!sc_bfp_chosen_(w, &r, &t->rng))
+		return;
+	/*
+	 * strong: a spurious failure would be taken for contention. relaxed:
+	 * only this word is involved; a failed CAS hands back the new value.
+	 */
+	if (atomic_compare_exchange_strong_explicit(&c->w, &w, sc_bfp_bump_(w), memory_order_relaxed,
+	                                            memory_order_relaxed))
+		return;
+	sc_bfp_csup_inc_retry(c, cfg, t, w, r);
 }
 
 /* The operations both variants share, stamped out for each. */

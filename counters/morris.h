@@ -106,14 +106,14 @@ static inline uint32_t sc_morris_next_(uint32_t tbits, const sc_morris_cfg *cfg)
 
 /*
  * Morris (Dice §3.2, Fig. 1): the float threshold T in one 32-bit word.
- * Unbiased; RSTDV sqrt((n-1)/(2an)) < 1/sqrt(2a) (1% at the default).
- * Exact only as far as the math goes: the first increment always updates
- * (projection 1); the second updates with probability a/(a+1). Range: the
- * projection climbs to about MaxInt (4,295,820,083 at a = 5000, after
- * 68,340 updates; where exactly depends on where the chain of rounded
- * thresholds first falls below a + 1); the next update chosen there
- * (probability about (a+1)/2^32) wraps the counter to 0, as Fig. 1 does.
- * bytes per counter: 4, packed.
+ * Unbiased; RSTDV sqrt((n-1)/(2a'n)) < 1/sqrt(2a) (1% at the default), a' >= a
+ * being the a the rounded factor implies (cfg scale). Exact only as far as
+ * the math goes: the first increment always updates (projection 1); the
+ * second updates with probability a/(a+1). Range: the projection climbs to
+ * about MaxInt (4,295,820,083 at a = 5000, after 68,340 updates; where
+ * exactly depends on where the chain of rounded thresholds first falls below
+ * a + 1); the next update chosen there (probability about (a+1)/2^32) wraps
+ * the counter to 0, as Fig. 1 does. bytes per counter: 4, packed.
  */
 typedef struct sc_morris {
 	_Atomic uint32_t t; /* bits of the float threshold */

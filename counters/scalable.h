@@ -6,9 +6,10 @@
  * default 32). Below 2^T (parameter threshold T, default 13) an increment
  * adds one. From 2^T on, with k = floor(log2 count), it adds 2^s with
  * s = k - (T - 1) (2 from 2^T, 4 from 2^(T+1), ...) with probability 2^-s,
- * the low s bits of an xorshift (13,17,5) draw being zero, by one atomic
- * fetch-and-add. The expected gain of every increment is exactly one, so the
- * count is unbiased; at most one draw per increment, none below 2^T.
+ * the low s bits of an xorshift (13,17,5) draw (less one, see
+ * sc_scalable_chosen_) being zero, by one atomic fetch-and-add. The
+ * expected gain of every increment is exactly one, so the count is unbiased;
+ * at most one draw per increment, none below 2^T.
  *
  * Error (Ayers's binomial estimate): the n_s increments made at step 2^s add
  * 2^s times a Binomial(n_s, 2^-s), variance n_s (2^s - 1). Summed over the
@@ -22,9 +23,9 @@
  * (count + 2^s) mod 2^width, a small value from which counting resumes
  * (exactly, below 2^T). bytes per counter: width/8 (4 or 8), packed.
  *
- * The step never exceeds 2^32, whatever the width (counts from 2^(T+31) on,
- * i.e. 2^44 at T = 13, width 64 only): the generator has 32 bits of state,
- * so no single draw, nor two consecutive ones, can make a rarer event.
+ * The step never exceeds 2^32, whatever the width (it reaches 2^32 at count
+ * 2^(T+31), 2^44 at T = 13, width 64 only): the generator has 32 bits of
+ * state, so no single draw, nor two consecutive ones, can make a rarer event.
  *
  * Parameters: threshold in [1, width - 1], default 13; width 32 or 64;
  * ScalableCapped also cap in [1, 32], default 10.

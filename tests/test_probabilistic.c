@@ -1016,7 +1016,8 @@ static void print_table_row(const stat_spec *s, unsigned runs, const stat_result
 	tap_diag("TABLE %-15s %-24s mean %.6f se %.6f z %+6.2f RSTDV %.4f%% pred %.4f%% "
 	         "bound %.4f%% %.1f s",
 	         pvars[s->id].name, s->params[0] ? s->params : "(defaults)", r->x.mean, se,
-	         se > 0 ? (r->x.mean - 1) / se : 0.0, 100 * sd, 100 * r->predicted, 100 * r->bound, r->seconds);
+	         se > 0 ? (r->x.mean - 1) / se : 0.0, 100 * sd, 100 * r->predicted,
+	         100 * r->bound, r->seconds);
 }
 
 /*
