@@ -283,7 +283,7 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 	sh->s = s;
 	sh->loops = wl_loops_for(v);
 	sh->lat_loop = lat_variant_loops[v - sc_variants];
-	sc_env env = {.threads = threads, .nodes = s->nodes, .cpus = s->pus};
+	sc_env env = {.threads = threads, .nodes = s->nodes, .cpus = 0}; /* 0: every CPU id the OS may report */
 	sc_params p;
 	cli_variant_params(o, v, &p);
 	if (sc_table_create(&sh->table, v, &p, &env, o->counters, err)) {

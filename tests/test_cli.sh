@@ -125,5 +125,48 @@ check param_recorded_in_csv grep -q "threshold=10" "$tmp/p.csv"
 # Standard output when no --output.
 check csv_to_stdout sh -c '"$SCBENCH" --counter=CAS --threads=1 --ops=10 --runs=1 | head -1 | grep -q "^counter,kind"'
 
+# Timed mode, every variant: complete CSV and meta.json, read cost filled.
+"$SCBENCH" --counter=all --threads=1,2 --duration=0.1 --warmup=0.02 --runs=1 \
+	--output="$tmp/t.csv" 2>"$tmp/err"
+check timed_all_variants_exit_0 test $? -eq 0
+check timed_rows_38 test "$(tail -n +2 "$tmp/t.csv" | wc -l)" -eq 38
+check timed_mode_and_read_ns_filled awk -F, 'NR>1 && ($5!="timed" || $23=="" || $16<=0){bad=1} END{exit bad}' "$tmp/t.csv"
+check timed_precise_exact_after_reset awk -F, 'NR>1 && $2=="precise" && $14!=$13{bad=1} END{exit bad}' "$tmp/t.csv"
+check pmu_status_explains grep -q "pmu_status" "$tmp/t.csv.meta.json"
+
+# Hardware events: an unknown name is a usage error; none gives no event columns.
+usage_error events_unknown --counter=CAS --ops=10 --events=NOT_AN_EVENT_XYZ
+"$SCBENCH" --counter=CAS --threads=1 --ops=100 --runs=1 --events=none --output="$tmp/e.csv" 2>/dev/null
+check events_none_no_event_columns sh -c "! head -1 '$tmp/e.csv' | grep -q _per_op"
+check events_none_status grep -q "disabled" "$tmp/e.csv"
+
+# Latency rows: the five percentile columns, filled and ordered.
+"$SCBENCH" --counter=CAS,Scalable --threads=2 --duration=0.1 --warmup=0.02 --runs=1 --latency \
+	--output="$tmp/l.csv" 2>/dev/null
+check latency_columns sh -c "head -1 '$tmp/l.csv' | grep -q 'lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns\$'"
+check latency_percentiles_filled_and_ordered awk -F, 'NR>1{n=NF; if ($(n-4)=="" || $(n-4)>$(n-3) || $(n-3)>$(n-2) || $(n-2)>$(n-1) || $(n-1)>$n) bad=1} END{exit bad}' "$tmp/l.csv"
+
+# Counter arrays: precise padded to a line, probabilistic packed; hot counter exact.
+"$SCBENCH" --counter=CAS,Morris,MultilineAdapt --counters=1000 --threads=2 --ops=20000 --runs=1 \
+	--output="$tmp/a.csv" 2>/dev/null
+check array_cas_padded awk -F, '$1=="CAS" && $17+0 < 64 {bad=1} $1=="CAS"{seen=1} END{exit bad || !seen}' "$tmp/a.csv"
+check array_morris_packed awk -F, '$1=="Morris" && $17+0 != 4 {bad=1} $1=="Morris"{seen=1} END{exit bad || !seen}' "$tmp/a.csv"
+check array_hot_counter_exact awk -F, '$1=="CAS" && ($14!=$13 || $13!=20000){bad=1} END{exit bad}' "$tmp/a.csv"
+
+# Placement on a synthetic T5440-like box: threads 0-3 on four nodes (SPEC §5.3).
+if HWLOC_SYNTHETIC="pack:4 [numa] core:8 pu:8" "$SCBENCH" --counter=Multiline --threads=8 \
+	--ops=1000 --runs=1 --output="$tmp/s.csv" 2>/dev/null && command -v "$PY" >/dev/null 2>&1; then
+	check synthetic_spread_threads_0_3_four_nodes "$PY" -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+p = m["placement"]
+ok = len(p) == 8 and len({x["node"] for x in p[:4]}) == 4 and m["topology"]["pus"] == 256
+sys.exit(0 if ok else 1)' "$tmp/s.csv.meta.json"
+else
+	not_ok "synthetic_spread_threads_0_3_four_nodes (scbench failed)"
+fi
+"$SCBENCH" --counter=RBONuma --threads=4 --ops=5000 --runs=1 --nodes=4 --output="$tmp/v.csv" 2>/dev/null
+check virtual_nodes_recorded awk -F, 'NR>1 && ($10!=4 || $11!=1 || $14!=$13){bad=1} END{exit bad}' "$tmp/v.csv"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
