@@ -182,7 +182,7 @@ void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t thre
 		at += (size_t)snprintf(params + at, sizeof params - at, "%s%s=%s", i ? ";" : "",
 		                       p.key[i], p.value[i]);
 	csv_field(f, v->name);
-	fprintf(f, ",%s,%u,%u,%s,%.4f,%.4f,%u,%s,%u,%d,%.6f,%llu,%llu,%.9g,%.6g,%.1f,%llu,",
+	fprintf(f, ",%s,%u,%u,%s,%.4f,%.4f,%u,%s,%u,%d,%.9g,%llu,%llu,%.9g,%.6g,%.1f,%llu,",
 	        sc_kind_name(v->kind), threads, run, o->count_mode ? "count" : "timed",
 	        o->work_iters_given ? 0.0 : o->work_pct, s->work_iters, o->counters,
 	        placement_name(s->placement), s->nodes, s->nodes_virtual ? 1 : 0, r->seconds,

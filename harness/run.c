@@ -39,6 +39,7 @@ typedef struct worker {
 	pthread_t tid;
 	struct shared *sh;
 	placement_slot slot;
+	double start;    /* count mode: CLOCK_MONOTONIC as the worker leaves the start barrier */
 	double finish;   /* count mode: CLOCK_MONOTONIC after the last increment */
 	uint64_t csw;    /* context switches during the measured phase */
 	int cpu_first;
@@ -106,6 +107,7 @@ static void measured_phase(shared *sh, worker *k)
 {
 	uint64_t c0 = thread_csw();
 	note_cpu(k);
+	k->start = wl_now();
 	if (k->hist)
 		sh->lat_loop(&sh->phase, &k->w, k->hist);
 	else if (sh->s->opts->count_mode)
@@ -190,7 +192,7 @@ static void set_reader_phase(shared *sh, int ph)
 	atomic_store_explicit(&sh->reader_phase, ph, memory_order_release);
 }
 
-static void measure_timed(shared *sh, const cli_opts *o, double *seconds)
+static void measure_timed(shared *sh, const cli_opts *o)
 {
 	pthread_barrier_wait(&sh->gate); /* start */
 	sleep_seconds(o->warmup);
@@ -200,11 +202,9 @@ static void measure_timed(shared *sh, const cli_opts *o, double *seconds)
 	sc_table_reset(&sh->table);
 	atomic_store_explicit(&sh->stop, false, memory_order_relaxed);
 	pthread_barrier_wait(&sh->gate); /* the reset is visible to all: measure */
-	double t0 = wl_now();
 	set_reader_phase(sh, PHASE_MEASURE);
 	sleep_seconds(o->duration);
 	atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
-	*seconds = wl_now() - t0;
 	set_reader_phase(sh, PHASE_DONE);
 }
 
@@ -323,21 +323,24 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 
 	if (o->count_mode) {
 		pthread_barrier_wait(&sh->gate);
-		double t0 = wl_now();
 		set_reader_phase(sh, PHASE_MEASURE);
-		double last = t0;
-		for (uint32_t i = 0; i < threads; i++) {
-			pthread_join(ws[i].tid, NULL);
-			if (ws[i].finish > last)
-				last = ws[i].finish;
-		}
-		r->seconds = last - t0;
-		set_reader_phase(sh, PHASE_DONE);
 	} else {
-		measure_timed(sh, o, &r->seconds);
-		for (uint32_t i = 0; i < threads; i++)
-			pthread_join(ws[i].tid, NULL);
+		measure_timed(sh, o);
 	}
+	/*
+	 * The workers time themselves: with as many workers as PUs the main
+	 * thread may not run again until they are done, so its clock would miss
+	 * part of the phase. It runs from the first worker's start to the last
+	 * one's finish.
+	 */
+	double first = INFINITY, last = -INFINITY;
+	for (uint32_t i = 0; i < threads; i++) {
+		pthread_join(ws[i].tid, NULL);
+		first = fmin(first, ws[i].start);
+		last = fmax(last, ws[i].finish);
+	}
+	r->seconds = last - first;
+	set_reader_phase(sh, PHASE_DONE);
 	pthread_join(reader, NULL);
 
 	for (uint32_t i = 0; i < threads; i++)

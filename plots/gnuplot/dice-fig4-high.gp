@@ -1,0 +1,8 @@
+# dice-fig4-high.gp - Dice et al. Fig. 4 (bottom): linear y, all thread counts.
+# Usage: gnuplot -c plots/gnuplot/dice-fig4-high.gp RESULT_DIR  ->  RESULT_DIR/figures/dice-fig4-high.png
+FIG = "dice-fig4-high"
+LOGY = 0
+RESULTS = ARG1
+GPDIR = system("dirname '".ARG0."'")
+load GPDIR."/common.gp"
+load GPDIR."/throughput.gp"

@@ -1,0 +1,9 @@
+# latency.gp - latency of one increment (p50, p99, p99.9; ns, log y) against
+# threads, every variant, single counter, 0% external work.
+# Usage: gnuplot -c plots/gnuplot/latency.gp RESULT_DIR  ->  RESULT_DIR/figures/latency.png
+FIG = "latency"
+LOGY = 1
+RESULTS = ARG1
+GPDIR = system("dirname '".ARG0."'")
+load GPDIR."/common.gp"
+load GPDIR."/panels.gp"

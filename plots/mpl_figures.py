@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""mpl_figures.py DIR [FIGURE...] - draw every figure of result set DIR with matplotlib.
+
+Reads only DIR/figdata (written by plots/aggregate.py; nothing is computed
+here) and writes DIR/figures/<figure>.pdf and .svg. Colours, markers and line
+styles come from plots/style.json through plots/style.py, the same palette the
+gnuplot scripts use. Needs matplotlib (Debian: python3-matplotlib, run by
+/usr/bin/python3); plots/regen picks the interpreter and sets MPLBACKEND=Agg.
+Exit status: 0 if every figure with data was drawn, 1 if one failed, 2 on usage.
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree (it may be read-only)
+sys.path.insert(0, HERE)
+
+import figdata  # noqa: E402
+import style  # noqa: E402
+
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import (FixedLocator, FuncFormatter, NullFormatter,  # noqa: E402
+                               NullLocator, ScalarFormatter)
+
+plt.rcParams.update({
+    "font.size": 9,
+    "axes.grid": True,
+    "grid.color": "#dddddd",
+    "grid.linewidth": 0.6,
+    "legend.fontsize": 8,
+    "svg.hashsalt": "scbench",   # stable ids: the same data gives the same SVG
+    "pdf.compression": 6,
+})
+NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
+BAND_ALPHA = 0.15
+
+
+def eng(v, _pos=None):
+    """Tick label with an SI suffix: 500k, 1.5M (as gnuplot's %s%c)."""
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(v) >= div:
+            return "%g%s" % (round(v / div, 3), suffix)
+    return "%g" % round(v, 6)
+
+
+def y_log(ax):
+    """Log y, labelled 10, 100, 1k ... (and 2, 5 between when under two decades)."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(eng))
+    lo, hi = ax.get_ylim()
+    if lo > 0 and hi / lo < 100:
+        ax.yaxis.set_minor_formatter(FuncFormatter(
+            lambda v, p: eng(v) if str("%g" % v)[0] in "25" else ""))
+    else:
+        ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def y_linear_eng(ax):
+    ax.yaxis.set_major_formatter(FuncFormatter(eng))
+
+
+def nan(v):
+    return v != v
+
+
+def col(rows, key):
+    return [r[key] for r in rows]
+
+
+def series_line(ax, name, rows, y="median", label=None, ayers=False, **kw):
+    lk = style.look(name)
+    if label is None:
+        label = lk["ayers_label"] if ayers else lk["label"]
+    xs = [r["x"] for r in rows if not nan(r[y])]
+    ys = [r[y] for r in rows if not nan(r[y])]
+    opts = dict(color=lk["color"], marker=lk["marker"], linestyle=lk["linestyle"],
+                linewidth=1.6, markersize=5, label=label)
+    if lk["fill"] == "none":
+        opts.update(markerfacecolor="white")
+    opts.update(kw)
+    return ax.plot(xs, ys, **opts)[0]
+
+
+def series_band(ax, name, rows, lo="min", hi="max", alpha=BAND_ALPHA, label=None):
+    pts = [r for r in rows if not nan(r[lo]) and not nan(r[hi])]
+    if len(pts) < 2:
+        return None
+    return ax.fill_between(col(pts, "x"), col(pts, lo), col(pts, hi), color=style.look(name)["color"],
+                           alpha=alpha, linewidth=0, label=label)
+
+
+def threads_axis(ax, rows_by_series):
+    ax.set_xscale("log", base=2)
+    xs = sorted(set(r["x"] for _, rows in rows_by_series for r in rows))
+    ticks = [2 ** k for k in range(0, 12) if xs and xs[0] <= 2 ** k <= xs[-1]]
+    ticks = sorted(set(ticks + [x for x in xs if x == int(x)]))
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    if len(xs) == 1:
+        ax.set_xlim(xs[0] / 1.5, xs[0] * 1.5)
+
+
+def n_axis(ax):
+    ax.set_xscale("log", base=10)
+
+
+def titles(fig, dat, top=None):
+    m = dat["meta"]
+    head = (m.get("reproduces") + ": " if m.get("reproduces") else "") + m.get("title", "")
+    fig.suptitle(head, fontsize=11, y=0.995 if top is None else top)
+    fig.text(0.5, (0.955 if top is None else top - 0.04), "%s\n%s" % (m.get("drawn", ""), m.get("caption", "")),
+             ha="center", va="top", fontsize=8, color="#444444")
+
+
+def legend_right(ax, handles=None, **kw):
+    if handles is None:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False, **kw)
+    else:
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                  frameon=False, **kw)
+
+
+def new_figure(w=9.5, h=5.8):
+    fig, ax = plt.subplots(figsize=(w, h))
+    fig.subplots_adjust(left=0.08, right=0.78, top=0.84, bottom=0.1)
+    return fig, ax
+
+
+# --- figures -------------------------------------------------------------------
+
+def draw_throughput(files, logy):
+    dat = figdata.read_dat(files[0])
+    groups = figdata.by_series(dat)
+    fig, ax = new_figure()
+    for name, rows in groups:
+        series_band(ax, name, rows)
+        series_line(ax, name, rows)
+    threads_axis(ax, groups)
+    if logy:
+        y_log(ax)
+    else:
+        ax.set_ylim(bottom=0)
+        y_linear_eng(ax)
+    ax.set_xlabel(dat["meta"]["xlabel"])
+    ax.set_ylabel(dat["meta"]["ylabel"])
+    titles(fig, dat)
+    legend_right(ax)
+    return fig
+
+
+def draw_relerror(files):
+    dat = figdata.read_dat(files[0])
+    groups = figdata.by_series(dat)
+    env = dat["meta"].get("envelope_series", "").split()
+    fig, ax = new_figure()
+    handles = []
+    for name, rows in groups:
+        if name == "Serial":
+            continue
+        handles.append(series_line(ax, name, rows, y="max"))
+    for name, rows in groups:
+        if name in env:
+            lk = style.look(name)
+            h = ax.plot(col(rows, "x"), col(rows, "env_hi"), color=lk["color"], linestyle="--",
+                        linewidth=1.2, label="%s RSTDV bound" % lk["label"])[0]
+            handles.append(h)
+    ax.set_ylim(bottom=0)
+    threads_axis(ax, groups)
+    ax.set_xlabel(dat["meta"]["xlabel"])
+    ax.set_ylabel("worst %s (probabilistic counters)" % dat["meta"]["ylabel"])
+    serial = [rows for name, rows in groups if name == "Serial"]
+    if serial:
+        ax2 = ax.twinx()
+        ax2.grid(False)
+        handles.append(series_line(ax2, "Serial", serial[0], y="max", label="Serial (right axis)"))
+        ax2.set_ylim(0, 100)
+        ax2.set_ylabel("worst |relative error| of Serial (%)")
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.12, 1.0), frameon=False)
+    else:
+        legend_right(ax, handles)
+    titles(fig, dat)
+    return fig
+
+
+def switch_over(ax, dat, text="switch-over"):
+    so = dat["meta"].get("switch_over")
+    if so:
+        ax.axvline(float(so), color="#777777", linestyle=":", linewidth=1)
+        ax.annotate("%s $2^{%s}$" % (text, dat["meta"].get("switch_over_exp", "?")),
+                    xy=(float(so), 0.03), xycoords=("data", "axes fraction"),
+                    xytext=(4, 0), textcoords="offset points", fontsize=8, color="#555555")
+
+
+def draw_ayers_accuracy(files):
+    dat = figdata.read_dat(files[0])
+    groups = figdata.by_series(dat)
+    fig, ax = new_figure()
+    for name, rows in groups:
+        series_band(ax, name, rows)
+        series_line(ax, name, rows, y="mean", ayers=True)
+    n_axis(ax)
+    ax.set_ylim(bottom=0)
+    switch_over(ax, dat, "Scalable switch-over")
+    ax.set_xlabel(dat["meta"]["xlabel"])
+    ax.set_ylabel(dat["meta"]["ylabel"] + " (1 = exact)")
+    titles(fig, dat)
+    legend_right(ax)
+    return fig
+
+
+def draw_ayers_detail(files):
+    dat = figdata.read_dat(files[0])
+    groups = figdata.by_series(dat)
+    env = dat["meta"].get("envelope_series", "").split()
+    fig, ax = new_figure()
+    handles = []
+    for name, rows in groups:
+        lk = style.look(name)
+        series_band(ax, name, rows, "p5", "p95")
+        handles.append(Patch(color=lk["color"], alpha=0.3, label="%s 5th-95th pct" % lk["ayers_label"]))
+        handles.append(series_line(ax, name, rows, y="mean", ayers=True,
+                                   label="%s mean" % lk["ayers_label"]))
+        for k in ("min", "max"):
+            h = ax.plot(col(rows, "x"), col(rows, k), color=lk["color"], linestyle=":",
+                        linewidth=1, label="%s min, max" % lk["ayers_label"])[0]
+        handles.append(h)
+        if name in env:
+            for k in ("env_lo", "env_hi"):
+                h = ax.plot(col(rows, "x"), col(rows, k), color=lk["color"], linestyle="--",
+                            linewidth=1.2, label="%s binomial model 5th-95th" % lk["ayers_label"])[0]
+            handles.append(h)
+    n_axis(ax)
+    switch_over(ax, dat)
+    ax.set_xlabel(dat["meta"]["xlabel"])
+    ax.set_ylabel(dat["meta"]["ylabel"] + " (1 = exact)")
+    titles(fig, dat)
+    legend_right(ax, handles)
+    return fig
+
+
+def draw_ayers_tunable(files):
+    dat = figdata.read_dat(files[0])
+    groups = figdata.by_series(dat)
+    fig, ax = new_figure()
+    for name, rows in groups:
+        lk = style.look(name)
+        series_line(ax, name, rows, y="p95", ayers=True)
+        series_line(ax, name, rows, y="p5", label="_nolegend_")
+        for k in ("env_lo", "env_hi"):
+            ax.plot(col(rows, "x"), col(rows, k), color=lk["color"], linestyle="--", linewidth=0.9)
+    ax.plot([], [], color="#555555", linestyle="--", linewidth=0.9, label="binomial model 5th-95th")
+    n_axis(ax)
+    ax.set_xlabel(dat["meta"]["xlabel"])
+    ax.set_ylabel(dat["meta"]["ylabel"] + " (1 = exact): 5th and 95th percentiles")
+    titles(fig, dat)
+    legend_right(ax)
+    return fig
+
+
+def draw_ayers_time(files):
+    dat = figdata.read_dat(files[0])
+    groups = figdata.by_series(dat)
+    fig, ax = new_figure()
+    for name, rows in groups:
+        series_band(ax, name, rows)
+        series_line(ax, name, rows, ayers=True)
+    n_axis(ax)
+    y_log(ax)
+    ax.set_xlabel(dat["meta"]["xlabel"])
+    ax.set_ylabel(dat["meta"]["ylabel"])
+    titles(fig, dat)
+    legend_right(ax)
+    return fig
+
+
+def draw_panels(files, logy):
+    dats = [figdata.read_dat(f) for f in files]
+    n = len(dats)
+    fig, axes = plt.subplots(1, n, figsize=(4.2 * n + 2.2, 5.4), squeeze=False)
+    fig.subplots_adjust(left=0.06, right=0.84 if n > 2 else 0.8, top=0.8, bottom=0.11,
+                        wspace=0.28)
+    handles = {}
+    for ax, dat in zip(axes[0], dats):
+        groups = figdata.by_series(dat)
+        for name, rows in groups:
+            series_band(ax, name, rows)
+            handles[name] = series_line(ax, name, rows)
+        threads_axis(ax, groups)
+        if logy:
+            y_log(ax)
+        ax.set_title(dat["meta"].get("panel", ""), fontsize=9)
+        ax.set_xlabel(dat["meta"]["xlabel"])
+        ax.set_ylabel(dat["meta"]["ylabel"])
+    titles(fig, dats[0])
+    axes[0][-1].legend(handles=list(handles.values()), loc="upper left",
+                       bbox_to_anchor=(1.04, 1.0), frameon=False)
+    return fig
+
+
+def draw_read_cost(files):
+    dats = [figdata.read_dat(f) for f in files]
+    fig, axes = plt.subplots(len(dats), 1, figsize=(9.5, 3.6 * len(dats) + 1.2), squeeze=False)
+    fig.subplots_adjust(left=0.09, right=0.98, top=0.86 if len(dats) > 1 else 0.8,
+                        bottom=0.1, hspace=0.6)
+    for ax, dat in zip(axes[:, 0], dats):
+        groups = figdata.by_series(dat)
+        for i, (name, rows) in enumerate(groups, 1):
+            r = rows[-1]
+            lk = style.look(name)
+            ax.bar([i], [r["median"]], width=0.7, color=lk["color"], alpha=0.8,
+                   edgecolor="#333333", linewidth=0.8)
+            ax.errorbar([i], [r["median"]], yerr=[[r["median"] - r["min"]], [r["max"] - r["median"]]],
+                        color="#333333", capsize=3, linewidth=1)
+        y_log(ax)
+        ax.set_xticks(range(1, len(groups) + 1))
+        ax.set_xticklabels([style.look(n)["label"] for n, _ in groups], rotation=35, ha="right")
+        ax.set_xlim(0.3, len(groups) + 0.7)
+        ax.grid(axis="x", visible=False)
+        ax.set_title(dat["meta"].get("panel", ""), fontsize=9)
+        ax.set_ylabel(dat["meta"]["ylabel"])
+    titles(fig, dats[0])
+    return fig
+
+
+DRAW = {
+    "dice-fig3": lambda f: draw_throughput(f, True),
+    "dice-fig4-low": lambda f: draw_throughput(f, False),
+    "dice-fig4-high": lambda f: draw_throughput(f, False),
+    "dice-fig5": lambda f: draw_throughput(f, False),
+    "dice-fig6-low": draw_relerror,
+    "dice-fig6-high": draw_relerror,
+    "ayers-accuracy": draw_ayers_accuracy,
+    "ayers-accuracy-detail": draw_ayers_detail,
+    "ayers-accuracy-tunable": draw_ayers_tunable,
+    "ayers-scaling": draw_ayers_time,
+    "ayers-scaling-detail": draw_ayers_time,
+    "baselines": lambda f: draw_panels(f, True),
+    "latency": lambda f: draw_panels(f, True),
+    "read-cost": draw_read_cost,
+}
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip().splitlines()[0], file=sys.stderr)
+        return 0 if len(argv) >= 2 else 2
+    d = argv[1]
+    only = set(argv[2:])
+    index_path = os.path.join(d, "figdata", "figures.tsv")
+    if not os.path.isfile(index_path):
+        print("mpl_figures.py: %s missing: run plots/aggregate.py %s first" % (index_path, d),
+              file=sys.stderr)
+        return 1
+    outdir = os.path.join(d, "figures")
+    os.makedirs(outdir, exist_ok=True)
+    failed = 0
+    for fid, status, what in figdata.read_index(index_path):
+        if only and fid not in only:
+            continue
+        if status != "ok" or fid not in DRAW:
+            continue
+        files = [os.path.join(d, "figdata", f) for f in what.split()]
+        try:
+            fig = DRAW[fid](files)
+            for ext in ("pdf", "svg"):
+                fig.savefig(os.path.join(outdir, "%s.%s" % (fid, ext)), metadata=NO_DATE[ext],
+                            bbox_inches="tight", pad_inches=0.15)
+            plt.close(fig)
+            print("mpl_figures.py: %s/%s.pdf .svg" % (outdir, fid))
+        except Exception as e:  # one broken figure must not stop the others
+            failed += 1
+            print("mpl_figures.py: %s failed: %s: %s" % (fid, type(e).__name__, e), file=sys.stderr)
+            plt.close("all")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

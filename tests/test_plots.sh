@@ -1,0 +1,190 @@
+#!/bin/sh
+# test_plots.sh - the figure and report pipeline (SPEC §6, §7) on the fixture
+# result set tests/fixtures/results-small, as TAP: the aggregator's data and
+# statistics, both renderers, the report, plots/regen, a partial result set,
+# and the claim verdicts on a synthetic 256-PU result set.
+#
+# Checks that need gnuplot or a Python with matplotlib are reported as
+# "ok N - name # SKIP ..." where those are missing. Without any python3 the
+# aggregator cannot run and the whole test is skipped with the TAP plan
+# "1..0 # SKIP" (what automake's tap-driver.sh counts as a skip; an exit
+# status of 77 would be reported there as an error).
+set -u
+top=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+plots=$top/plots
+fixture=$top/tests/fixtures/results-small
+
+py=""
+for c in python3 /usr/bin/python3; do
+	if command -v "$c" >/dev/null 2>&1; then py=$c; break; fi
+done
+if [ -z "$py" ]; then
+	echo "1..0 # SKIP no python3: the aggregator cannot run"
+	exit 0
+fi
+gp=""
+if command -v gnuplot >/dev/null 2>&1; then gp=gnuplot; fi
+mpl=""
+if [ -n "${PYTHON_MPL:-}" ]; then
+	mpl=$PYTHON_MPL
+else
+	for c in /usr/bin/python3 python3; do
+		if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import matplotlib' 2>/dev/null; then
+			mpl=$c; break
+		fi
+	done
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-plots.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+
+FIGURES="dice-fig3 dice-fig4-low dice-fig4-high dice-fig5 dice-fig6-low dice-fig6-high
+ayers-accuracy ayers-accuracy-detail ayers-accuracy-tunable ayers-scaling ayers-scaling-detail
+baselines latency read-cost"
+
+# copy_set NAME: a writable copy of the fixture (the source tree may be read-only).
+copy_set() {
+	cp -R "$fixture" "$tmp/$1" && chmod -R u+w "$tmp/$1"
+}
+
+# ---- the aggregator -----------------------------------------------------------
+check style_gp_matches_style_json "$py" "$plots/style.py" --check
+copy_set rs
+rs=$tmp/rs
+"$py" "$plots/aggregate.py" "$rs" >"$tmp/agg.out" 2>&1
+check aggregate_exits_0 test $? -eq 0
+for id in $FIGURES; do
+	line=$(awk -F'\t' -v id="$id" '$1 == id' "$rs/figdata/figures.tsv" 2>/dev/null)
+	case $line in
+	*"	ok	"*) ok "figdata_$id: $(echo "$line" | cut -f3)" ;;
+	*) not_ok "figdata_$id (figures.tsv: ${line:-no line})" ;;
+	esac
+done
+
+# Every .dat: the column header, rows of 11 fields, numbers or NaN after the series name.
+dat_ok() {
+	f=$1
+	[ -s "$f" ] || return 1
+	grep -q '^# columns: series x n median min max mean p5 p95 env_lo env_hi$' "$f" || return 1
+	grep -q '^# series: ' "$f" || return 1
+	awk '!/^#/ && NF { rows++
+		if (NF != 11) bad = 1
+		for (i = 2; i <= 11; i++)
+			if ($i != "NaN" && $i !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) bad = 1 }
+		END { exit (bad || rows == 0) }' "$f"
+}
+# shellcheck disable=SC2013 # the .dat names are words of the third column
+for f in $(grep -v '^#' "$rs/figdata/figures.tsv" | cut -f3); do
+	check "dat_columns_$f" dat_ok "$rs/figdata/$f"
+done
+check envelope_in_fig6 sh -c "awk '\$1 == \"Morris\" && \$11 != \"NaN\"' '$rs/figdata/dice-fig6-high.dat' | grep -q ."
+check binomial_envelope_in_ayers_detail sh -c \
+	"awk '\$1 == \"Scalable\" && \$2 > 8192 && \$10 < 1 && \$11 > 1' '$rs/figdata/ayers-accuracy-detail.dat' | grep -q ."
+
+# Known statistics: five runs with ops_per_ms 1, 2, 3, 4, 10 give median 3,
+# mean 4, p5 1.2 and p95 8.8 (linear interpolation between order statistics).
+mkdir -p "$tmp/known"
+head -1 "$fixture/dice-fig3.csv" >"$tmp/known/dice-fig3.csv"
+for v in 1 2 3 4 10; do
+	grep '^CAS,' "$fixture/dice-fig3.csv" | head -1 |
+		awk -F, -v OFS=, -v v=$v '{ $3 = 1; $16 = v; print }' >>"$tmp/known/dice-fig3.csv"
+done
+"$py" "$plots/aggregate.py" "$tmp/known" >/dev/null 2>&1
+check aggregate_statistics_known_values sh -c \
+	"grep '^CAS ' '$tmp/known/figdata/dice-fig3.dat' | grep -q '^CAS 1 5 3 1 10 4 1.2 8.8 NaN NaN$'"
+
+# A partial result set (one file): no failure, the rest skipped with a reason.
+mkdir -p "$tmp/partial"
+cp "$fixture/dice-fig3.csv" "$fixture/dice-fig3.csv.meta.json" "$tmp/partial/"
+chmod u+w "$tmp/partial"/*
+"$py" "$plots/aggregate.py" "$tmp/partial" >/dev/null 2>&1
+check partial_set_aggregates test $? -eq 0
+check partial_set_skips_missing_with_reason \
+	grep -q "^ayers-accuracy	skipped	ayers.csv is not in this result set" "$tmp/partial/figdata/figures.tsv"
+
+# ---- gnuplot --------------------------------------------------------------------
+for id in $FIGURES; do
+	if [ -z "$gp" ]; then
+		skip "gnuplot_$id" "gnuplot not installed"
+		continue
+	fi
+	"$gp" -c "$plots/gnuplot/$id.gp" "$rs" >"$tmp/gp.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && [ -s "$rs/figures/$id.png" ] &&
+	   [ "$(od -An -c -N4 "$rs/figures/$id.png" | tr -d ' ')" = "211PNG" ]; then
+		ok "gnuplot_$id"
+	else
+		not_ok "gnuplot_$id (exit $rc: $(head -c 300 "$tmp/gp.log"))"
+	fi
+done
+
+# ---- matplotlib ----------------------------------------------------------------
+if [ -n "$mpl" ]; then
+	MPLBACKEND=Agg "$mpl" "$plots/mpl_figures.py" "$rs" >"$tmp/mpl.log" 2>&1
+	check mpl_figures_exits_0 test $? -eq 0
+else
+	skip mpl_figures_exits_0 "no Python with matplotlib"
+fi
+for id in $FIGURES; do
+	if [ -z "$mpl" ]; then
+		skip "matplotlib_$id" "no Python with matplotlib"
+		continue
+	fi
+	if [ "$(head -c 4 "$rs/figures/$id.pdf" 2>/dev/null)" = "%PDF" ] &&
+	   grep -q '<svg' "$rs/figures/$id.svg" 2>/dev/null; then
+		ok "matplotlib_$id"
+	else
+		not_ok "matplotlib_$id (PDF or SVG missing or malformed)"
+	fi
+done
+
+# ---- the report -----------------------------------------------------------------
+"$py" "$plots/report.py" "$rs" >/dev/null 2>&1
+check report_exits_0 test $? -eq 0
+rows=$(grep -cE '^\| [0-9]+ \|' "$rs/REPORT.md" 2>/dev/null)
+check "report_has_at_least_12_claim_rows ($rows)" test "${rows:-0}" -ge 12
+bad=$(grep -E '^\| [0-9]+ \|' "$rs/REPORT.md" |
+	grep -cvE '\| \*\*holds\*\*|\| \*\*does not hold\*\*|\| \*not measurable\*: .+')
+check "report_every_claim_row_has_a_verdict ($bad without)" test "$bad" -eq 0
+check report_has_machine_header grep -q '^| Machine | ' "$rs/REPORT.md"
+check report_names_both_papers sh -c "grep -q 'Dice §' '$rs/REPORT.md' && grep -q '(Ayers' '$rs/REPORT.md'"
+
+# ---- plots/regen, end to end, on a fresh copy --------------------------------------
+copy_set regen
+"$plots/regen" "$tmp/regen" >"$tmp/regen.log" 2>&1
+rc=$?
+check "regen_exits_0 (exit $rc)" test $rc -eq 0
+check regen_wrote_report test -s "$tmp/regen/REPORT.md"
+"$plots/regen" "$tmp/partial" >"$tmp/regen-partial.log" 2>&1
+rc=$?
+check "regen_partial_set_exits_0 (exit $rc)" test $rc -eq 0
+check regen_partial_says_what_it_skipped grep -q 'skipped latency: latency.csv is not in this result set' \
+	"$tmp/regen-partial.log"
+
+# ---- verdicts on a synthetic 256-PU, 4-node result set ------------------------------
+"$py" "$top/tests/fixtures/synth_bigbox.py" "$tmp/big" >/dev/null 2>&1 &&
+	"$py" "$plots/aggregate.py" "$tmp/big" >/dev/null 2>&1
+check synthetic_bigbox_aggregates test $? -eq 0
+while read -r cid want; do
+	got=$("$py" -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["claims"]:
+    if c["id"] == sys.argv[2]:
+        print(c["verdict"])' "$tmp/big/figdata/claims.json" "$cid")
+	case $want in holds) expect="holds" ;; *) expect="does not hold" ;; esac
+	check "bigbox_verdict_$cid ($got)" test "$got" = "$expect"
+done <"$tmp/big/expected-verdicts.txt"
+if [ -n "$gp" ]; then
+	"$gp" -c "$plots/gnuplot/dice-fig4-low.gp" "$tmp/big" >/dev/null 2>&1
+	check gnuplot_bigbox_256_threads test -s "$tmp/big/figures/dice-fig4-low.png"
+else
+	skip gnuplot_bigbox_256_threads "gnuplot not installed"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
