@@ -199,47 +199,15 @@ SC_ALWAYS_INLINE void sc_bfp_csup_inc(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *c
 
 /* The operations both variants share, stamped out for each. */
 #define SC_BFP_OPS_(P)                                                                     \
-	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		return sizeof(sc_##P##_t);                                                 \
-	}                                                                                  \
-	static inline int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err) \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		(void)err;                                                                 \
-		atomic_init(&c->w, 0);                                                     \
-		return 0;                                                                  \
-	}                                                                                  \
 	static inline uint64_t sc_##P##_get(const sc_##P##_t *c, const sc_##P##_cfg *cfg)  \
 	{                                                                                  \
 		(void)cfg;                                                                 \
 		/* relaxed: any value the word has held is an acceptable reading. */      \
 		return sc_bfp_value_(atomic_load_explicit(&c->w, memory_order_relaxed));   \
 	}                                                                                  \
-	static inline void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg)          \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		/* relaxed: only while nothing increments; later ones start after a barrier. */ \
-		atomic_store_explicit(&c->w, 0, memory_order_relaxed);                     \
-	}                                                                                  \
-	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		(void)t;                                                                   \
-	}                                                                                  \
-	static inline void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg)        \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-	}                                                                                  \
-	static inline size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		return 0;                                                                  \
-	}
+	SC_OP_SIZEOF(P)                                                                    \
+	SC_OP_WORD_INIT_RESET(P, w, 0)                                                     \
+	SC_OPS_SELF_CONTAINED(P)
 
 SC_BFP_OPS_(bfp_dup)
 SC_BFP_OPS_(bfp_csup)

@@ -55,6 +55,15 @@ extern "C" {
 #define SC_DIST_MAX_SLOTS (1u << 20)
 
 /*
+ * What all four share: config, init, reset, destroy and heap_bytes are in
+ * distributed.c, size is the type's.
+ */
+#define SC_DIST_OPS_(P)                                                                    \
+	SC_OP_DECLARE_OUT_OF_LINE(P)                                                       \
+	size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg);          \
+	SC_OP_SIZEOF(P)
+
+/*
  * Shared by Sharded, Batched and PerCPU: an array of n padded words.
  * Relaxed loads: get orders nothing, and each word only grows between resets,
  * so any value it has held is a correct part of the sum.
@@ -91,17 +100,7 @@ typedef struct sc_sharded_cfg {
 	uint32_t threads;
 } sc_sharded_cfg;
 
-int sc_sharded_config(sc_sharded_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
-int sc_sharded_init(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_err *err);
-void sc_sharded_reset(sc_sharded_t *c, const sc_sharded_cfg *cfg);
-void sc_sharded_destroy(sc_sharded_t *c, const sc_sharded_cfg *cfg);
-size_t sc_sharded_heap_bytes(const sc_sharded_t *c, const sc_sharded_cfg *cfg);
-
-static inline size_t sc_sharded_size(const sc_sharded_cfg *cfg)
-{
-	(void)cfg;
-	return sizeof(sc_sharded_t);
-}
+SC_DIST_OPS_(sharded)
 
 static inline void sc_sharded_inc(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_thread *t)
 {
@@ -121,12 +120,7 @@ static inline uint64_t sc_sharded_get(const sc_sharded_t *c, const sc_sharded_cf
 	return sc_dist_slots_sum(c->slots, cfg->threads);
 }
 
-static inline void sc_sharded_flush(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_thread *t)
-{
-	(void)c;
-	(void)cfg;
-	(void)t;
-}
+SC_OP_NO_FLUSH(sharded)
 
 /*
  * Striped (the design of Java's LongAdder): increments first try one CAS on
@@ -169,11 +163,7 @@ typedef struct sc_striped_cfg {
 	uint32_t max_cells; /* power of two >= 2 */
 } sc_striped_cfg;
 
-int sc_striped_config(sc_striped_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
-int sc_striped_init(sc_striped_t *c, const sc_striped_cfg *cfg, sc_err *err);
-void sc_striped_reset(sc_striped_t *c, const sc_striped_cfg *cfg);
-void sc_striped_destroy(sc_striped_t *c, const sc_striped_cfg *cfg);
-size_t sc_striped_heap_bytes(const sc_striped_t *c, const sc_striped_cfg *cfg);
+SC_DIST_OPS_(striped)
 /* The contended path of sc_striped_inc; cell_failed: the fast path's cell CAS failed. */
 void sc_striped_inc_slow(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *t,
                          bool cell_failed);
@@ -196,12 +186,6 @@ static inline bool sc_striped_try_inc_(_Atomic uint64_t *w)
 	/* relaxed: the add alone matters; nothing is published with it. */
 	return atomic_compare_exchange_strong_explicit(w, &v, v + 1, memory_order_relaxed,
 	                                               memory_order_relaxed);
-}
-
-static inline size_t sc_striped_size(const sc_striped_cfg *cfg)
-{
-	(void)cfg;
-	return sizeof(sc_striped_t);
 }
 
 static inline void sc_striped_inc(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *t)
@@ -235,12 +219,7 @@ static inline uint64_t sc_striped_get(const sc_striped_t *c, const sc_striped_cf
 	return sum;
 }
 
-static inline void sc_striped_flush(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *t)
-{
-	(void)c;
-	(void)cfg;
-	(void)t;
-}
+SC_OP_NO_FLUSH(striped)
 
 /*
  * Batched (Linux lib/percpu_counter.c's batched add; seed 003's periodic
@@ -278,17 +257,7 @@ typedef struct sc_batched_cfg {
 	uint32_t batch;
 } sc_batched_cfg;
 
-int sc_batched_config(sc_batched_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
-int sc_batched_init(sc_batched_t *c, const sc_batched_cfg *cfg, sc_err *err);
-void sc_batched_reset(sc_batched_t *c, const sc_batched_cfg *cfg);
-void sc_batched_destroy(sc_batched_t *c, const sc_batched_cfg *cfg);
-size_t sc_batched_heap_bytes(const sc_batched_t *c, const sc_batched_cfg *cfg);
-
-static inline size_t sc_batched_size(const sc_batched_cfg *cfg)
-{
-	(void)cfg;
-	return sizeof(sc_batched_t);
-}
+SC_DIST_OPS_(batched)
 
 static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
 {
@@ -361,11 +330,7 @@ typedef struct sc_percpu_cfg {
 	uint32_t cpus;
 } sc_percpu_cfg;
 
-int sc_percpu_config(sc_percpu_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
-int sc_percpu_init(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_err *err);
-void sc_percpu_reset(sc_percpu_t *c, const sc_percpu_cfg *cfg);
-void sc_percpu_destroy(sc_percpu_t *c, const sc_percpu_cfg *cfg);
-size_t sc_percpu_heap_bytes(const sc_percpu_t *c, const sc_percpu_cfg *cfg);
+SC_DIST_OPS_(percpu)
 /*
  * sched_getcpu(), out of line: it needs _GNU_SOURCE, which a public header
  * must not impose on its includer. Cost trade-off: the rseq path is one
@@ -394,12 +359,6 @@ static inline uint32_t sc_percpu_cpu(void)
 	return sc_percpu_cpu_slow();
 }
 
-static inline size_t sc_percpu_size(const sc_percpu_cfg *cfg)
-{
-	(void)cfg;
-	return sizeof(sc_percpu_t);
-}
-
 static inline void sc_percpu_inc(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t)
 {
 	(void)t;
@@ -415,12 +374,7 @@ static inline uint64_t sc_percpu_get(const sc_percpu_t *c, const sc_percpu_cfg *
 	return sc_dist_slots_sum(c->slots, cfg->cpus);
 }
 
-static inline void sc_percpu_flush(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t)
-{
-	(void)c;
-	(void)cfg;
-	(void)t;
-}
+SC_OP_NO_FLUSH(percpu)
 
 #ifdef __cplusplus
 }

@@ -121,19 +121,9 @@ typedef struct sc_morris {
 
 int sc_morris_config(sc_morris_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
 
-static inline size_t sc_morris_size(const sc_morris_cfg *cfg)
-{
-	(void)cfg;
-	return sizeof(sc_morris_t);
-}
-
-static inline int sc_morris_init(sc_morris_t *c, const sc_morris_cfg *cfg, sc_err *err)
-{
-	(void)cfg;
-	(void)err;
-	atomic_init(&c->t, SC_MORRIS_T0_BITS);
-	return 0;
-}
+SC_OP_SIZEOF(morris)
+SC_OP_WORD_INIT_RESET(morris, t, SC_MORRIS_T0_BITS)
+SC_OPS_SELF_CONTAINED(morris)
 
 /*
  * One draw per increment (none for the very first). A failed CAS re-checks
@@ -159,34 +149,6 @@ static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *
 {
 	/* relaxed: any value the threshold has held is an acceptable reading. */
 	return sc_morris_project_(atomic_load_explicit(&c->t, memory_order_relaxed), cfg);
-}
-
-/* Only while nothing increments (SPEC §3). */
-static inline void sc_morris_reset(sc_morris_t *c, const sc_morris_cfg *cfg)
-{
-	(void)cfg;
-	/* relaxed: no increment is in flight; later ones start after a barrier. */
-	atomic_store_explicit(&c->t, SC_MORRIS_T0_BITS, memory_order_relaxed);
-}
-
-static inline void sc_morris_flush(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t)
-{
-	(void)c;
-	(void)cfg;
-	(void)t;
-}
-
-static inline void sc_morris_destroy(sc_morris_t *c, const sc_morris_cfg *cfg)
-{
-	(void)c;
-	(void)cfg;
-}
-
-static inline size_t sc_morris_heap_bytes(const sc_morris_t *c, const sc_morris_cfg *cfg)
-{
-	(void)c;
-	(void)cfg;
-	return 0;
 }
 
 /*
@@ -221,20 +183,9 @@ typedef sc_morris_cfg sc_morris_adapt_cfg;
 int sc_morris_adapt_config(sc_morris_adapt_cfg *cfg, sc_params *p, const sc_env *env,
                            sc_err *err);
 
-static inline size_t sc_morris_adapt_size(const sc_morris_adapt_cfg *cfg)
-{
-	(void)cfg;
-	return sizeof(sc_morris_adapt_t);
-}
-
-static inline int sc_morris_adapt_init(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg,
-                                       sc_err *err)
-{
-	(void)cfg;
-	(void)err;
-	atomic_init(&c->w, SC_MORRIS_ADAPT_INIT);
-	return 0;
-}
+SC_OP_SIZEOF(morris_adapt)
+SC_OP_WORD_INIT_RESET(morris_adapt, w, SC_MORRIS_ADAPT_INIT)
+SC_OPS_SELF_CONTAINED(morris_adapt)
 
 /* Exact mode: the Morris half unused and room left in the exact half. */
 static inline bool sc_morris_adapt_exact_mode_(uint64_t w)
@@ -279,36 +230,6 @@ static inline uint64_t sc_morris_adapt_get(const sc_morris_adapt_t *c,
 	/* relaxed: one load gives both halves consistently; any past value will do. */
 	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	return (uint32_t)w + sc_morris_project_((uint32_t)(w >> 32), cfg);
-}
-
-/* Only while nothing increments (SPEC §3). */
-static inline void sc_morris_adapt_reset(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg)
-{
-	(void)cfg;
-	/* relaxed: no increment is in flight; later ones start after a barrier. */
-	atomic_store_explicit(&c->w, SC_MORRIS_ADAPT_INIT, memory_order_relaxed);
-}
-
-static inline void sc_morris_adapt_flush(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg,
-                                         sc_thread *t)
-{
-	(void)c;
-	(void)cfg;
-	(void)t;
-}
-
-static inline void sc_morris_adapt_destroy(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg)
-{
-	(void)c;
-	(void)cfg;
-}
-
-static inline size_t sc_morris_adapt_heap_bytes(const sc_morris_adapt_t *c,
-                                                const sc_morris_adapt_cfg *cfg)
-{
-	(void)c;
-	(void)cfg;
-	return 0;
 }
 
 #ifdef __cplusplus

@@ -223,32 +223,19 @@ static inline uint64_t sc_rbonuma_adapt_get(const sc_rbonuma_adapt_t *c,
 	return sc_rbonuma_get(c, cfg);
 }
 
-/* The common operations of the two. */
-#define SC_RBONUMA_OPS_(P)                                                                 \
-	int sc_##P##_config(sc_##P##_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err); \
-	int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err);            \
-	void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg);                       \
-	void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg);                     \
-	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		return sizeof(sc_##P##_t);                                                 \
-	}                                                                                  \
-	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		(void)t;                                                                   \
-	}                                                                                  \
-	static inline size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		return 0;                                                                  \
-	}
+/*
+ * What all four share: config, init, reset and destroy are in numa.c, size
+ * is the type's, flush does nothing. heap_bytes is each pair's own.
+ */
+#define SC_NUMA_OPS_(P)                                                                    \
+	SC_OP_DECLARE_OUT_OF_LINE(P)                                                       \
+	SC_OP_SIZEOF(P)                                                                    \
+	SC_OP_NO_FLUSH(P)
 
-SC_RBONUMA_OPS_(rbonuma)
-SC_RBONUMA_OPS_(rbonuma_adapt)
+SC_NUMA_OPS_(rbonuma)
+SC_NUMA_OPS_(rbonuma_adapt)
+SC_OP_NO_HEAP(rbonuma)
+SC_OP_NO_HEAP(rbonuma_adapt)
 
 /* ------------------------------------------------------------------------ */
 /* Multiline and MultilineAdapt (Dice §2.2)                                 */
@@ -416,26 +403,8 @@ static inline size_t sc_multiline_adapt_heap_bytes(const sc_multiline_adapt_t *c
 	                                           : 0;
 }
 
-/* The common operations of the two. */
-#define SC_MULTILINE_OPS_(P)                                                               \
-	int sc_##P##_config(sc_##P##_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err); \
-	int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err);            \
-	void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg);                       \
-	void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg);                     \
-	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		return sizeof(sc_##P##_t);                                                 \
-	}                                                                                  \
-	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		(void)t;                                                                   \
-	}
-
-SC_MULTILINE_OPS_(multiline)
-SC_MULTILINE_OPS_(multiline_adapt)
+SC_NUMA_OPS_(multiline)
+SC_NUMA_OPS_(multiline_adapt)
 
 #ifdef __cplusplus
 }

@@ -106,20 +106,25 @@ bool sc_param_present(const sc_params *p, const char *key)
 	return find_key(p, key) >= 0;
 }
 
+/* The value given for key, now marked used; NULL when absent (the reader returns its default). */
+static const char *take_value(sc_params *p, const char *key)
+{
+	int i = find_key(p, key);
+	if (i < 0)
+		return NULL;
+	p->used[i] = true;
+	return p->value[i];
+}
+
 int sc_param_u64(sc_params *p, const char *variant, const char *key, uint64_t def, uint64_t min,
                  uint64_t max, uint64_t *out, sc_err *err)
 {
-	int i = find_key(p, key);
-	if (i < 0) {
-		*out = def;
-		return 0;
-	}
-	p->used[i] = true;
-	const char *s = p->value[i];
+	const char *s = take_value(p, key);
 	char *end;
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (s[0] == '-' || s[0] == '+' || errno || *end != '\0' || end == s || v < min || v > max) {
+	unsigned long long v = s ? strtoull(s, &end, 10) : def;
+	if (s && (s[0] == '-' || s[0] == '+' || errno || *end != '\0' || end == s || v < min ||
+	          v > max)) {
 		sc_err_set(err, "%s: parameter %s=%s is invalid: expected an integer in [%llu, %llu]",
 		           variant, key, s, (unsigned long long)min, (unsigned long long)max);
 		return -1;
@@ -131,17 +136,11 @@ int sc_param_u64(sc_params *p, const char *variant, const char *key, uint64_t de
 int sc_param_double(sc_params *p, const char *variant, const char *key, double def, double min,
                     double max, double *out, sc_err *err)
 {
-	int i = find_key(p, key);
-	if (i < 0) {
-		*out = def;
-		return 0;
-	}
-	p->used[i] = true;
-	const char *s = p->value[i];
+	const char *s = take_value(p, key);
 	char *end;
 	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || *end != '\0' || end == s || !isfinite(v) || v < min || v > max) {
+	double v = s ? strtod(s, &end) : def;
+	if (s && (errno || *end != '\0' || end == s || !isfinite(v) || v < min || v > max)) {
 		sc_err_set(err, "%s: parameter %s=%s is invalid: expected a number in [%g, %g]",
 		           variant, key, s, min, max);
 		return -1;

@@ -225,6 +225,77 @@ int sc_params_check_unused(const sc_params *p, const char *variant, const char *
 void *sc_alloc_lines(size_t size);
 void sc_free_lines(void *p);
 
+/*
+ * The per-variant operations that many variants share word for word (the
+ * contract is at the top of scounters.h). Each macro defines, for prefix P,
+ * static inline functions with the contract's names and signatures, so that
+ * a family header writes only what is its own.
+ */
+
+/* sc_P_config, _init, _reset, _destroy: declared here, defined in the family's .c. */
+#define SC_OP_DECLARE_OUT_OF_LINE(P)                                                       \
+	int sc_##P##_config(sc_##P##_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err); \
+	int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err);            \
+	void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg);                       \
+	void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg);
+
+/* sc_P_size: one counter is its type, whatever the configuration. */
+#define SC_OP_SIZEOF(P)                                                                    \
+	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		return sizeof(sc_##P##_t);                                                 \
+	}
+
+/* sc_P_flush: a no-op, for variants that hold nothing back per thread. */
+#define SC_OP_NO_FLUSH(P)                                                                  \
+	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		(void)t;                                                                   \
+	}
+
+/* sc_P_destroy: a no-op, for variants that allocate nothing. */
+#define SC_OP_NO_DESTROY(P)                                                                \
+	static inline void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg)        \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+	}
+
+/* sc_P_heap_bytes: 0, for variants that allocate nothing. */
+#define SC_OP_NO_HEAP(P)                                                                   \
+	static inline size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		return 0;                                                                  \
+	}
+
+/* flush, destroy and heap_bytes of a counter that allocates nothing and holds nothing back. */
+#define SC_OPS_SELF_CONTAINED(P) SC_OP_NO_FLUSH(P) SC_OP_NO_DESTROY(P) SC_OP_NO_HEAP(P)
+
+/*
+ * sc_P_init and sc_P_reset of a counter that is one atomic field FIELD
+ * whose state at the start is the constant INITIAL. reset is relaxed: it
+ * runs only while nothing increments, and later increments start after the
+ * caller's barrier or join.
+ */
+#define SC_OP_WORD_INIT_RESET(P, FIELD, INITIAL)                                           \
+	static inline int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err) \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		(void)err;                                                                 \
+		atomic_init(&c->FIELD, INITIAL);                                           \
+		return 0;                                                                  \
+	}                                                                                  \
+	static inline void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg)          \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		atomic_store_explicit(&c->FIELD, INITIAL, memory_order_relaxed);           \
+	}
+
 /* ceil(log2(n)) for n >= 1: bits needed to store ids 0 .. n-1. */
 static inline unsigned sc_bits_for(uint32_t n)
 {

@@ -251,23 +251,7 @@ static inline void sc_scalable_capped_inc(sc_scalable_capped_t *c,
 		else                                                                       \
 			atomic_store_explicit(sc_scalable_w64_(c), 0, memory_order_relaxed); \
 	}                                                                                  \
-	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		(void)t;                                                                   \
-	}                                                                                  \
-	static inline void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg)        \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-	}                                                                                  \
-	static inline size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		return 0;                                                                  \
-	}
+	SC_OPS_SELF_CONTAINED(P)
 
 SC_SCALABLE_OPS_(scalable)
 SC_SCALABLE_OPS_(scalable_cas)

@@ -111,45 +111,14 @@ static inline void sc_rbo_inc(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t)
 /* The common operations, stamped out for the four word counters. */
 #define SC_WORD_OPS_(P)                                                                    \
 	int sc_##P##_config(sc_##P##_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err); \
-	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		return sizeof(sc_##P##_t);                                                 \
-	}                                                                                  \
-	static inline int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err) \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		(void)err;                                                                 \
-		atomic_init(&c->v, 0);                                                     \
-		return 0;                                                                  \
-	}                                                                                  \
 	static inline uint64_t sc_##P##_get(const sc_##P##_t *c, const sc_##P##_cfg *cfg)  \
 	{                                                                                  \
 		(void)cfg;                                                                 \
 		return sc_word_get(c);                                                     \
 	}                                                                                  \
-	static inline void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg)          \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		sc_word_reset(c);                                                          \
-	}                                                                                  \
-	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		(void)t;                                                                   \
-	}                                                                                  \
-	static inline void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg)        \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-	}                                                                                  \
-	static inline size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		return 0;                                                                  \
-	}
+	SC_OP_SIZEOF(P)                                                                    \
+	SC_OP_WORD_INIT_RESET(P, v, 0)                                                     \
+	SC_OPS_SELF_CONTAINED(P)
 
 SC_WORD_OPS_(serial)
 SC_WORD_OPS_(cas)

@@ -98,22 +98,61 @@ static bool parse_double(const char *s, double *out)
 	return true;
 }
 
-static int add_thread_count(cli_opts *o, uint64_t t)
+/* p, or the end of scbench (status 1) when an allocation failed. */
+static void *must_alloc(void *p)
 {
-	uint32_t *n = realloc(o->threads, (o->nthreads + 1) * sizeof *n);
-	if (!n) {
+	if (!p) {
 		fprintf(stderr, "scbench: out of memory\n");
 		exit(1);
 	}
-	o->threads = n;
+	return p;
+}
+
+/* Takes one item of the list arg (and may write into it); CLI_OK, or a usage error. */
+typedef int (*list_item_fn)(cli_opts *o, char *item, const char *arg);
+
+/*
+ * Hand each item of the comma list arg to fn, up to the first one fn
+ * rejects. strtok_r skips empty items ("1,,2" is 1,2).
+ */
+static int parse_list(cli_opts *o, const char *arg, list_item_fn fn)
+{
+	char *copy = must_alloc(strdup(arg));
+	char *save = NULL;
+	int rc = CLI_OK;
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == CLI_OK;
+	     tok = strtok_r(NULL, ",", &save))
+		rc = fn(o, tok, arg);
+	free(copy);
+	return rc;
+}
+
+static void add_thread_count(cli_opts *o, uint64_t t)
+{
+	o->threads = must_alloc(realloc(o->threads, (o->nthreads + 1) * sizeof *o->threads));
 	o->threads[o->nthreads++] = (uint32_t)t;
-	return 0;
+}
+
+static const char threads_accepted[] =
+	"expected a comma list of counts (1,2,4), a range (1-8) or pow2, each in [1, 16384]";
+
+/* One item of --threads: a count, or a range lo-hi. */
+static int thread_item(cli_opts *o, char *item, const char *arg)
+{
+	char *dash = strchr(item, '-');
+	uint64_t lo, hi;
+	if (dash)
+		*dash = '\0';
+	if (!parse_u64(item, 1, CLI_MAX_THREADS, &lo) ||
+	    !parse_u64(dash ? dash + 1 : item, 1, CLI_MAX_THREADS, &hi) || hi < lo)
+		return usage_error("threads", arg, "%s", threads_accepted);
+	for (uint64_t t = lo; t <= hi; t++)
+		add_thread_count(o, t);
+	return CLI_OK;
 }
 
 static int parse_threads(cli_opts *o, const char *arg, uint32_t pus)
 {
-	static const char accepted[] =
-		"expected a comma list of counts (1,2,4), a range (1-8) or pow2, each in [1, 16384]";
 	o->nthreads = 0;
 	if (strcasecmp(arg, "pow2") == 0) {
 		for (uint64_t t = 1; t < pus; t *= 2)
@@ -121,36 +160,23 @@ static int parse_threads(cli_opts *o, const char *arg, uint32_t pus)
 		add_thread_count(o, pus);
 		return CLI_OK;
 	}
-	char *copy = strdup(arg);
-	if (!copy) {
-		fprintf(stderr, "scbench: out of memory\n");
-		exit(1);
-	}
-	int rc = CLI_OK;
-	char *save = NULL;
 	if (!*arg || arg[strlen(arg) - 1] == ',')
-		rc = usage_error("threads", arg, "%s", accepted);
-	for (char *tok = strtok_r(copy, ",", &save); tok && rc == CLI_OK;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *dash = strchr(tok, '-');
-		uint64_t lo, hi;
-		if (dash) {
-			*dash = '\0';
-			if (!parse_u64(tok, 1, CLI_MAX_THREADS, &lo) ||
-			    !parse_u64(dash + 1, 1, CLI_MAX_THREADS, &hi) || hi < lo) {
-				rc = usage_error("threads", arg, "%s", accepted);
-				break;
-			}
-			for (uint64_t t = lo; t <= hi; t++)
-				add_thread_count(o, t);
-		} else if (parse_u64(tok, 1, CLI_MAX_THREADS, &lo)) {
-			add_thread_count(o, lo);
-		} else {
-			rc = usage_error("threads", arg, "%s", accepted);
-		}
-	}
-	free(copy);
-	return rc;
+		return usage_error("threads", arg, "%s", threads_accepted);
+	return parse_list(o, arg, thread_item);
+}
+
+/* One item of --counter: a variant name or alias, kept once. */
+static int counter_item(cli_opts *o, char *item, const char *arg)
+{
+	const sc_variant *v = sc_variant_find(item);
+	if (!v)
+		return usage_error("counter", arg, "unknown variant '%s'; valid: %s", item,
+		                   sc_variant_names());
+	for (unsigned i = 0; i < o->nvariants; i++)
+		if (o->variants[i] == v)
+			return CLI_OK;
+	o->variants[o->nvariants++] = v;
+	return CLI_OK;
 }
 
 static int parse_counters(cli_opts *o, const char *arg)
@@ -161,42 +187,16 @@ static int parse_counters(cli_opts *o, const char *arg)
 			o->variants[o->nvariants++] = &sc_variants[i];
 		return CLI_OK;
 	}
-	char *copy = strdup(arg);
-	if (!copy) {
-		fprintf(stderr, "scbench: out of memory\n");
-		exit(1);
-	}
-	int rc = CLI_OK;
-	char *save = NULL;
 	if (!*arg)
-		rc = usage_error("counter", arg, "expected variant names or all; valid: %s",
-		                 sc_variant_names());
-	for (char *tok = strtok_r(copy, ",", &save); tok && rc == CLI_OK;
-	     tok = strtok_r(NULL, ",", &save)) {
-		const sc_variant *v = sc_variant_find(tok);
-		if (!v) {
-			rc = usage_error("counter", arg, "unknown variant '%s'; valid: %s", tok,
-			                 sc_variant_names());
-			break;
-		}
-		bool dup = false;
-		for (unsigned i = 0; i < o->nvariants; i++)
-			dup |= o->variants[i] == v;
-		if (!dup)
-			o->variants[o->nvariants++] = v;
-	}
-	free(copy);
-	return rc;
+		return usage_error("counter", arg, "expected variant names or all; valid: %s",
+		                   sc_variant_names());
+	return parse_list(o, arg, counter_item);
 }
 
 /* The output file's directory must exist and be writable; nothing is created here. */
 static int check_output(const char *path)
 {
-	char *dir = strdup(path);
-	if (!dir) {
-		fprintf(stderr, "scbench: out of memory\n");
-		exit(1);
-	}
+	char *dir = must_alloc(strdup(path));
 	char *slash = strrchr(dir, '/');
 	const char *d = ".";
 	if (slash == dir)

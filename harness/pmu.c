@@ -147,6 +147,17 @@ static void pmu_failure_reset(void)
 	pthread_mutex_unlock(&pmu_failure_lock);
 }
 
+/* The start of pmu_setup_init, with or without PAPI: true when events is "none" (s is then set). */
+static bool setup_begin(pmu_setup *s, const char *events)
+{
+	memset(s, 0, sizeof *s);
+	pmu_failure_reset();
+	if (!events || strcmp(events, "none"))
+		return false;
+	snprintf(s->status, sizeof s->status, "disabled: --events=none");
+	return true;
+}
+
 const char *pmu_thread_failure(void)
 {
 	pthread_mutex_lock(&pmu_failure_lock);
@@ -318,12 +329,8 @@ static int trial_events(pmu_setup *s, const int *codes, bool *unusable, int *fai
 
 int pmu_setup_init(pmu_setup *s, const char *events, sc_err *err)
 {
-	memset(s, 0, sizeof *s);
-	pmu_failure_reset();
-	if (events && !strcmp(events, "none")) {
-		snprintf(s->status, sizeof s->status, "disabled: --events=none");
+	if (setup_begin(s, events))
 		return 0;
-	}
 	if (!events)
 		use_default_events(s);
 	else if (parse_event_list(s, events, err))
@@ -459,12 +466,8 @@ void pmu_shutdown(pmu_setup *s)
 
 int pmu_setup_init(pmu_setup *s, const char *events, sc_err *err)
 {
-	memset(s, 0, sizeof *s);
-	pmu_failure_reset();
-	if (events && !strcmp(events, "none")) {
-		snprintf(s->status, sizeof s->status, "disabled: --events=none");
+	if (setup_begin(s, events))
 		return 0;
-	}
 	if (!events) {
 		/* The default asks for events only where they exist: here they never do.
 		 * Its columns stay, so CSVs from builds with and without PAPI line up. */

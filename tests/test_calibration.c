@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "tap.h"
+#include "testutil.h"
 #include "workload.h"
 
 /* ns per iteration of one short repetition of the CAS loop with mean m pauses. */
@@ -69,12 +70,10 @@ int main(void)
 {
 	tap_plan_lazy();
 	sc_table cas;
-	sc_params p;
 	sc_env env;
 	sc_err err;
-	sc_params_clear(&p);
 	sc_env_default(&env);
-	if (sc_table_create(&cas, &sc_variants[SC_ID_cas], &p, &env, 1, &err)) {
+	if (test_table_open(&cas, &sc_variants[SC_ID_cas], &env, 1, NULL, &err)) {
 		tap_ok(false, "create CAS: %s", err.msg);
 		return tap_done();
 	}

@@ -12,7 +12,7 @@
  * Deterministic: fixed seeds (sc_thread_init), no timing. Sizes are modest
  * so that the program also runs quickly under ThreadSanitizer.
  */
-#include "distributed.h"
+#include "scounters.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -25,23 +25,13 @@
 #define MAX_THREADS 16
 #define NEAR_WRAP (UINT64_MAX - 2) /* 2^64 - 3 */
 
-/* ---- a type-erased view of the four variants ------------------------------ */
+/* ---- the four variants: the registry's operations, plus a white-box preset -- */
 
-typedef struct dist_ops {
-	const char *name;
-	size_t cfg_size;
-	int (*config)(void *cfg, sc_params *p, const sc_env *env, sc_err *err);
-	size_t (*size)(const void *cfg);
-	int (*init)(void *c, const void *cfg, sc_err *err);
-	void (*inc)(void *c, const void *cfg, sc_thread *t);
-	uint64_t (*get)(const void *c, const void *cfg);
-	void (*reset)(void *c, const void *cfg);
-	void (*flush)(void *c, const void *cfg, sc_thread *t);
-	void (*destroy)(void *c, const void *cfg);
-	size_t (*heap_bytes)(const void *c, const void *cfg);
+typedef struct dist_variant {
+	const sc_variant *v;
 	/* White-box: set parts just below 2^64; returns their sum modulo 2^64. */
 	uint64_t (*preset)(void *c, const void *cfg);
-} dist_ops;
+} dist_variant;
 
 static uint64_t sharded_preset(void *c, const void *cfg)
 {
@@ -85,60 +75,24 @@ static uint64_t percpu_preset(void *c, const void *cfg)
 	return sum;
 }
 
-#define DIST_VARIANTS(X)                                                                   \
-	X(sharded, "Sharded")                                                              \
-	X(striped, "Striped")                                                              \
-	X(batched, "Batched")                                                              \
-	X(percpu, "PerCPU")
+#define SHARDED (&sc_variants[SC_ID_sharded])
+#define STRIPED (&sc_variants[SC_ID_striped])
+#define BATCHED (&sc_variants[SC_ID_batched])
+#define PERCPU (&sc_variants[SC_ID_percpu])
 
-#define DIST_WRAP_(P, NAME)                                                                \
-	static int P##_config_(void *cfg, sc_params *p, const sc_env *env, sc_err *err)    \
-	{                                                                                  \
-		return sc_##P##_config(cfg, p, env, err);                                  \
-	}                                                                                  \
-	static size_t P##_size_(const void *cfg) { return sc_##P##_size(cfg); }            \
-	static int P##_init_(void *c, const void *cfg, sc_err *err)                        \
-	{                                                                                  \
-		return sc_##P##_init(c, cfg, err);                                         \
-	}                                                                                  \
-	static void P##_inc_(void *c, const void *cfg, sc_thread *t)                       \
-	{                                                                                  \
-		sc_##P##_inc(c, cfg, t);                                                   \
-	}                                                                                  \
-	static uint64_t P##_get_(const void *c, const void *cfg)                           \
-	{                                                                                  \
-		return sc_##P##_get(c, cfg);                                               \
-	}                                                                                  \
-	static void P##_reset_(void *c, const void *cfg) { sc_##P##_reset(c, cfg); }       \
-	static void P##_flush_(void *c, const void *cfg, sc_thread *t)                     \
-	{                                                                                  \
-		sc_##P##_flush(c, cfg, t);                                                 \
-	}                                                                                  \
-	static void P##_destroy_(void *c, const void *cfg) { sc_##P##_destroy(c, cfg); }   \
-	static size_t P##_heap_bytes_(const void *c, const void *cfg)                      \
-	{                                                                                  \
-		return sc_##P##_heap_bytes(c, cfg);                                        \
-	}
-DIST_VARIANTS(DIST_WRAP_)
-#undef DIST_WRAP_
-
-#define DIST_ENTRY_(P, NAME)                                                               \
-	{NAME,       sizeof(sc_##P##_cfg), P##_config_, P##_size_,  P##_init_,             \
-	 P##_inc_,   P##_get_,             P##_reset_,  P##_flush_, P##_destroy_,          \
-	 P##_heap_bytes_, P##_preset},
-static const dist_ops variants[] = {DIST_VARIANTS(DIST_ENTRY_)};
-#undef DIST_ENTRY_
+static const dist_variant variants[] = {
+	{SHARDED, sharded_preset},
+	{STRIPED, striped_preset},
+	{BATCHED, batched_preset},
+	{PERCPU, percpu_preset},
+};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
-
-static bool is_batched(const dist_ops *ops)
-{
-	return strcmp(ops->name, "Batched") == 0;
-}
 
 /* ---- one configured counter ------------------------------------------------ */
 
 typedef struct counter {
-	const dist_ops *ops;
+	sc_table t; /* a table of one */
+	const sc_variant *v;
 	void *cfg;
 	void *c;
 	uint32_t batch; /* Batched's B, else 1 */
@@ -154,44 +108,31 @@ static sc_env test_env(uint32_t threads, uint32_t cpus)
 }
 
 /* batch: Batched's parameter (0: its default); the other variants take none. */
-static bool counter_new(counter *k, const dist_ops *ops, const sc_env *env, uint32_t batch)
+static bool counter_new(counter *k, const sc_variant *v, const sc_env *env, uint32_t batch)
 {
-	sc_params p;
 	sc_err err = {{0}};
-	char kv[32];
-	sc_params_clear(&p);
-	if (batch && is_batched(ops)) {
+	char kv[32] = "";
+	if (batch && v == BATCHED)
 		snprintf(kv, sizeof kv, "batch=%u", batch);
-		sc_params_add(&p, kv, &err);
-	}
-	k->ops = ops;
-	k->cfg = sc_alloc_lines(ops->cfg_size);
-	if (!k->cfg || ops->config(k->cfg, &p, env, &err)) {
-		tap_diag("%s: config failed: %s", ops->name, err.msg);
-		sc_free_lines(k->cfg);
+	if (test_table_open(&k->t, v, env, 1, kv, &err)) {
+		tap_diag("%s: %s", v->name, err.msg);
 		return false;
 	}
-	k->c = sc_alloc_lines(ops->size(k->cfg));
-	if (!k->c || ops->init(k->c, k->cfg, &err)) {
-		tap_diag("%s: init failed: %s", ops->name, err.msg);
-		sc_free_lines(k->c);
-		sc_free_lines(k->cfg);
-		return false;
-	}
-	k->batch = is_batched(ops) ? ((sc_batched_cfg *)k->cfg)->batch : 1;
+	k->v = v;
+	k->cfg = k->t.cfg;
+	k->c = sc_table_at(&k->t, 0);
+	k->batch = v == BATCHED ? ((sc_batched_cfg *)k->cfg)->batch : 1;
 	return true;
 }
 
 static void counter_free(counter *k)
 {
-	k->ops->destroy(k->c, k->cfg);
-	sc_free_lines(k->c);
-	sc_free_lines(k->cfg);
+	sc_table_destroy(&k->t);
 }
 
 static uint64_t counter_get(const counter *k)
 {
-	return k->ops->get(k->c, k->cfg);
+	return k->v->get(k->c, k->cfg);
 }
 
 /* ---- moving a thread between CPUs ------------------------------------------- */
@@ -276,7 +217,7 @@ static void run_writer(run *r, unsigned index)
 	while (atomic_load(&r->readers_ready) < r->readers)
 		sched_yield();
 	for (uint64_t i = 0; i < n; i++) {
-		k->ops->inc(k->c, k->cfg, &t);
+		k->v->inc(k->c, k->cfg, &t);
 		if (r->track) {
 			/* release: the increment above happens before a reader that sees this count. */
 			atomic_store_explicit(&r->done[index], i + 1, memory_order_release);
@@ -290,7 +231,7 @@ static void run_writer(run *r, unsigned index)
 			last_cpu = cpu;
 		}
 	}
-	k->ops->flush(k->c, k->cfg, &t);
+	k->v->flush(k->c, k->cfg, &t);
 	if (r->hop_every)
 		hopper_restore(&h);
 	atomic_fetch_add(&r->cpu_changes, changes);
@@ -358,36 +299,36 @@ static uint64_t run_go(run *r, unsigned readers)
 
 /* ---- tests every variant passes ------------------------------------------- */
 
-static void test_single_thread_exact(const dist_ops *ops)
+static void test_single_thread_exact(const sc_variant *v)
 {
 	sc_env env = test_env(1, 0);
 	counter k;
 	sc_thread t;
-	bool ok = counter_new(&k, ops, &env, 1); /* Batched with B = 1: get is exact at once */
+	bool ok = counter_new(&k, v, &env, 1); /* Batched with B = 1: get is exact at once */
 	uint64_t i = 0;
 	sc_thread_init(&t, 0, 0, 1, false);
 	for (; ok && i < 5000; i++) {
 		ok = counter_get(&k) == i;
-		ops->inc(k.c, k.cfg, &t);
+		v->inc(k.c, k.cfg, &t);
 	}
 	tap_ok(ok && counter_get(&k) == 5000, "%s_single_thread_exact_after_every_increment",
-	       ops->name);
+	       v->name);
 	counter_free(&k);
 }
 
-static void test_exact_oversubscribed(const dist_ops *ops, unsigned threads, uint64_t seed)
+static void test_exact_oversubscribed(const sc_variant *v, unsigned threads, uint64_t seed)
 {
 	sc_env env = test_env(threads, 0);
 	counter k;
 	run r;
-	if (!counter_new(&k, ops, &env, 0)) {
-		tap_ok(false, "%s_exact_%u_threads_seed_%llu", ops->name, threads,
+	if (!counter_new(&k, v, &env, 0)) {
+		tap_ok(false, "%s_exact_%u_threads_seed_%llu", v->name, threads,
 		       (unsigned long long)seed);
 		return;
 	}
 	run_init(&r, &k, threads, 60000 + 5000 * seed, seed);
 	uint64_t total = run_go(&r, 0), got = counter_get(&k);
-	if (!tap_ok(got == total, "%s_exact_%u_threads_seed_%llu", ops->name, threads,
+	if (!tap_ok(got == total, "%s_exact_%u_threads_seed_%llu", v->name, threads,
 	            (unsigned long long)seed))
 		tap_diag("got %llu, expected %llu", (unsigned long long)got,
 		         (unsigned long long)total);
@@ -395,13 +336,13 @@ static void test_exact_oversubscribed(const dist_ops *ops, unsigned threads, uin
 }
 
 /* 3 writers and 1 reader: reads never decrease and lag by at most the slack. */
-static void test_get_while_running(const dist_ops *ops, uint32_t batch)
+static void test_get_while_running(const sc_variant *v, uint32_t batch)
 {
 	sc_env env = test_env(4, 0);
 	counter k;
 	run r;
-	if (!counter_new(&k, ops, &env, batch)) {
-		tap_ok(false, "%s_get_while_running", ops->name);
+	if (!counter_new(&k, v, &env, batch)) {
+		tap_ok(false, "%s_get_while_running", v->name);
 		return;
 	}
 	run_init(&r, &k, 3, 50000, 7);
@@ -409,15 +350,15 @@ static void test_get_while_running(const dist_ops *ops, uint32_t batch)
 	uint64_t total = run_go(&r, 1);
 	uint64_t slack = (uint64_t)r.writers * (k.batch - 1);
 	char name[64];
-	if (is_batched(ops))
-		snprintf(name, sizeof name, "%s_B%u", ops->name, k.batch);
+	if (v == BATCHED)
+		snprintf(name, sizeof name, "%s_B%u", v->name, k.batch);
 	else
-		snprintf(name, sizeof name, "%s", ops->name);
+		snprintf(name, sizeof name, "%s", v->name);
 	tap_diag("%s: %llu reads, at most %llu behind (bound %llu)", name,
 	         (unsigned long long)r.reads, (unsigned long long)r.max_behind,
 	         (unsigned long long)slack);
 	tap_ok(r.decreases == 0, "%s_get_never_decreases_while_running", name);
-	if (is_batched(ops))
+	if (v == BATCHED)
 		tap_ok(r.behind == 0,
 		       "%s_get_at_least_completed_minus_threads_times_B_minus_1_while_running",
 		       name);
@@ -429,90 +370,91 @@ static void test_get_while_running(const dist_ops *ops, uint32_t batch)
 }
 
 /* Parts just below 2^64: one thread steps across the boundary, then 4 threads. */
-static void test_wraps_at_2_64(const dist_ops *ops)
+static void test_wraps_at_2_64(const dist_variant *dv)
 {
+	const sc_variant *v = dv->v;
 	sc_env env = test_env(4, 2);
 	counter k;
 	sc_thread t;
 	run r;
-	if (!counter_new(&k, ops, &env, 1)) {
-		tap_ok(false, "%s_wraps_modulo_2^64", ops->name);
+	if (!counter_new(&k, v, &env, 1)) {
+		tap_ok(false, "%s_wraps_modulo_2^64", v->name);
 		return;
 	}
-	uint64_t start = ops->preset(k.c, k.cfg);
+	uint64_t start = dv->preset(k.c, k.cfg);
 	bool steps_ok = counter_get(&k) == start;
 	sc_thread_init(&t, 0, 0, 3, false);
 	for (uint64_t i = 1; i <= 10; i++) {
-		ops->inc(k.c, k.cfg, &t);
+		v->inc(k.c, k.cfg, &t);
 		steps_ok = steps_ok && counter_get(&k) == start + i;
 	}
-	tap_ok(steps_ok, "%s_single_thread_steps_across_2^64_one_by_one", ops->name);
+	tap_ok(steps_ok, "%s_single_thread_steps_across_2^64_one_by_one", v->name);
 	run_init(&r, &k, 4, 3000, 3);
 	uint64_t expect = start + 10 + run_go(&r, 0), got = counter_get(&k);
 	if (!tap_ok(got == expect && got < run_total(&r) + 10, "%s_wraps_modulo_2^64_under_4_threads",
-	            ops->name))
+	            v->name))
 		tap_diag("got %llu, expected %llu", (unsigned long long)got,
 		         (unsigned long long)expect);
 	counter_free(&k);
 }
 
-static void test_reset(const dist_ops *ops)
+static void test_reset(const sc_variant *v)
 {
 	sc_env env = test_env(4, 0);
 	counter k;
 	sc_thread t;
 	run r;
-	if (!counter_new(&k, ops, &env, 0)) {
-		tap_ok(false, "%s_reset", ops->name);
+	if (!counter_new(&k, v, &env, 0)) {
+		tap_ok(false, "%s_reset", v->name);
 		return;
 	}
 	run_init(&r, &k, 4, 5000, 11);
 	run_go(&r, 0);
-	size_t heap = ops->heap_bytes(k.c, k.cfg);
+	size_t heap = v->heap_bytes(k.c, k.cfg);
 	/* leave some increments unflushed: reset must drop Batched's local counts too */
 	sc_thread_init(&t, 0, 0, 11, false);
 	for (int i = 0; i < 10; i++)
-		ops->inc(k.c, k.cfg, &t);
-	ops->reset(k.c, k.cfg);
+		v->inc(k.c, k.cfg, &t);
+	v->reset(k.c, k.cfg);
 	bool zero = counter_get(&k) == 0;
-	ops->flush(k.c, k.cfg, &t);
+	v->flush(k.c, k.cfg, &t);
 	zero = zero && counter_get(&k) == 0;
-	tap_ok(zero, "%s_reset_zeroes_value_and_unflushed_counts", ops->name);
-	tap_ok(ops->heap_bytes(k.c, k.cfg) == heap, "%s_reset_keeps_allocation", ops->name);
+	tap_ok(zero, "%s_reset_zeroes_value_and_unflushed_counts", v->name);
+	tap_ok(v->heap_bytes(k.c, k.cfg) == heap, "%s_reset_keeps_allocation", v->name);
 	run_init(&r, &k, 4, 4000, 12);
 	uint64_t total = run_go(&r, 0);
-	tap_ok(counter_get(&k) == total, "%s_exact_after_reset_under_4_threads", ops->name);
+	tap_ok(counter_get(&k) == total, "%s_exact_after_reset_under_4_threads", v->name);
 	counter_free(&k);
 }
 
 /* ---- Sharded, Batched and PerCPU: slots and environment -------------------- */
 
-static int config_rc(const dist_ops *ops, uint32_t threads, uint32_t cpus, sc_err *err)
+static int config_rc(const sc_variant *v, uint32_t threads, uint32_t cpus, sc_err *err)
 {
 	sc_env env = test_env(threads, cpus);
 	sc_params p;
 	alignas(64) unsigned char cfg[256];
 	sc_params_clear(&p);
 	err->msg[0] = '\0';
-	return ops->config(cfg, &p, &env, err);
+	return v->config(cfg, &p, &env, err);
 }
 
 static void test_env_validation(void)
 {
 	sc_err err;
-	tap_ok(config_rc(&variants[0], 0, 0, &err) == -1 && strstr(err.msg, "Sharded") &&
+	tap_ok(config_rc(SHARDED, 0, 0, &err) == -1 && strstr(err.msg, "Sharded") &&
 	               strstr(err.msg, "threads=0"),
 	       "sharded_rejects_zero_threads");
-	tap_ok(config_rc(&variants[0], SC_DIST_MAX_SLOTS + 1, 0, &err) == -1,
+	tap_ok(config_rc(SHARDED, SC_DIST_MAX_SLOTS + 1, 0, &err) == -1,
 	       "sharded_rejects_threads_above_max_slots");
-	tap_ok(config_rc(&variants[0], SC_DIST_MAX_SLOTS, 0, &err) == 0,
+	tap_ok(config_rc(SHARDED, SC_DIST_MAX_SLOTS, 0, &err) == 0,
 	       "sharded_accepts_max_slots_threads");
-	tap_ok(config_rc(&variants[2], 0, 0, &err) == -1 && strstr(err.msg, "Batched"),
+	tap_ok(config_rc(BATCHED, 0, 0, &err) == -1 && strstr(err.msg, "Batched"),
 	       "batched_rejects_zero_threads");
-	tap_ok(config_rc(&variants[3], 1, SC_DIST_MAX_SLOTS + 1, &err) == -1 &&
+	tap_ok(config_rc(PERCPU, 1, SC_DIST_MAX_SLOTS + 1, &err) == -1 &&
 	               strstr(err.msg, "PerCPU") && strstr(err.msg, "cpus="),
 	       "percpu_rejects_cpus_above_max_slots");
-	tap_ok(config_rc(&variants[1], 1, SC_DIST_MAX_SLOTS + 1, &err) == -1 &&
+	tap_ok(config_rc(STRIPED, 1, SC_DIST_MAX_SLOTS + 1, &err) == -1 &&
 	               strstr(err.msg, "Striped"),
 	       "striped_rejects_cpus_above_max_slots");
 
@@ -531,17 +473,17 @@ static void test_heap_bytes(void)
 	counter k;
 	static const size_t per_slot = sizeof(sc_padded_u64);
 	tap_ok(per_slot == SC_LINE_SIZE, "slot_is_one_padding_unit");
-	for (size_t v = 0; v < NVARIANTS; v++) {
-		const dist_ops *ops = &variants[v];
-		if (!counter_new(&k, ops, &env, 0))
+	for (size_t i = 0; i < NVARIANTS; i++) {
+		const sc_variant *v = variants[i].v;
+		if (!counter_new(&k, v, &env, 0))
 			continue;
 		size_t expect = 0;
-		if (strcmp(ops->name, "Sharded") == 0 || is_batched(ops))
+		if (v == SHARDED || v == BATCHED)
 			expect = 5 * per_slot;
-		else if (strcmp(ops->name, "PerCPU") == 0)
+		else if (v == PERCPU)
 			expect = 3 * per_slot;
-		tap_ok(ops->heap_bytes(k.c, k.cfg) == expect, "%s_heap_bytes_%zu_before_use",
-		       ops->name, expect);
+		tap_ok(v->heap_bytes(k.c, k.cfg) == expect, "%s_heap_bytes_%zu_before_use", v->name,
+		       expect);
 		counter_free(&k);
 	}
 }
@@ -553,7 +495,7 @@ static void test_batched_lags_by_less_than_B(void)
 	sc_env env = test_env(1, 0);
 	counter k;
 	sc_thread t;
-	bool ok = counter_new(&k, &variants[2], &env, 0) && k.batch == SC_BATCHED_DEFAULT;
+	bool ok = counter_new(&k, BATCHED, &env, 0) && k.batch == SC_BATCHED_DEFAULT;
 	tap_ok(ok, "batched_default_batch_is_64");
 	sc_thread_init(&t, 0, 0, 1, false);
 	for (uint64_t i = 1; ok && i <= 1000; i++) {
@@ -631,7 +573,7 @@ static void test_striped_grows_and_keeps_cells(void)
 	sc_env env = test_env(1, 8);
 	counter k;
 	sc_thread t;
-	if (!counter_new(&k, &variants[1], &env, 0)) {
+	if (!counter_new(&k, STRIPED, &env, 0)) {
 		tap_ok(false, "striped_grows");
 		return;
 	}
@@ -640,7 +582,7 @@ static void test_striped_grows_and_keeps_cells(void)
 	uint64_t n = 0;
 	for (; n < 100; n++)
 		sc_striped_inc(c, k.cfg, &t);
-	tap_ok(striped_table(&k) == NULL && variants[1].heap_bytes(c, k.cfg) == 0 &&
+	tap_ok(striped_table(&k) == NULL && STRIPED->heap_bytes(c, k.cfg) == 0 &&
 	               atomic_load(&c->base) == 100,
 	       "striped_uncontended_uses_base_only_and_allocates_nothing");
 
@@ -662,7 +604,7 @@ static void test_striped_grows_and_keeps_cells(void)
 				first[i] = tab->cells[i];
 			cells_kept = cells_kept && tab->cells[i] == first[i];
 		}
-		size_t b = variants[1].heap_bytes(c, k.cfg);
+		size_t b = STRIPED->heap_bytes(c, k.cfg);
 		bytes_grow = bytes_grow && b > bytes;
 		bytes = b;
 		sizes += expect;
@@ -691,7 +633,7 @@ static void test_striped_base_wraps(void)
 	sc_env env = test_env(1, 8);
 	counter k;
 	sc_thread t;
-	if (!counter_new(&k, &variants[1], &env, 0)) {
+	if (!counter_new(&k, STRIPED, &env, 0)) {
 		tap_ok(false, "striped_base_wraps");
 		return;
 	}
@@ -739,15 +681,15 @@ static void test_striped_grows_under_contention(void)
 	sc_env env = test_env(8, 8);
 	counter k;
 	contend x = {&k, 0};
-	if (!counter_new(&k, &variants[1], &env, 0)) {
+	if (!counter_new(&k, STRIPED, &env, 0)) {
 		tap_ok(false, "striped_grows_under_contention");
 		return;
 	}
 	test_run_threads(8, contend_thread, &x);
 	tap_diag("Striped after 8 threads: %llu increments, %u cells, %zu heap bytes",
 	         (unsigned long long)x.total, striped_cells(&k),
-	         variants[1].heap_bytes(k.c, k.cfg));
-	tap_ok(variants[1].heap_bytes(k.c, k.cfg) > 0 && striped_cells(&k) >= 2,
+	         STRIPED->heap_bytes(k.c, k.cfg));
+	tap_ok(STRIPED->heap_bytes(k.c, k.cfg) > 0 && striped_cells(&k) >= 2,
 	       "striped_creates_its_table_under_8_threads");
 	tap_ok(counter_get(&k) == x.total, "striped_exact_after_growing_under_8_threads");
 	counter_free(&k);
@@ -787,7 +729,7 @@ static void test_percpu_exact_with_migrations(void)
 	counter k;
 	run r;
 	cpu_hopper h;
-	if (!counter_new(&k, &variants[3], &env, 0)) {
+	if (!counter_new(&k, PERCPU, &env, 0)) {
 		tap_ok(false, "percpu_exact_with_migrations");
 		return;
 	}
@@ -809,14 +751,14 @@ static void test_percpu_folds_out_of_range_cpus(void)
 	sc_env env = test_env(4, 1);
 	counter k;
 	run r;
-	if (!counter_new(&k, &variants[3], &env, 0)) {
+	if (!counter_new(&k, PERCPU, &env, 0)) {
 		tap_ok(false, "percpu_folds_out_of_range_cpus");
 		return;
 	}
 	run_init(&r, &k, 4, 10000, 41);
 	r.hop_every = 1000;
 	uint64_t total = run_go(&r, 0);
-	tap_ok(counter_get(&k) == total && variants[3].heap_bytes(k.c, k.cfg) == SC_LINE_SIZE,
+	tap_ok(counter_get(&k) == total && PERCPU->heap_bytes(k.c, k.cfg) == SC_LINE_SIZE,
 	       "percpu_cpu_ids_beyond_the_slots_fold_in_bounds");
 	counter_free(&k);
 }
@@ -824,18 +766,18 @@ static void test_percpu_folds_out_of_range_cpus(void)
 int main(void)
 {
 	tap_plan_lazy();
-	for (size_t v = 0; v < NVARIANTS; v++) {
-		const dist_ops *ops = &variants[v];
-		test_single_thread_exact(ops);
+	for (size_t i = 0; i < NVARIANTS; i++) {
+		const sc_variant *v = variants[i].v;
+		test_single_thread_exact(v);
 		for (unsigned threads = 2; threads <= 8; threads *= 2)
 			for (uint64_t seed = 1; seed <= 3; seed++)
-				test_exact_oversubscribed(ops, threads, seed);
-		test_get_while_running(ops, 0);
-		test_wraps_at_2_64(ops);
-		test_reset(ops);
+				test_exact_oversubscribed(v, threads, seed);
+		test_get_while_running(v, 0);
+		test_wraps_at_2_64(&variants[i]);
+		test_reset(v);
 	}
-	test_get_while_running(&variants[2], 7);
-	test_get_while_running(&variants[2], 1);
+	test_get_while_running(BATCHED, 7);
+	test_get_while_running(BATCHED, 1);
 	test_env_validation();
 	test_heap_bytes();
 	test_batched_lags_by_less_than_B();

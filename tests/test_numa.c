@@ -9,70 +9,37 @@
  * variant while another keeps changing the word without ever waiting; every
  * duel must itself be exact.
  */
-#include "numa.h"
+#include "scounters.h"
 #include "tap.h"
 #include "testutil.h"
 
 #include <inttypes.h>
 #include <sched.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-/* ---- a local ops table over the four variants (the registry is elsewhere) ---- */
+/* ---- the four variants, through the registry ------------------------------- */
 
+/* A variant and the prefix its test names use. */
 typedef struct ops {
 	const char *name;
-	size_t cfg_size;
-	int (*config)(void *cfg, sc_params *p, const sc_env *env, sc_err *err);
-	int (*init)(void *c, const void *cfg, sc_err *err);
-	void (*inc)(void *c, const void *cfg, sc_thread *t);
-	uint64_t (*get)(const void *c, const void *cfg);
-	void (*reset)(void *c, const void *cfg);
-	void (*destroy)(void *c, const void *cfg);
-	size_t (*heap_bytes)(const void *c, const void *cfg);
+	const sc_variant *v;
 } ops;
 
-#define OPS_(P, NAME)                                                                      \
-	static int P##_config_(void *cfg, sc_params *p, const sc_env *env, sc_err *err)    \
-	{                                                                                  \
-		return sc_##P##_config(cfg, p, env, err);                                  \
-	}                                                                                  \
-	static int P##_init_(void *c, const void *cfg, sc_err *err)                        \
-	{                                                                                  \
-		return sc_##P##_init(c, cfg, err);                                         \
-	}                                                                                  \
-	static void P##_inc_(void *c, const void *cfg, sc_thread *t)                       \
-	{                                                                                  \
-		sc_##P##_inc(c, cfg, t);                                                   \
-	}                                                                                  \
-	static uint64_t P##_get_(const void *c, const void *cfg)                           \
-	{                                                                                  \
-		return sc_##P##_get(c, cfg);                                               \
-	}                                                                                  \
-	static void P##_reset_(void *c, const void *cfg) { sc_##P##_reset(c, cfg); }       \
-	static void P##_destroy_(void *c, const void *cfg) { sc_##P##_destroy(c, cfg); }   \
-	static size_t P##_heap_bytes_(const void *c, const void *cfg)                      \
-	{                                                                                  \
-		return sc_##P##_heap_bytes(c, cfg);                                        \
-	}                                                                                  \
-	static const ops P##_ops = {NAME,           sizeof(sc_##P##_cfg), P##_config_,         \
-	                            P##_init_,      P##_inc_,             P##_get_,            \
-	                            P##_reset_,     P##_destroy_,         P##_heap_bytes_};
-
-OPS_(rbonuma, "rbonuma")
-OPS_(rbonuma_adapt, "rbonuma_adapt")
-OPS_(multiline, "multiline")
-OPS_(multiline_adapt, "multiline_adapt")
+static const ops rbonuma_ops = {"rbonuma", &sc_variants[SC_ID_rbonuma]};
+static const ops rbonuma_adapt_ops = {"rbonuma_adapt", &sc_variants[SC_ID_rbonuma_adapt]};
+static const ops multiline_ops = {"multiline", &sc_variants[SC_ID_multiline]};
+static const ops multiline_adapt_ops = {"multiline_adapt", &sc_variants[SC_ID_multiline_adapt]};
 
 static const ops *const all_ops[] = {&rbonuma_ops, &rbonuma_adapt_ops, &multiline_ops,
                                      &multiline_adapt_ops};
 
-/* One counter with its own configuration, both line-aligned. */
+/* One counter with its own configuration, both line-aligned (a table of one). */
 typedef struct inst {
 	const ops *o;
-	void *cfg;
-	void *c;
+	sc_table t;
+	void *cfg; /* t.cfg */
+	void *c;   /* the counter */
 } inst;
 
 static void die(const char *what, const sc_err *err)
@@ -81,21 +48,16 @@ static void die(const char *what, const sc_err *err)
 	exit(1);
 }
 
-/* Configure with params given as "key=value" strings (NULL-terminated). */
-static inst make_params(const ops *o, uint32_t nodes, const char *const *kv)
+/* Configure with params given as one string of space-separated "key=value" (or NULL). */
+static inst make_params(const ops *o, uint32_t nodes, const char *params)
 {
 	sc_env env = {.threads = 8, .nodes = nodes, .cpus = 2};
-	sc_params p;
 	sc_err err;
-	sc_params_clear(&p);
-	for (; kv && *kv; kv++)
-		if (sc_params_add(&p, *kv, &err))
-			die(o->name, &err);
-	inst in = {o, sc_alloc_lines(o->cfg_size), sc_alloc_lines(SC_LINE_SIZE)};
-	if (!in.cfg || !in.c)
-		abort();
-	if (o->config(in.cfg, &p, &env, &err) || o->init(in.c, in.cfg, &err))
+	inst in = {.o = o};
+	if (test_table_open(&in.t, o->v, &env, 1, params, &err))
 		die(o->name, &err);
+	in.cfg = in.t.cfg;
+	in.c = sc_table_at(&in.t, 0);
 	return in;
 }
 
@@ -106,9 +68,7 @@ static inst make(const ops *o, uint32_t nodes)
 
 static void unmake(inst *in)
 {
-	in->o->destroy(in->c, in->cfg);
-	sc_free_lines(in->c);
-	sc_free_lines(in->cfg);
+	sc_table_destroy(&in->t);
 }
 
 static void thread_at(sc_thread *t, uint32_t index, uint32_t node)
@@ -168,7 +128,7 @@ static void worker(test_thread_arg *a)
 	sc_thread_init(&t, a->index, a->index % r->nodes, r->seed, false);
 	start_gate(&r->arrived, r->threads);
 	for (uint64_t i = 0; i < r->per_thread; i++) {
-		r->in->o->inc(r->in->c, r->in->cfg, &t);
+		r->in->o->v->inc(r->in->c, r->in->cfg, &t);
 		if (sample && (i & 7) == 0)
 			sample_word(r);
 	}
@@ -208,13 +168,6 @@ struct duel {
 	_Atomic uint32_t arrived;
 	_Atomic uint32_t anti_seen;   /* bit n when the variable named node n (bit 31: >= 31) */
 };
-
-static double seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* RBONuma words: +1 on the value, kept far from the top so the tag bits stay as they are. */
 static void disturb_rbonuma(duel *d)
@@ -270,9 +223,9 @@ static void duel_worker(test_thread_arg *a)
 	sc_thread_init(&t, 0, d->a_node, 11, false);
 	do {
 		for (int i = 0; i < 64; i++)
-			d->in->o->inc(d->in->c, d->in->cfg, &t);
+			d->in->o->v->inc(d->in->c, d->in->cfg, &t);
 		d->a_incs += 64;
-	} while (!d->shown(d) && seconds() < d->deadline);
+	} while (!d->shown(d) && test_seconds() < d->deadline);
 	atomic_store(&d->stop, true);
 }
 
@@ -307,26 +260,26 @@ static bool single_cpu(void)
 static void duel_check(duel *out, inst *in, uint32_t a_node, bool (*shown)(const duel *),
                        const char *name)
 {
-	uint64_t start = in->o->get(in->c, in->cfg);
+	uint64_t start = in->o->v->get(in->c, in->cfg);
 	duel d;
 	memset(&d, 0, sizeof d);
 	d.in = in;
 	d.a_node = a_node;
 	d.shown = shown;
-	d.deadline = seconds() + (single_cpu() ? 0.05 : DUEL_BUDGET);
-	double t0 = seconds();
+	d.deadline = test_seconds() + (single_cpu() ? 0.05 : DUEL_BUDGET);
+	double t0 = test_seconds();
 	test_run_threads(2, duel_worker, &d);
 	bool ok = shown(&d);
 	tap_diag("%s: %s after %.3f s, %" PRIu64 " increments, word moved under the disturber "
 	         "%" PRIu64 " times",
-	         name, ok ? "shown" : "not shown", seconds() - t0, d.a_incs, d.d_foreign);
+	         name, ok ? "shown" : "not shown", test_seconds() - t0, d.a_incs, d.d_foreign);
 	bool parallel = d.d_foreign >= DUEL_PARALLEL_MIN &&
 	                d.d_foreign * DUEL_PARALLEL_RATIO >= d.a_incs;
 	if (!ok && !parallel)
 		tap_ok(true, "%s # SKIP the two threads ran in parallel too little", name);
 	else
 		tap_ok(ok, "%s", name);
-	tap_ok(in->o->get(in->c, in->cfg) == start + d.a_incs + d.d_adds, "%s_exact", name);
+	tap_ok(in->o->v->get(in->c, in->cfg) == start + d.a_incs + d.d_adds, "%s_exact", name);
 	*out = d;
 }
 
@@ -340,7 +293,7 @@ static void exact_once(const ops *o, uint32_t threads, uint32_t nodes, uint64_t 
 	run r;
 	run_threads(&r, &in, threads, nodes, PER_THREAD, seed);
 	uint64_t want = (uint64_t)threads * PER_THREAD;
-	uint64_t got = o->get(in.c, in.cfg);
+	uint64_t got = o->v->get(in.c, in.cfg);
 	tap_ok(got == want,
 	       "%s_exact_%uthreads_%unodes seed=%" PRIu64 " (%" PRIu64 " of %" PRIu64 ")",
 	       o->name, threads, nodes, seed, got, want);
@@ -367,7 +320,7 @@ static void test_rbonuma_records_nodes(void)
 	run_threads(&r, &in, 8, 4, PER_THREAD, 3);
 	uint32_t seen = atomic_load(&r.nodes_seen);
 	tap_ok(seen == 0xf && !atomic_load(&r.bad_node) &&
-	               in.o->get(in.c, in.cfg) == 8 * PER_THREAD,
+	               in.o->v->get(in.c, in.cfg) == 8 * PER_THREAD,
 	       "rbonuma_word_records_all_4_nodes_8threads seed=3 (nodes seen 0x%x)", seen);
 	unmake(&in);
 }
@@ -398,7 +351,7 @@ static void test_rbonuma_anti_mechanics(void)
 
 	/* Slow path with a stale word and patience 1 publishes, then serves and clears. */
 	unmake(&in);
-	in = make_params(&rbonuma_ops, 4, (const char *const[]){"patience=1", NULL});
+	in = make_params(&rbonuma_ops, 4, "patience=1");
 	c = in.c;
 	anti = sc_rbonuma_anti(in.cfg);
 	for (int i = 0; i < 10; i++)
@@ -421,8 +374,7 @@ static bool anti_shown(const duel *d)
 
 static void test_rbonuma_anti_published(void)
 {
-	static const char *const kv[] = {"patience=1", NULL};
-	inst in0 = make_params(&rbonuma_ops, 4, kv);
+	inst in0 = make_params(&rbonuma_ops, 4, "patience=1");
 	duel d;
 	duel_check(&d, &in0, 2, anti_shown, "rbonuma_impatient_thread_names_its_node_patience=1");
 	/* Thread 0 is the only one that reads the variable: 2 is the only name possible. */
@@ -433,12 +385,11 @@ static void test_rbonuma_anti_published(void)
 	unmake(&in0);
 
 	/* The same setting among 8 real RBONuma threads on 4 nodes. */
-	static const char *const kv8[] = {"patience=1", "backoff-min=1", "backoff-max=16", NULL};
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		inst in = make_params(&rbonuma_ops, 4, kv8);
+		inst in = make_params(&rbonuma_ops, 4, "patience=1 backoff-min=1 backoff-max=16");
 		run r;
 		run_threads(&r, &in, 8, 4, PER_THREAD, seed);
-		tap_ok(in.o->get(in.c, in.cfg) == 8 * PER_THREAD &&
+		tap_ok(in.o->v->get(in.c, in.cfg) == 8 * PER_THREAD &&
 		               atomic_load(sc_rbonuma_anti(in.cfg)) == SC_RBONUMA_NOBODY,
 		       "rbonuma_exact_and_no_name_left_patience=1_8threads_4nodes seed=%" PRIu64,
 		       seed);
@@ -494,8 +445,7 @@ static void test_rbonuma_adapt_switch(void)
 	unmake(&in);
 
 	/* Without backoff among 8 threads: whether it switches depends on the machine. */
-	static const char *const kv[] = {"backoff-min=1", "backoff-max=1", NULL};
-	in = make_params(&rbonuma_adapt_ops, 4, kv);
+	in = make_params(&rbonuma_adapt_ops, 4, "backoff-min=1 backoff-max=1");
 	run_threads(&r, &in, 8, 4, PER_THREAD, 8);
 	w = atomic_load(&((sc_rbonuma_adapt_t *)in.c)->w);
 	tap_diag("RBONumaAdapt without backoff, 8 threads: %s", sc_rbonuma_word_recorded(w) ?
@@ -519,11 +469,11 @@ static void test_rbonuma_wrap(const ops *o, uint32_t nodes, bool recorded)
 	sc_thread t;
 	thread_at(&t, 0, node);
 	atomic_store(&c->w, (max - 1) | tag);
-	o->inc(c, cfg, &t);
-	bool at_max = o->get(c, cfg) == max;
-	o->inc(c, cfg, &t);
+	o->v->inc(c, cfg, &t);
+	bool at_max = o->v->get(c, cfg) == max;
+	o->v->inc(c, cfg, &t);
 	uint32_t w = atomic_load(&c->w);
-	bool wrapped = o->get(c, cfg) == 0 && w == tag;
+	bool wrapped = o->v->get(c, cfg) == 0 && w == tag;
 	tap_ok(cfg->value_mask == max && at_max && wrapped,
 	       "%s_wraps_to_0_after_2^%u-1_%unodes_%s (word 0x%08x)", o->name, value_bits, nodes,
 	       recorded ? "node_bits_kept" : "unrecorded_stays_unrecorded", w);
@@ -611,10 +561,9 @@ static bool inflated_shown(const duel *d)
 
 static void test_multiline_adapt_inflates_itself(const char *after)
 {
-	const char *kv[] = {after, NULL};
 	char name[96];
 	snprintf(name, sizeof name, "multiline_adapt_inflates_on_failed_cas_%s", after);
-	inst in = make_params(&multiline_adapt_ops, 4, kv);
+	inst in = make_params(&multiline_adapt_ops, 4, after);
 	duel d;
 	duel_check(&d, &in, 1, inflated_shown, name);
 	unmake(&in);
@@ -667,8 +616,8 @@ static void test_node_folding(void)
 		if (in.o == &multiline_adapt_ops)
 			sc_multiline_adapt_inflate(in.c, in.cfg);
 		for (int i = 0; i < 5; i++)
-			in.o->inc(in.c, in.cfg, &t);
-		bool ok = in.o->get(in.c, in.cfg) == 5;
+			in.o->v->inc(in.c, in.cfg, &t);
+		bool ok = in.o->v->get(in.c, in.cfg) == 5;
 		if (in.o == &rbonuma_ops) {
 			uint32_t w = atomic_load(&((sc_rbonuma_t *)in.c)->w);
 			ok = ok && w == (sc_rbonuma_tag(in.cfg, 1) | 5);
@@ -694,14 +643,14 @@ static int try_config(const ops *o, uint32_t nodes, const char *kv, sc_params *p
 	err->msg[0] = '\0';
 	if (kv && sc_params_add(p, kv, err))
 		die(o->name, err);
-	return o->config(cfg, p, &env, err);
+	return o->v->config(cfg, p, &env, err);
 }
 
 static void expect_rejected(const ops *o, uint32_t nodes, const char *kv, const char *needle)
 {
 	sc_params p;
 	sc_err err;
-	void *cfg = sc_alloc_lines(o->cfg_size);
+	void *cfg = sc_alloc_lines(o->v->cfg_size);
 	int rc = try_config(o, nodes, kv, &p, cfg, &err);
 	tap_ok(rc == -1 && strstr(err.msg, needle) != NULL,
 	       "%s_rejects_%s_nodes=%u (\"%s\")", o->name, kv ? kv : "default", nodes, err.msg);
@@ -712,7 +661,7 @@ static void expect_accepted(const ops *o, uint32_t nodes, const char *kv)
 {
 	sc_params p;
 	sc_err err;
-	void *cfg = sc_alloc_lines(o->cfg_size);
+	void *cfg = sc_alloc_lines(o->v->cfg_size);
 	int rc = try_config(o, nodes, kv, &p, cfg, &err);
 	tap_ok(rc == 0 && (!kv || p.used[0]), "%s_accepts_%s_nodes=%u %s", o->name,
 	       kv ? kv : "default", nodes, err.msg);
@@ -762,7 +711,7 @@ static void test_params(void)
 
 	/* Unknown keys are the generic layer's business: config must leave them unread. */
 	for (size_t v = 0; v < sizeof all_ops / sizeof *all_ops; v++) {
-		void *cfg = sc_alloc_lines(all_ops[v]->cfg_size);
+		void *cfg = sc_alloc_lines(all_ops[v]->v->cfg_size);
 		int r = try_config(all_ops[v], 4, "bogus=1", &p, cfg, &err);
 		tap_ok(r == 0 && !p.used[0], "%s_config_leaves_unknown_keys_unread",
 		       all_ops[v]->name);

@@ -34,135 +34,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "bfp.h"
-#include "morris.h"
-#include "scalable.h"
+#include "scounters.h"
 #include "tap.h"
 #include "testutil.h"
 
-/* ---- the variants, type-erased the way registry.c does it, plus a loop ---- */
+/* ---- one counter of a variant, through the registry ---- */
 
-typedef struct pvar {
-	const char *name;
-	int (*config)(void *cfg, sc_params *p, const sc_env *env, sc_err *err);
-	size_t (*size)(const void *cfg);
-	int (*init)(void *c, const void *cfg, sc_err *err);
-	void (*inc_n)(void *c, const void *cfg, sc_thread *t, uint64_t n);
-	uint64_t (*get)(const void *c, const void *cfg);
-	void (*reset)(void *c, const void *cfg);
-	void (*flush)(void *c, const void *cfg, sc_thread *t);
-	void (*destroy)(void *c, const void *cfg);
-	size_t (*heap_bytes)(const void *c, const void *cfg);
-} pvar;
-
-#define PVARIANTS(X)                                                                       \
-	X(morris, "Morris")                                                                \
-	X(morris_adapt, "MorrisAdapt")                                                     \
-	X(bfp_dup, "BFP-DUP")                                                              \
-	X(bfp_csup, "BFP-CSUP")                                                            \
-	X(scalable, "Scalable")                                                            \
-	X(scalable_cas, "ScalableCAS")                                                     \
-	X(scalable_capped, "ScalableCapped")
-
-#define PVAR_WRAP_(P, NAME)                                                                \
-	static int P##_config_(void *cfg, sc_params *p, const sc_env *env, sc_err *err)    \
-	{                                                                                  \
-		return sc_##P##_config(cfg, p, env, err);                                  \
-	}                                                                                  \
-	static size_t P##_size_(const void *cfg) { return sc_##P##_size(cfg); }            \
-	static int P##_init_(void *c, const void *cfg, sc_err *err)                        \
-	{                                                                                  \
-		return sc_##P##_init(c, cfg, err);                                         \
-	}                                                                                  \
-	static void P##_inc_n_(void *c, const void *cfg, sc_thread *t, uint64_t n)         \
-	{                                                                                  \
-		for (uint64_t i = 0; i < n; i++)                                           \
-			sc_##P##_inc(c, cfg, t);                                           \
-	}                                                                                  \
-	static uint64_t P##_get_(const void *c, const void *cfg)                           \
-	{                                                                                  \
-		return sc_##P##_get(c, cfg);                                               \
-	}                                                                                  \
-	static void P##_reset_(void *c, const void *cfg) { sc_##P##_reset(c, cfg); }       \
-	static void P##_flush_(void *c, const void *cfg, sc_thread *t)                     \
-	{                                                                                  \
-		sc_##P##_flush(c, cfg, t);                                                 \
-	}                                                                                  \
-	static void P##_destroy_(void *c, const void *cfg) { sc_##P##_destroy(c, cfg); }   \
-	static size_t P##_heap_bytes_(const void *c, const void *cfg)                      \
-	{                                                                                  \
-		return sc_##P##_heap_bytes(c, cfg);                                        \
-	}
-PVARIANTS(PVAR_WRAP_)
-#undef PVAR_WRAP_
-
-enum {
-#define PVAR_ID_(P, NAME) V_##P,
-	PVARIANTS(PVAR_ID_)
-#undef PVAR_ID_
-	V_COUNT
-};
-
-static const pvar pvars[V_COUNT] = {
-#define PVAR_ENTRY_(P, NAME)                                                               \
-	[V_##P] = {NAME,         P##_config_, P##_size_,  P##_init_,    P##_inc_n_,         \
-	           P##_get_,     P##_reset_,  P##_flush_, P##_destroy_, P##_heap_bytes_},
-	PVARIANTS(PVAR_ENTRY_)
-#undef PVAR_ENTRY_
-};
-
-/* One configured counter. */
+/* What config wrote, for the checks that read it. */
 typedef union any_cfg {
 	sc_morris_cfg morris;
 	sc_bfp_cfg bfp;
 	sc_scalable_cfg scalable;
 } any_cfg;
 
+/* A table of one counter, and views into it. */
 typedef struct inst {
-	const pvar *v;
-	any_cfg cfg;
-	void *c;
-	char kv[256]; /* the parameter strings sc_params points into */
+	sc_table t;
+	const sc_variant *v; /* t.v */
+	const any_cfg *cfg;  /* t.cfg */
+	void *c;             /* the counter */
 } inst;
 
-/* Parse "k=v k=v" into p (in->kv keeps the strings). */
-static int parse_params(inst *in, const char *params, sc_params *p, sc_err *err)
-{
-	sc_params_clear(p);
-	snprintf(in->kv, sizeof in->kv, "%s", params);
-	for (char *save, *tok = strtok_r(in->kv, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-		if (sc_params_add(p, tok, err))
-			return -1;
-	return 0;
-}
-
 /*
- * Configure variant id from params and make one counter, as sc_table_create
- * would (including its rejection of keys the variant did not read).
+ * Configure variant id from params ("k=v k=v") and make one counter with
+ * sc_table_create, which also rejects keys the variant did not read.
  */
 static int inst_open(inst *in, int id, const char *params, sc_err *err)
 {
-	sc_params p;
 	sc_env env = {1, 1, 1};
 	memset(in, 0, sizeof *in);
-	in->v = &pvars[id];
+	in->v = &sc_variants[id];
 	err->msg[0] = '\0';
-	if (parse_params(in, params, &p, err) || in->v->config(&in->cfg, &p, &env, err) ||
-	    sc_params_check_unused(&p, in->v->name, "", err))
+	if (test_table_open(&in->t, in->v, &env, 1, params, err))
 		return -1;
-	in->c = sc_alloc_lines(in->v->size(&in->cfg));
-	if (!in->c)
-		abort();
-	return in->v->init(in->c, &in->cfg, err);
+	in->cfg = in->t.cfg;
+	in->c = sc_table_at(&in->t, 0);
+	return 0;
 }
 
 static void inst_must_open(inst *in, int id, const char *params)
 {
 	sc_err err;
 	if (inst_open(in, id, params, &err)) {
-		fprintf(stderr, "cannot configure %s with '%s': %s\n", pvars[id].name, params,
+		fprintf(stderr, "cannot configure %s with '%s': %s\n", sc_variants[id].name, params,
 		        err.msg);
 		exit(99);
 	}
@@ -170,20 +85,38 @@ static void inst_must_open(inst *in, int id, const char *params)
 
 static void inst_close(inst *in)
 {
-	if (in->c)
-		in->v->destroy(in->c, &in->cfg);
-	sc_free_lines(in->c);
+	sc_table_destroy(&in->t);
 	in->c = NULL;
 }
 
 static uint64_t inst_get(const inst *in)
 {
-	return in->v->get(in->c, &in->cfg);
+	return in->v->get(in->c, in->cfg);
 }
+
+/*
+ * n increments through the variant's inlined fast path, as scbench's loops
+ * make them: the statistical runs make some 10^9 increments, which one
+ * indirect call each (the registry's inc) makes a third slower.
+ */
+typedef void (*inc_n_fn)(void *c, const void *cfg, sc_thread *t, uint64_t n);
+
+#define INC_N_(P, ...)                                                                     \
+	static void P##_inc_n(void *c, const void *cfg, sc_thread *t, uint64_t n)          \
+	{                                                                                  \
+		for (uint64_t i = 0; i < n; i++)                                           \
+			sc_##P##_inc(c, cfg, t);                                           \
+	}
+SC_VARIANTS(INC_N_)
+#undef INC_N_
+
+#define INC_N_ENTRY_(P, ...) [SC_ID_##P] = P##_inc_n,
+static const inc_n_fn inc_n[SC_VARIANT_COUNT] = {SC_VARIANTS(INC_N_ENTRY_)};
+#undef INC_N_ENTRY_
 
 static void inst_inc(inst *in, sc_thread *t, uint64_t n)
 {
-	in->v->inc_n(in->c, &in->cfg, t, n);
+	inc_n[in->v - sc_variants](in->c, in->cfg, t, n);
 }
 
 /* The raw counter word (every variant here is one 32- or 64-bit atomic word). */
@@ -195,13 +128,6 @@ static _Atomic uint32_t *word32(inst *in)
 static _Atomic uint64_t *word64(inst *in)
 {
 	return (_Atomic uint64_t *)in->c;
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* ---- statistics: the chi-square distribution and the normal tail ---- */
@@ -283,20 +209,20 @@ static double normal_two_sided_tail(double z)
 static double morris_bound(const inst *in, uint64_t n)
 {
 	(void)n;
-	return 1.0 / sqrt(2.0 * in->cfg.morris.a);
+	return 1.0 / sqrt(2.0 * in->cfg->morris.a);
 }
 
 /* The a the rounded float factor implies (scale >= a, see morris.c). */
 static double morris_predict(const inst *in, uint64_t n)
 {
-	return sqrt((double)(n - 1) / (2.0 * in->cfg.morris.scale * (double)n));
+	return sqrt((double)(n - 1) / (2.0 * in->cfg->morris.scale * (double)n));
 }
 
 /* BFP-DUP: limsup sqrt(3/(8M - 3)), M = MantThreshold/2 (Dice §4.2). */
 static double bfp_bound(const inst *in, uint64_t n)
 {
 	(void)n;
-	double m = in->cfg.bfp.mant_threshold / 2.0;
+	double m = in->cfg->bfp.mant_threshold / 2.0;
 	return sqrt(3.0 / (8.0 * m - 3.0));
 }
 
@@ -307,7 +233,7 @@ static double bfp_bound(const inst *in, uint64_t n)
  */
 static double bfp_dup_predict(const inst *in, uint64_t n)
 {
-	uint64_t mt = in->cfg.bfp.mant_threshold;
+	uint64_t mt = in->cfg->bfp.mant_threshold;
 	double var = 0;
 	for (uint64_t k = 0, e = 0; k < n; k++) {
 		while (e < SC_BFP_EXP_MAX && k >= mt << e)
@@ -356,7 +282,7 @@ static double scalable_predict(const inst *in, uint64_t n)
 {
 	double var = 0;
 	for (uint64_t k = 0; k < n; k++)
-		var += (double)((1ull << sc_scalable_shift_(k, &in->cfg.scalable)) - 1);
+		var += (double)((1ull << sc_scalable_shift_(k, &in->cfg->scalable)) - 1);
 	return sqrt(var) / (double)n;
 }
 
@@ -364,7 +290,7 @@ static double scalable_predict(const inst *in, uint64_t n)
 static double scalable_bound(const inst *in, uint64_t n)
 {
 	(void)n;
-	return sqrt(3.0 / ldexp(1.0, (int)in->cfg.scalable.threshold + 2));
+	return sqrt(3.0 / ldexp(1.0, (int)in->cfg->scalable.threshold + 2));
 }
 
 /* ---- presets for the statistical runs (return the value before the run) ---- */
@@ -402,18 +328,18 @@ static bool counts_exactly(inst *in, sc_thread *t, uint64_t n)
 static void test_scalable_exact_below_threshold(void)
 {
 	static const char *const cfgs[] = {"", "width=64", "threshold=5", "width=64 threshold=20"};
-	static const int ids[] = {V_scalable, V_scalable_capped};
+	static const int ids[] = {SC_ID_scalable, SC_ID_scalable_capped};
 	for (unsigned i = 0; i < 2; i++) {
 		for (unsigned j = 0; j < sizeof cfgs / sizeof *cfgs; j++) {
 			inst in;
 			sc_thread t;
 			inst_must_open(&in, ids[i], cfgs[j]);
 			sc_thread_init(&t, 0, 0, 1, false);
-			uint64_t n = 1ull << in.cfg.scalable.threshold;
+			uint64_t n = 1ull << in.cfg->scalable.threshold;
 			bool ok = counts_exactly(&in, &t, n);
 			inst_close(&in);
 			tap_ok(ok, "%s '%s': exact for the first 2^T = %llu increments",
-			       pvars[ids[i]].name, cfgs[j], (unsigned long long)n);
+			       sc_variants[ids[i]].name, cfgs[j], (unsigned long long)n);
 		}
 	}
 }
@@ -424,7 +350,7 @@ static void test_scalable_cas_exact_single_thread(void)
 	for (unsigned j = 0; j < sizeof cfgs / sizeof *cfgs; j++) {
 		inst in;
 		sc_thread t;
-		inst_must_open(&in, V_scalable_cas, cfgs[j]);
+		inst_must_open(&in, SC_ID_scalable_cas, cfgs[j]);
 		sc_thread_init(&t, 0, 0, 2, false);
 		bool ok = counts_exactly(&in, &t, 1000000);
 		inst_close(&in);
@@ -440,9 +366,9 @@ static void test_bfp_dup_exact_below_threshold(void)
 	for (unsigned j = 0; j < sizeof cfgs / sizeof *cfgs; j++) {
 		inst in;
 		sc_thread t;
-		inst_must_open(&in, V_bfp_dup, cfgs[j]);
+		inst_must_open(&in, SC_ID_bfp_dup, cfgs[j]);
 		sc_thread_init(&t, 0, 0, 3, false);
-		uint32_t mt = in.cfg.bfp.mant_threshold;
+		uint32_t mt = in.cfg->bfp.mant_threshold;
 		bool ok = counts_exactly(&in, &t, mt);
 		uint32_t w = atomic_load(word32(&in));
 		inst_close(&in);
@@ -458,7 +384,7 @@ static void test_bfp_csup_exact_single_thread(void)
 {
 	inst in;
 	sc_thread t;
-	inst_must_open(&in, V_bfp_csup, "");
+	inst_must_open(&in, SC_ID_bfp_csup, "");
 	sc_thread_init(&t, 0, 0, 4, false);
 	bool ok = counts_exactly(&in, &t, 1000000);
 	tap_ok(ok, "BFP-CSUP: one thread counts 1,000,000 exactly (MantThreshold is 7500)");
@@ -476,7 +402,7 @@ static void test_morris_adapt_exact_half(void)
 {
 	inst in;
 	sc_thread t;
-	inst_must_open(&in, V_morris_adapt, "");
+	inst_must_open(&in, SC_ID_morris_adapt, "");
 	sc_thread_init(&t, 0, 0, 5, false);
 	bool ok = counts_exactly(&in, &t, 1000000);
 	tap_ok(ok && atomic_load(word64(&in)) >> 32 == SC_MORRIS_T0_BITS,
@@ -500,9 +426,9 @@ static void test_morris_small_counts(void)
 {
 	inst in;
 	sc_thread t;
-	inst_must_open(&in, V_morris, "");
+	inst_must_open(&in, SC_ID_morris, "");
 	sc_thread_init(&t, 0, 0, 6, false);
-	const sc_morris_cfg *cfg = &in.cfg.morris;
+	const sc_morris_cfg *cfg = &in.cfg->morris;
 	bool ok = inst_get(&in) == 0;
 	inst_inc(&in, &t, 1);
 	tap_ok(ok && inst_get(&in) == 1, "Morris: 0 at start, 1 after one increment (certain)");
@@ -536,21 +462,21 @@ typedef struct stat_spec {
 } stat_spec;
 
 static const stat_spec stat_specs[] = {
-	{V_morris, "", morris_bound, morris_predict, NULL, "1/sqrt(2a), Dice 3.1"},
-	{V_morris, "accuracy=5", morris_bound, morris_predict, NULL, "1/sqrt(2a), Dice 3.1"},
-	{V_morris_adapt, "", morris_bound, morris_predict, preset_morris_adapt,
+	{SC_ID_morris, "", morris_bound, morris_predict, NULL, "1/sqrt(2a), Dice 3.1"},
+	{SC_ID_morris, "accuracy=5", morris_bound, morris_predict, NULL, "1/sqrt(2a), Dice 3.1"},
+	{SC_ID_morris_adapt, "", morris_bound, morris_predict, preset_morris_adapt,
 	 "1/sqrt(2a) on the Morris half (exact half preset full)"},
-	{V_bfp_dup, "", bfp_bound, bfp_dup_predict, NULL, "sqrt(3/(8M-3)), Dice 4.2"},
-	{V_bfp_dup, "mantissa-threshold=800", bfp_bound, bfp_dup_predict, NULL,
+	{SC_ID_bfp_dup, "", bfp_bound, bfp_dup_predict, NULL, "sqrt(3/(8M-3)), Dice 4.2"},
+	{SC_ID_bfp_dup, "mantissa-threshold=800", bfp_bound, bfp_dup_predict, NULL,
 	 "sqrt(3/(8M-3)), Dice 4.2"},
-	{V_bfp_csup, "", csup_bound, csup_predict, preset_csup,
+	{SC_ID_bfp_csup, "", csup_bound, csup_predict, preset_csup,
 	 "sqrt((2^(e+1)-1)/N) from (e,m) = (3, 2^28-1-N/32)"},
-	{V_scalable, "", scalable_bound, scalable_predict, NULL, "sqrt(3/2^(T+2)), Ayers"},
-	{V_scalable, "width=64 threshold=10", scalable_bound, scalable_predict, NULL,
+	{SC_ID_scalable, "", scalable_bound, scalable_predict, NULL, "sqrt(3/2^(T+2)), Ayers"},
+	{SC_ID_scalable, "width=64 threshold=10", scalable_bound, scalable_predict, NULL,
 	 "sqrt(3/2^(T+2)), Ayers"},
-	{V_scalable_capped, "", scalable_bound, scalable_predict, NULL,
+	{SC_ID_scalable_capped, "", scalable_bound, scalable_predict, NULL,
 	 "sqrt(3/2^(T+2)), Ayers (capped is below)"},
-	{V_scalable_capped, "cap=2", scalable_bound, scalable_predict, NULL,
+	{SC_ID_scalable_capped, "cap=2", scalable_bound, scalable_predict, NULL,
 	 "sqrt(3/2^(T+2)), Ayers (capped is below)"},
 };
 
@@ -573,16 +499,16 @@ static void run_statistics(const stat_spec *s, unsigned runs, uint64_t n, uint64
 	inst in;
 	inst_must_open(&in, s->id, s->params);
 	memset(res, 0, sizeof *res);
-	double t0 = now_seconds();
+	double t0 = test_seconds();
 	for (unsigned i = 0; i < runs; i++) {
 		sc_thread t;
 		sc_thread_init(&t, 0, 0, seed + i, false);
-		in.v->reset(in.c, &in.cfg);
+		in.v->reset(in.c, in.cfg);
 		uint64_t start = s->preset ? s->preset(&in, n) : 0;
 		inst_inc(&in, &t, n);
 		test_stats_add(&res->x, (double)(inst_get(&in) - start) / (double)n);
 	}
-	res->seconds = now_seconds() - t0;
+	res->seconds = test_seconds() - t0;
 	res->bound = s->bound(&in, n);
 	res->predicted = s->predict(&in, n);
 	inst_close(&in);
@@ -593,7 +519,7 @@ static void check_statistics(const stat_spec *s, unsigned runs, uint64_t n, uint
                              const stat_result *res)
 {
 	const stat_result r = *res;
-	const char *name = pvars[s->id].name;
+	const char *name = sc_variants[s->id].name;
 	double k = runs - 1, sd = test_stats_sd(&r.x);
 	double z = (r.x.mean - 1.0) / (r.bound / sqrt(runs));
 	double q = chi2_upper_quantile(k, FALSE_FAIL);
@@ -649,17 +575,17 @@ static void mt_worker(test_thread_arg *a)
 	sc_thread t;
 	sc_thread_init(&t, a->index, 0, s->seed, false);
 	inst_inc(s->in, &t, s->per_thread);
-	s->in->v->flush(s->in->c, &s->in->cfg, &t);
+	s->in->v->flush(s->in->c, s->in->cfg, &t);
 }
 
 /* The bound the multi-threaded count is held to: the family's sequential one. */
 static double mt_bound(inst *in, uint64_t n)
 {
-	switch (in->v - pvars) {
-	case V_morris:
-	case V_morris_adapt: return morris_bound(in, n);
-	case V_bfp_dup:
-	case V_bfp_csup: return bfp_bound(in, n);
+	switch (in->v - sc_variants) {
+	case SC_ID_morris:
+	case SC_ID_morris_adapt: return morris_bound(in, n);
+	case SC_ID_bfp_dup:
+	case SC_ID_bfp_csup: return bfp_bound(in, n);
 	default: return scalable_bound(in, n);
 	}
 }
@@ -670,25 +596,29 @@ static double mt_bound(inst *in, uint64_t n)
  * has the probability of the value it lands on, and a stale Scalable read
  * only shrinks the step), so a false failure has probability at most the
  * normal tail at 5, 5.7e-7. Thread interleavings vary; the seeds are fixed:
- * 0x7007 + the variant's index (thread i uses stream i of it), printed.
+ * 0x7007 + the variant's index among the probabilistic ones (thread i uses
+ * stream i of it), printed.
  */
 static void test_multithreaded_within_bound(void)
 {
 	const unsigned threads = 4;
 	const uint64_t per = 250000, n = per * threads;
-	for (int id = 0; id < V_COUNT; id++) {
+	unsigned index = 0;
+	for (int id = 0; id < SC_VARIANT_COUNT; id++) {
+		if (sc_variants[id].kind != SC_PROBABILISTIC)
+			continue;
 		inst in;
 		inst_must_open(&in, id, "");
-		mt_shared s = {&in, per, 0x7007u + (uint64_t)id};
+		mt_shared s = {&in, per, 0x7007u + index++};
 		test_run_threads(threads, mt_worker, &s);
 		double rel = (double)inst_get(&in) / (double)n - 1.0, b = mt_bound(&in, n);
 		tap_ok(fabs(rel) <= MT_Z * b, "%s: %u threads x %llu: relative error %+.4f%%, "
-		       "within %.0f x %.4f%%", pvars[id].name, threads, (unsigned long long)per,
+		       "within %.0f x %.4f%%", sc_variants[id].name, threads, (unsigned long long)per,
 		       100 * rel, MT_Z, 100 * b);
 		tap_diag("  false-failure probability %.1e (normal tail at z = %.0f), seed %#llx; "
 		         "final word %#llx",
 		         normal_two_sided_tail(MT_Z), MT_Z, (unsigned long long)s.seed,
-		         (unsigned long long)(in.v->size(&in.cfg) == 8 ? atomic_load(word64(&in))
+		         (unsigned long long)(in.v->size(in.cfg) == 8 ? atomic_load(word64(&in))
 		                                                       : atomic_load(word32(&in))));
 		inst_close(&in);
 	}
@@ -730,10 +660,10 @@ static void test_morris_overflow_wraps(void)
 {
 	inst in;
 	sc_thread t;
-	inst_must_open(&in, V_morris, "");
+	inst_must_open(&in, SC_ID_morris, "");
 	sc_thread_init(&t, 0, 0, 7, false);
-	uint32_t last = morris_last_threshold(&in.cfg.morris);
-	uint32_t prev = morris_prev_threshold(&in.cfg.morris, last);
+	uint32_t last = morris_last_threshold(&in.cfg->morris);
+	uint32_t prev = morris_prev_threshold(&in.cfg->morris, last);
 	atomic_store(word32(&in), prev);
 	uint64_t before = inst_get(&in), after = inc_until_change(&in, &t, 100000000);
 	tap_ok(after > before && atomic_load(word32(&in)) == last,
@@ -749,12 +679,12 @@ static void test_morris_adapt_overflow_wraps(void)
 {
 	inst in;
 	sc_thread t;
-	inst_must_open(&in, V_morris_adapt, "");
+	inst_must_open(&in, SC_ID_morris_adapt, "");
 	sc_thread_init(&t, 0, 0, 8, false);
-	uint32_t last = morris_last_threshold(&in.cfg.morris);
+	uint32_t last = morris_last_threshold(&in.cfg->morris);
 	atomic_store(word64(&in), (uint64_t)last << 32 | 12345);
 	uint64_t before = inst_get(&in), after = inc_until_change(&in, &t, 100000000);
-	tap_ok(before == 12345 + sc_morris_project_(last, &in.cfg.morris) && after == 0 &&
+	tap_ok(before == 12345 + sc_morris_project_(last, &in.cfg->morris) && after == 0 &&
 	           atomic_load(word64(&in)) == SC_MORRIS_ADAPT_INIT,
 	       "MorrisAdapt: at the top of the Morris half (%llu) the next update resets the "
 	       "whole word to 0",
@@ -777,7 +707,7 @@ static uint32_t bfp_step(inst *in, sc_thread *t, uint32_t w0)
 
 static void test_bfp_overflow_wraps(void)
 {
-	static const int ids[] = {V_bfp_dup, V_bfp_csup};
+	static const int ids[] = {SC_ID_bfp_dup, SC_ID_bfp_csup};
 	const uint64_t top = (uint64_t)SC_BFP_MANT_MAX << SC_BFP_EXP_MAX;
 	for (unsigned i = 0; i < 2; i++) {
 		inst in;
@@ -788,11 +718,11 @@ static void test_bfp_overflow_wraps(void)
 		bool at_top = inst_get(&in) == top;
 		uint32_t w = bfp_step(&in, &t, bfp_word(SC_BFP_EXP_MAX, SC_BFP_MANT_MAX));
 		tap_ok(at_top && w == 0, "%s: saturated at (2^28-1) 2^15 = %llu, the next update "
-		       "wraps to 0", pvars[ids[i]].name, (unsigned long long)top);
-		uint32_t mt = in.cfg.bfp.mant_threshold;
+		       "wraps to 0", sc_variants[ids[i]].name, (unsigned long long)top);
+		uint32_t mt = in.cfg->bfp.mant_threshold;
 		w = bfp_step(&in, &t, bfp_word(SC_BFP_EXP_MAX, mt - 1));
 		tap_ok(w == bfp_word(SC_BFP_EXP_MAX, mt), "%s: at e = 15 the mantissa passes "
-		       "MantThreshold", pvars[ids[i]].name);
+		       "MantThreshold", sc_variants[ids[i]].name);
 		inst_close(&in);
 	}
 }
@@ -802,10 +732,10 @@ static void test_bfp_exponent_steps(void)
 {
 	inst dup, csup;
 	sc_thread t;
-	inst_must_open(&dup, V_bfp_dup, "");
-	inst_must_open(&csup, V_bfp_csup, "");
+	inst_must_open(&dup, SC_ID_bfp_dup, "");
+	inst_must_open(&csup, SC_ID_bfp_csup, "");
 	sc_thread_init(&t, 0, 0, 11, false);
-	uint32_t mt = dup.cfg.bfp.mant_threshold;
+	uint32_t mt = dup.cfg->bfp.mant_threshold;
 	uint32_t w = bfp_step(&dup, &t, bfp_word(14, mt - 1));
 	tap_ok(w == bfp_word(15, mt / 2), "BFP-DUP: (14, MT-1) steps to (15, MT/2), same value");
 	w = bfp_step(&csup, &t, bfp_word(3, mt + 1));
@@ -827,19 +757,19 @@ static void test_scalable_overflow_wraps(void)
 	inst in;
 	sc_thread t;
 	sc_thread_init(&t, 0, 0, 12, false);
-	inst_must_open(&in, V_scalable, "");
+	inst_must_open(&in, SC_ID_scalable, "");
 	atomic_store(word32(&in), UINT32_MAX - 10);
 	uint64_t after = inc_until_change(&in, &t, 100000000);
 	tap_ok(after == (1u << 19) - 11, "Scalable: 2^32-11 + step 2^19 wraps to 2^19-11 = %llu",
 	       (unsigned long long)after);
 	inst_close(&in);
-	inst_must_open(&in, V_scalable, "width=64 threshold=63");
+	inst_must_open(&in, SC_ID_scalable, "width=64 threshold=63");
 	atomic_store(word64(&in), UINT64_MAX - 2);
 	uint64_t a1 = inc_until_change(&in, &t, 1000), a2 = inc_until_change(&in, &t, 1000);
 	tap_ok(a1 == UINT64_MAX && a2 == 1, "Scalable width=64 T=63: steps of 2 from 2^64-3 "
 	       "give 2^64-1, then wrap to 1");
 	inst_close(&in);
-	inst_must_open(&in, V_scalable_capped, "");
+	inst_must_open(&in, SC_ID_scalable_capped, "");
 	atomic_store(word32(&in), UINT32_MAX - 10);
 	after = inc_until_change(&in, &t, 100000000);
 	tap_ok(after == 1024 - 11, "ScalableCapped: 2^32-11 + step 2^10 wraps to 1013");
@@ -851,7 +781,7 @@ static void test_scalable_cas_overflow_wraps(void)
 	inst in;
 	sc_thread t;
 	sc_thread_init(&t, 0, 0, 13, false);
-	inst_must_open(&in, V_scalable_cas, "");
+	inst_must_open(&in, SC_ID_scalable_cas, "");
 	atomic_store(word32(&in), UINT32_MAX - 1);
 	inst_inc(&in, &t, 1);
 	uint64_t a1 = inst_get(&in);
@@ -859,7 +789,7 @@ static void test_scalable_cas_overflow_wraps(void)
 	tap_ok(a1 == UINT32_MAX && inst_get(&in) == 1,
 	       "ScalableCAS: one thread counts exactly through 2^32-1 and wraps to 0, 1");
 	inst_close(&in);
-	inst_must_open(&in, V_scalable_cas, "width=64");
+	inst_must_open(&in, SC_ID_scalable_cas, "width=64");
 	atomic_store(word64(&in), UINT64_MAX);
 	inst_inc(&in, &t, 1);
 	tap_ok(inst_get(&in) == 0, "ScalableCAS width=64: 2^64-1 + 1 wraps to 0");
@@ -911,9 +841,9 @@ static void test_reset_and_sizes(void)
 		const char *params;
 		size_t bytes;
 	} cases[] = {
-		{V_morris, "", 4},           {V_morris_adapt, "", 8}, {V_bfp_dup, "", 4},
-		{V_bfp_csup, "", 4},         {V_scalable, "", 4},     {V_scalable, "width=64", 8},
-		{V_scalable_cas, "", 4},     {V_scalable_capped, "width=64", 8},
+		{SC_ID_morris, "", 4},           {SC_ID_morris_adapt, "", 8}, {SC_ID_bfp_dup, "", 4},
+		{SC_ID_bfp_csup, "", 4},         {SC_ID_scalable, "", 4},     {SC_ID_scalable, "width=64", 8},
+		{SC_ID_scalable_cas, "", 4},     {SC_ID_scalable_capped, "width=64", 8},
 	};
 	for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
 		inst in;
@@ -922,12 +852,12 @@ static void test_reset_and_sizes(void)
 		sc_thread_init(&t, 0, 0, 14, false);
 		inst_inc(&in, &t, 100000);
 		uint64_t before = inst_get(&in);
-		in.v->reset(in.c, &in.cfg);
+		in.v->reset(in.c, in.cfg);
 		uint64_t zero = inst_get(&in);
 		inst_inc(&in, &t, 1);
 		tap_ok(before > 0 && zero == 0 && inst_get(&in) == 1 &&
-		           in.v->size(&in.cfg) == cases[i].bytes &&
-		           in.v->heap_bytes(in.c, &in.cfg) == 0,
+		           in.v->size(in.cfg) == cases[i].bytes &&
+		           in.v->heap_bytes(in.c, in.cfg) == 0,
 		       "%s '%s': reset gives 0 and counting restarts; %zu bytes, no heap",
 		       in.v->name, cases[i].params, cases[i].bytes);
 		inst_close(&in);
@@ -943,34 +873,34 @@ static void test_parameter_validation(void)
 		const char *params;
 		bool ok;
 	} cases[] = {
-		{V_morris, "accuracy=0.5", true},
-		{V_morris, "accuracy=0.4", false},
-		{V_morris, "accuracy=51", false},
-		{V_morris, "accuracy=abc", false},
-		{V_morris_adapt, "accuracy=0", false},
-		{V_morris_adapt, "accuracy=50", true},
-		{V_bfp_dup, "mantissa-threshold=7501", false},
-		{V_bfp_dup, "mantissa-threshold=0", false},
-		{V_bfp_dup, "mantissa-threshold=268435458", false},
-		{V_bfp_dup, "mantissa-threshold=268435456", true},
-		{V_bfp_dup, "mantissa-threshold=2", true},
-		{V_bfp_dup, "accuracy=1 mantissa-threshold=7500", false},
-		{V_bfp_csup, "accuracy=0.005", false},
-		{V_bfp_csup, "accuracy=50", true},
-		{V_bfp_csup, "accuracy=60", false},
-		{V_bfp_csup, "backoff-min=8 backoff-max=4", false},
-		{V_scalable, "threshold=0", false},
-		{V_scalable, "threshold=32", false},
-		{V_scalable, "threshold=31", true},
-		{V_scalable, "width=64 threshold=63", true},
-		{V_scalable, "width=64 threshold=64", false},
-		{V_scalable, "width=48", false},
-		{V_scalable, "width=16", false},
-		{V_scalable, "cap=4", false}, /* not Scalable's key: left for the generic check */
-		{V_scalable_cas, "width=64 threshold=20", true},
-		{V_scalable_capped, "cap=0", false},
-		{V_scalable_capped, "cap=33", false},
-		{V_scalable_capped, "cap=32", true},
+		{SC_ID_morris, "accuracy=0.5", true},
+		{SC_ID_morris, "accuracy=0.4", false},
+		{SC_ID_morris, "accuracy=51", false},
+		{SC_ID_morris, "accuracy=abc", false},
+		{SC_ID_morris_adapt, "accuracy=0", false},
+		{SC_ID_morris_adapt, "accuracy=50", true},
+		{SC_ID_bfp_dup, "mantissa-threshold=7501", false},
+		{SC_ID_bfp_dup, "mantissa-threshold=0", false},
+		{SC_ID_bfp_dup, "mantissa-threshold=268435458", false},
+		{SC_ID_bfp_dup, "mantissa-threshold=268435456", true},
+		{SC_ID_bfp_dup, "mantissa-threshold=2", true},
+		{SC_ID_bfp_dup, "accuracy=1 mantissa-threshold=7500", false},
+		{SC_ID_bfp_csup, "accuracy=0.005", false},
+		{SC_ID_bfp_csup, "accuracy=50", true},
+		{SC_ID_bfp_csup, "accuracy=60", false},
+		{SC_ID_bfp_csup, "backoff-min=8 backoff-max=4", false},
+		{SC_ID_scalable, "threshold=0", false},
+		{SC_ID_scalable, "threshold=32", false},
+		{SC_ID_scalable, "threshold=31", true},
+		{SC_ID_scalable, "width=64 threshold=63", true},
+		{SC_ID_scalable, "width=64 threshold=64", false},
+		{SC_ID_scalable, "width=48", false},
+		{SC_ID_scalable, "width=16", false},
+		{SC_ID_scalable, "cap=4", false}, /* not Scalable's key: left for the generic check */
+		{SC_ID_scalable_cas, "width=64 threshold=20", true},
+		{SC_ID_scalable_capped, "cap=0", false},
+		{SC_ID_scalable_capped, "cap=33", false},
+		{SC_ID_scalable_capped, "cap=32", true},
 	};
 	for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
 		inst in;
@@ -978,7 +908,7 @@ static void test_parameter_validation(void)
 		bool ok = inst_open(&in, cases[i].id, cases[i].params, &err) == 0;
 		inst_close(&in);
 		tap_ok(ok == cases[i].ok && (ok || err.msg[0]), "%s '%s': %s%s%s",
-		       pvars[cases[i].id].name, cases[i].params,
+		       sc_variants[cases[i].id].name, cases[i].params,
 		       cases[i].ok ? "accepted" : "rejected: ", ok ? "" : err.msg,
 		       ok == cases[i].ok ? "" : " (WRONG)");
 	}
@@ -988,21 +918,21 @@ static void test_parameter_validation(void)
 static void test_parameter_values(void)
 {
 	inst in;
-	inst_must_open(&in, V_bfp_dup, "");
-	uint32_t mt1 = in.cfg.bfp.mant_threshold;
+	inst_must_open(&in, SC_ID_bfp_dup, "");
+	uint32_t mt1 = in.cfg->bfp.mant_threshold;
 	inst_close(&in);
-	inst_must_open(&in, V_bfp_csup, "accuracy=2");
-	uint32_t mt2 = in.cfg.bfp.mant_threshold;
+	inst_must_open(&in, SC_ID_bfp_csup, "accuracy=2");
+	uint32_t mt2 = in.cfg->bfp.mant_threshold;
 	inst_close(&in);
 	tap_ok(mt1 == 7500 && mt2 == 1874,
 	       "BFP MantThreshold: 7500 at 1%%, 1874 at 2%% (got %u, %u)", mt1, mt2);
-	inst_must_open(&in, V_morris, "");
-	double a = in.cfg.morris.a, scale = in.cfg.morris.scale;
+	inst_must_open(&in, SC_ID_morris, "");
+	double a = in.cfg->morris.a, scale = in.cfg->morris.scale;
 	inst_close(&in);
 	tap_ok(a == 5000 && scale >= a && scale < a * 1.001,
 	       "Morris: a = 5000 at 1%%; the rounded factor implies a' = %.2f >= a", scale);
-	inst_must_open(&in, V_scalable_capped, "");
-	sc_scalable_cfg c = in.cfg.scalable;
+	inst_must_open(&in, SC_ID_scalable_capped, "");
+	sc_scalable_cfg c = in.cfg->scalable;
 	inst_close(&in);
 	tap_ok(c.width == 32 && c.threshold == 13 && c.cap == 10,
 	       "ScalableCapped defaults: width 32, threshold 13, cap 10");
@@ -1015,7 +945,7 @@ static void print_table_row(const stat_spec *s, unsigned runs, const stat_result
 	double sd = test_stats_sd(&r->x), se = sd / sqrt(runs);
 	tap_diag("TABLE %-15s %-24s mean %.6f se %.6f z %+6.2f RSTDV %.4f%% pred %.4f%% "
 	         "bound %.4f%% %.1f s",
-	         pvars[s->id].name, s->params[0] ? s->params : "(defaults)", r->x.mean, se,
+	         sc_variants[s->id].name, s->params[0] ? s->params : "(defaults)", r->x.mean, se,
 	         se > 0 ? (r->x.mean - 1) / se : 0.0, 100 * sd, 100 * r->predicted,
 	         100 * r->bound, r->seconds);
 }
@@ -1026,7 +956,7 @@ static void print_table_row(const stat_spec *s, unsigned runs, const stat_result
  */
 static void test_single_thread_exact_from_zero(unsigned runs, uint64_t n)
 {
-	static const int ids[] = {V_morris_adapt, V_bfp_csup, V_scalable_cas};
+	static const int ids[] = {SC_ID_morris_adapt, SC_ID_bfp_csup, SC_ID_scalable_cas};
 	for (unsigned i = 0; i < 3; i++) {
 		stat_spec s = {ids[i], "", morris_bound, morris_predict, NULL, "exact"};
 		stat_result r;
@@ -1034,7 +964,7 @@ static void test_single_thread_exact_from_zero(unsigned runs, uint64_t n)
 		r.bound = r.predicted = 0;
 		print_table_row(&s, runs, &r);
 		tap_ok(r.x.min == 1 && r.x.max == 1, "%s: %u single-thread runs of %llu from 0 are "
-		       "exact", pvars[ids[i]].name, runs, (unsigned long long)n);
+		       "exact", sc_variants[ids[i]].name, runs, (unsigned long long)n);
 	}
 }
 

@@ -38,16 +38,12 @@ static void test_registry(void)
 static int make_table(sc_table *t, const sc_variant *v, uint32_t threads, uint32_t nodes,
                       size_t n, const char *kv)
 {
-	sc_params p;
 	sc_env env;
 	sc_err err;
-	sc_params_clear(&p);
-	if (kv && sc_params_add(&p, kv, &err))
-		return -1;
 	sc_env_default(&env);
 	env.threads = threads;
 	env.nodes = nodes;
-	if (sc_table_create(t, v, &p, &env, n, &err)) {
+	if (test_table_open(t, v, &env, n, kv, &err)) {
 		tap_diag("%s", err.msg);
 		return -1;
 	}

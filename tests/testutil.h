@@ -1,6 +1,7 @@
 /*
  * testutil.h - helpers shared by the test programs: run a function on n
- * threads released together by a barrier, and a few statistics.
+ * threads released together by a barrier, a few statistics, a monotonic
+ * clock, and counters made through the registry from parameter strings.
  */
 #ifndef SC_TESTUTIL_H
 #define SC_TESTUTIL_H
@@ -8,7 +9,12 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "scounters.h"
 
 typedef struct test_thread_arg {
 	unsigned index;
@@ -69,6 +75,32 @@ static inline void test_stats_add(test_stats *s, double x)
 static inline double test_stats_sd(const test_stats *s)
 {
 	return s->n > 1 ? sqrt(s->m2 / (s->n - 1)) : 0;
+}
+
+/* Seconds of CLOCK_MONOTONIC. */
+static inline double test_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * sc_table_create with the parameters given as one string of space-separated
+ * "key=value" items (NULL or "" for none). 0, or -1 with err set.
+ */
+static inline int test_table_open(sc_table *t, const sc_variant *v, const sc_env *env, size_t n,
+                                  const char *params, sc_err *err)
+{
+	char kv[256]; /* the strings p points into, while the table is made */
+	sc_params p;
+	sc_params_clear(&p);
+	memset(t, 0, sizeof *t); /* sc_table_destroy is safe on a table that failed */
+	snprintf(kv, sizeof kv, "%s", params ? params : "");
+	for (char *save, *tok = strtok_r(kv, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (sc_params_add(&p, tok, err))
+			return -1;
+	return sc_table_create(t, v, &p, env, n, err);
 }
 
 #endif /* SC_TESTUTIL_H */
