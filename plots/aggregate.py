@@ -851,49 +851,45 @@ class Claims:
                  HOLDS if ok else FAILS,
                  ("within 2x" if ok else "beyond 2x at some count") + note)
 
-    def serial_single_thread(self):
-        cid, src = "dice-serial-100x-at-0pct", "Dice §5.2"
-        text = ("With no external work Serial's single-thread throughput is two orders of "
-                "magnitude above its 99%-work throughput (verdict: ratio rounds to 10^2)")
+    def one_thread_work_ratio(self, cid, src, text, variant):
+        """variant's 1-thread median at 0% work over 99% work, or None (claim added as NM)."""
         lo, hi = self.st("dice-fig4-low"), self.st("dice-fig4-high")
         fid = "dice-fig4-low, dice-fig4-high"
         if not lo or not hi:
             self.add(cid, src, text, fid, "", NM,
                      self.missing("dice-fig4-low" if not lo else "dice-fig4-high"))
-            return
-        a, why = self.point(hi, "Serial", 1)
-        b, why2 = self.point(lo, "Serial", 1)
+            return None
+        a, why = self.point(hi, variant, 1)
+        b, why2 = self.point(lo, variant, 1)
         if a is None or b is None:
             self.add(cid, src, text, fid, "", NM, why or why2)
-            return
+            return None
         r = a["median"] / b["median"]
-        ok = round(math.log10(r)) == 2
-        self.add(cid, src, text, fid, "Serial at 1 thread: %s (0%% work) / %s (99%% work) = %s"
-                 % (f_rate(a["median"]), f_rate(b["median"]), f_ratio(r)),
-                 HOLDS if ok else FAILS,
-                 "log10 of the ratio is %.2f" % math.log10(r))
+        measured = "%s at 1 thread: %s (0%% work) / %s (99%% work) = %s" % (
+            variant, f_rate(a["median"]), f_rate(b["median"]), f_ratio(r))
+        return fid, r, measured
+
+    def serial_single_thread(self):
+        cid, src = "dice-serial-100x-at-0pct", "Dice §5.2"
+        text = ("With no external work Serial's single-thread throughput is two orders of "
+                "magnitude above its 99%-work throughput (verdict: ratio rounds to 10^2)")
+        got = self.one_thread_work_ratio(cid, src, text, "Serial")
+        if got:
+            fid, r, measured = got
+            ok = round(math.log10(r)) == 2
+            self.add(cid, src, text, fid, measured, HOLDS if ok else FAILS,
+                     "log10 of the ratio is %.2f" % math.log10(r))
 
     def calibration(self):
         cid, src = "dice-work-99pct-is-1pct", "Dice §5"
         text = ("99% external work means a single-thread CAS run reaches 1/100 of its "
                 "no-work throughput (the workload's definition; verdict: ratio in 50-200)")
-        lo, hi = self.st("dice-fig4-low"), self.st("dice-fig4-high")
-        fid = "dice-fig4-low, dice-fig4-high"
-        if not lo or not hi:
-            self.add(cid, src, text, fid, "", NM,
-                     self.missing("dice-fig4-low" if not lo else "dice-fig4-high"))
-            return
-        a, why = self.point(hi, "CAS", 1)
-        b, why2 = self.point(lo, "CAS", 1)
-        if a is None or b is None:
-            self.add(cid, src, text, fid, "", NM, why or why2)
-            return
-        r = a["median"] / b["median"]
-        ok = 50 <= r <= 200
-        self.add(cid, src, text, fid, "CAS at 1 thread: %s (0%% work) / %s (99%% work) = %s"
-                 % (f_rate(a["median"]), f_rate(b["median"]), f_ratio(r)),
-                 HOLDS if ok else FAILS,
-                 "the calibration works" if ok else "the calibration is off")
+        got = self.one_thread_work_ratio(cid, src, text, "CAS")
+        if got:
+            fid, r, measured = got
+            ok = 50 <= r <= 200
+            self.add(cid, src, text, fid, measured, HOLDS if ok else FAILS,
+                     "the calibration works" if ok else "the calibration is off")
 
     def multiline_peak(self):
         cid, src, fid = "dice-multiline-peak-32", "Dice §5.2", "dice-fig4-high"
