@@ -155,10 +155,10 @@ fi
 
 scbench=${SCBENCH:-$top/harness/scbench}
 if [ -z "${SCBENCH:-}" ] && [ ! -x "$scbench" ]; then
-	echo "run-all.sh: building scbench (./autogen.sh && ./configure && make)" >&2
-	(cd "$top" && { [ -x configure ] || ./autogen.sh >/dev/null; } &&
-		{ [ -f Makefile ] || ./configure >/dev/null; } && make -j"$(nproc)" >/dev/null) ||
-		{ echo "run-all.sh: build failed" >&2; exit 1; }
+	echo "run-all.sh: building scbench (./autogen.sh && ./configure && make; log: build.log)" >&2
+	(cd "$top" && { [ -x configure ] || ./autogen.sh; } &&
+		{ [ -f Makefile ] || ./configure; } && make -j"$(nproc)") >"$top/build.log" 2>&1 ||
+		{ tail -20 "$top/build.log" >&2; echo "run-all.sh: build failed; see build.log" >&2; exit 1; }
 fi
 [ -x "$scbench" ] || { echo "run-all.sh: $scbench is not executable" >&2; exit 1; }
 
