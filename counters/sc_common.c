@@ -87,12 +87,6 @@ int sc_params_add(sc_params *p, const char *kv, sc_err *err)
 	return 0;
 }
 
-void sc_params_unmark(sc_params *p)
-{
-	for (unsigned i = 0; i < p->n; i++)
-		p->used[i] = false;
-}
-
 static int find_key(const sc_params *p, const char *key)
 {
 	for (unsigned i = 0; i < p->n; i++)

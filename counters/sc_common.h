@@ -202,8 +202,6 @@ typedef struct sc_params {
 void sc_params_clear(sc_params *p);
 /* Add "key=value" (the string must outlive p). -1 and err on bad form or too many. */
 int sc_params_add(sc_params *p, const char *kv, sc_err *err);
-/* Forget which keys were read, so one list can configure several variants. */
-void sc_params_unmark(sc_params *p);
 
 /*
  * Readers. Each returns 0 and stores the default when the key is absent,

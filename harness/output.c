@@ -193,7 +193,11 @@ void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t thre
 	        (unsigned long long)r->ctx_switches, r->migrated);
 	num_field(f, true, r->read_ns, 1);
 	fputc(',', f);
-	csv_field(f, s->pmu_status);
+	/* The setup's status, unless this run's workers failed to count. */
+	char failed[300];
+	if (r->pmu_failure)
+		snprintf(failed, sizeof failed, "failed in this run: %s", r->pmu_failure);
+	csv_field(f, r->pmu_failure ? failed : s->pmu_status);
 	/* Requested events that are not counted here keep their (empty) columns. */
 	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++) {
 		int k = pmu_column_event(s->pmu, e);

@@ -236,6 +236,8 @@ static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threa
 	r->bytes_per_counter = sc_table_bytes_per_counter(&sh->table);
 	r->oversubscribed = threads > s->pus;
 	r->pmu_counted = all_counted && r->total_ops > 0;
+	if (s->pmu && s->pmu->active && !all_counted)
+		r->pmu_failure = pmu_thread_failure();
 	for (unsigned e = 0; r->pmu_counted && e < s->pmu->nevents; e++)
 		r->per_op[e] = (double)ev[e] / (double)r->total_ops;
 	r->read_ns = NAN;

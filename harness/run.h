@@ -43,6 +43,7 @@ typedef struct run_result {
 	uint32_t migrated;     /* workers seen off their PU (bound) or on several CPUs */
 	double read_ns;        /* median ns of one get by a non-incrementing reader; NAN if none */
 	bool pmu_counted;      /* event columns filled */
+	const char *pmu_failure; /* events were set up but a worker could not count them */
 	double per_op[PMU_MAX_EVENTS]; /* event counts per increment */
 	bool latency;          /* latency columns filled */
 	double lat_ns[5];      /* p50, p90, p99, p99.9, max */
