@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_plots.sh - the figure and report pipeline (SPEC §6, §7) on the fixture
 # result set tests/fixtures/results-small, as TAP: the aggregator's data and
-# statistics, both renderers, the report, plots/regen, a partial result set,
+# statistics (checked against statistics.quantiles), the claim declarations,
+# both renderers, the report, plots/regen, a partial result set,
 # and the claim verdicts on a synthetic 256-PU result set.
 #
 # Checks that need gnuplot or a Python with matplotlib are reported as
@@ -98,6 +99,32 @@ done
 "$py" "$plots/aggregate.py" "$tmp/known" >/dev/null 2>&1
 check aggregate_statistics_known_values sh -c \
 	"grep '^CAS ' '$tmp/known/figdata/dice-fig3.dat' | grep -q '^CAS 1 5 3 1 10 4 1.2 8.8 NaN NaN$'"
+
+# plots/stats.py's percentile is the type-7 definition of statistics.quantiles
+# (method="inclusive"; Python 3.8+): equal to 1e-12 relative on 2,000 fixed-seed
+# random samples of 1-40 values and at p = 0.05, 0.5, 0.95 (deterministic).
+check percentile_matches_statistics_quantiles "$py" -B -c '
+import random, statistics, sys
+sys.path.insert(0, sys.argv[1])
+from stats import percentile
+rng = random.Random(7)
+for _ in range(2000):
+    xs = sorted(rng.uniform(-1e3, 1e6) for _ in range(rng.randint(2, 40)))
+    q = statistics.quantiles(xs, n=20, method="inclusive")
+    for p, want in ((0.05, q[0]), (0.5, q[9]), (0.95, q[18])):
+        got = percentile(xs, p)
+        assert abs(got - want) <= 1e-12 * max(1.0, abs(want)), (xs, p, got, want)
+assert percentile([4.0], 0.95) == 4.0 and percentile([], 0.5) is None
+' "$plots"
+# Claims: unique ids, and every one a declaration the report can number.
+check claim_ids_unique "$py" -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from claims import CLAIMS
+ids = [c.id for c in CLAIMS]
+assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+assert all(c.threads >= 1 and c.nodes >= 1 and callable(c.rule) for c in CLAIMS)
+' "$plots"
 
 # A partial result set (one file): no failure, the rest skipped with a reason.
 mkdir -p "$tmp/partial"

@@ -1,0 +1,14 @@
+"""The claims of the two papers that REPORT.md judges, one module per paper
+section or family of claims; the report numbers them in the order below.
+
+To add a claim: add one Claim(...) to the CLAIMS list of the module it belongs
+to (claims/core.py says what a Claim declares; claims/rules.py has the verdict
+rules shared by a family). A new family gets a new module, listed here.
+"""
+
+from claims import (ayers_accuracy, ayers_cost, dice_array, dice_error, dice_scaling,
+                    dice_serial)
+from claims.core import VERDICTS, Context, evaluate  # noqa: F401 (the package's API)
+
+MODULES = [dice_serial, dice_scaling, dice_array, dice_error, ayers_accuracy, ayers_cost]
+CLAIMS = [c for m in MODULES for c in m.CLAIMS]

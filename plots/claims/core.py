@@ -1,0 +1,178 @@
+"""What a claim is, the verdicts, and what a verdict rule may ask of the result set.
+
+A claim is a declaration (Claim): its id, the paper section it comes from, its
+sentence (with the threshold the verdict uses for words like "about"), the
+figure that shows it, the thread count and NUMA nodes it needs, and its verdict
+rule. A rule is a function rule(ctx, claim) -> (measured, verdict, reason):
+what was measured here (text), one of VERDICTS, and why. The "not measurable"
+reasons for too few threads or nodes are generated here from the declared
+needs (threads_reason, nodes_reason), never written per claim.
+Standard library only.
+"""
+
+import re
+
+HOLDS, FAILS, NM = "holds", "does not hold", "not measurable"
+VERDICTS = {HOLDS: "the measurement here agrees with the claim",
+            FAILS: "it was measured here and disagrees",
+            NM: "this result set cannot test it (the reason says why)"}
+
+
+class Claim:
+    """One claim of a paper.
+
+    threads: the thread count the claim speaks of; threads_at: the claim is
+    judged at exactly that count ("needs 256 threads"), else at that count and
+    more ("needs at least 32 threads"); threads_text overrides the phrase
+    ({threads} is the count); threads_why is appended to the reason.
+    nodes: the real NUMA nodes it needs; nodes_why is said after the count.
+    """
+
+    def __init__(self, id, source, text, figure, rule, threads=1, threads_at=False,
+                 threads_text=None, threads_why="", nodes=1, nodes_why=""):
+        self.id, self.source, self.text, self.figure, self.rule = id, source, text, figure, rule
+        self.threads, self.threads_at = threads, threads_at
+        self.threads_text, self.threads_why = threads_text, threads_why
+        self.nodes, self.nodes_why = nodes, nodes_why
+
+    @property
+    def paper(self):
+        return re.split("[ ,]", self.source)[0]
+
+
+# --- numbers as the report writes them ---------------------------------------------
+
+def f_rate(v):
+    if v is None:
+        return "n/a"
+    if v >= 100:
+        return "{:,.0f} ops/ms".format(v)
+    return "%.3g ops/ms" % v
+
+
+def f_pct(v, digits=3):
+    return "n/a" if v is None else ("%." + str(digits) + "g%%") % v
+
+
+def f_ratio(v):
+    if v is None:
+        return "n/a"
+    return "{:,.0f}x".format(v) if v >= 1000 else "%.3gx" % v
+
+
+def f_n(v):
+    v = int(v)
+    if v >= 10 ** 9:
+        return "%.3g G" % (v / 1e9)
+    if v >= 10 ** 6:
+        return "%.3g M" % (v / 1e6)
+    return "{:,}".format(v)
+
+
+def f_rho(rho):
+    return "n/a" if rho is None else "%.2f" % rho
+
+
+# --- what a rule may ask ---------------------------------------------------------------
+
+class Context:
+    """The result set (rs), the figures' statistics (figs) and the machine (m)."""
+
+    def __init__(self, rs, figs, machine):
+        self.rs = rs
+        self.figs = figs
+        self.m = machine
+        self.cache = {}   # data shared by the rules of one family, by key
+
+    def st(self, fid, panel=""):
+        """{series: {x: stats}} of a figure's panel, or None."""
+        return self.figs.stats.get((fid, panel))
+
+    def missing(self, fid):
+        """Why figure fid has no statistics."""
+        for fig in self.figs.table:
+            if fig.id == fid:
+                if self.rs.csv(fig.source) is None:
+                    return "%s is not in this result set" % fig.source
+                return "%s has no usable rows" % fig.source
+        return "no data"
+
+    def count_rows(self, name):
+        return self.rs.rows(name, "count")
+
+    def timed_rows(self, names, variants):
+        """Timed rows of the CSVs names of these variants that have a relative error."""
+        return [r for name in names for r in self.rs.rows(name, "timed")
+                if r["counter"] in variants and r.get("rel_error") is not None]
+
+    def count_threads(self, name):
+        rows = self.count_rows(name)
+        return max(int(r["threads"]) for r in rows) if rows else 0
+
+    @staticmethod
+    def xs(stats, series):
+        return sorted(x for s in series if s in stats for x in stats[s])
+
+    def largest_threads_text(self, stats):
+        xs = [x for pts in stats.values() for x in pts]
+        t = int(max(xs)) if xs else 0
+        return ("the largest thread count in this result set is %d (machine: %s PUs, %s)"
+                % (t, self.m.get("pus", "?"), self.m.get("nodes_text", "? nodes")))
+
+    def threads_reason(self, claim, stats=None, used=None):
+        """Why claim cannot be judged with the thread counts here: against the
+        largest thread count of stats (a threads axis), or against used, the one
+        thread count of a count-to-N set."""
+        t = claim.threads
+        if used is not None:
+            if claim.threads_at:
+                why = ("%s counted with %d threads; this set used %d (machine: %s PUs)"
+                       % (claim.paper, t, used, self.m.get("pus", "?")))
+            else:
+                why = "needs at least %d threads" % t
+        else:
+            phrase = claim.threads_text or ("{threads} threads" if claim.threads_at
+                                            else "at least {threads} threads")
+            why = "needs %s; %s" % (phrase.format(threads=t), self.largest_threads_text(stats))
+        return why + claim.threads_why
+
+    def nodes_reason(self, claim):
+        """Why claim cannot be judged on this machine's NUMA nodes, or None."""
+        if claim.nodes <= 1:
+            return None
+        if self.m.get("nodes_virtual") or (self.m.get("nodes") or 1) < claim.nodes:
+            return ("needs at least %d real NUMA nodes%s; this machine has %s"
+                    % (claim.nodes, claim.nodes_why, self.m.get("nodes_text", "1 node")))
+        return None
+
+    def point(self, claim, stats, series, t):
+        """(stats dict, None) or (None, reason) for one series at exactly t threads."""
+        if series not in stats:
+            return None, "%s was not measured" % series
+        if t not in stats[series]:
+            return None, self.threads_reason(claim, stats)
+        p = stats[series][t]
+        if p["oversub"]:
+            return None, ("needs %d threads on %d PUs; the %d-thread point here was "
+                          "oversubscribed (%s PUs)" % (t, t, t, self.m.get("pus", "?")))
+        return p, None
+
+    def context_at_max(self, stats, series, fmt, col="median"):
+        """'at 2 threads (the most here): A x, B y' for a claim that cannot be checked."""
+        xs = self.xs(stats, series)
+        if not xs:
+            return ""
+        t = xs[-1]
+        parts = ["%s %s" % (s, fmt(stats[s][t][col])) for s in series
+                 if s in stats and t in stats[s]]
+        return "at %d threads (the most here): %s" % (t, ", ".join(parts))
+
+
+def evaluate(ctx, claims):
+    """Every claim's entry of claims.json, in order."""
+    out = []
+    for c in claims:
+        measured, verdict, reason = c.rule(ctx, c)
+        out.append({"id": c.id, "source": c.source, "claim": c.text, "figure": c.figure,
+                    "measured": measured, "verdict": verdict, "reason": reason})
+    return out

@@ -1,0 +1,20 @@
+"""Dice §5.3: 7500 counters, one hot (Fig. 5)."""
+
+from claims.core import Claim
+from claims.rules import pairwise_faster, throughput_ratio_above
+
+CLAIMS = [
+    Claim("dice-fig5-multiline-2x", "Dice §5.3",
+          "In the 7500-counter array at 32 threads, Multiline gives more than 2x "
+          "MultilineAdapt's throughput",
+          "dice-fig5", throughput_ratio_above(["Multiline"], ["MultilineAdapt"], 2.0),
+          threads=32, threads_at=True),
+    Claim("dice-fig5-adaptive-wins", "Dice §5.3",
+          "In the 7500-counter array the adaptive probabilistic counters beat their "
+          "non-adaptive versions: MorrisAdapt > Morris, BFP-CSUP > BFP-DUP",
+          "dice-fig5", pairwise_faster([("MorrisAdapt", "Morris"), ("BFP-CSUP", "BFP-DUP")])),
+    Claim("dice-fig5-bfp-beats-morris", "Dice §5.3",
+          "In the 7500-counter array the BFP counters beat the Morris ones: "
+          "BFP-DUP > Morris, BFP-CSUP > MorrisAdapt",
+          "dice-fig5", pairwise_faster([("BFP-DUP", "Morris"), ("BFP-CSUP", "MorrisAdapt")])),
+]

@@ -1,0 +1,124 @@
+"""Dice §5, §5.1, §5.2: the single counter's throughput as threads are added
+(Figs. 3 and 4), and what the external-work setting means."""
+
+import math
+
+from claims.core import FAILS, HOLDS, NM, Claim, f_rate, f_ratio
+from claims.rules import one_thread_work_ratio, throughput_ratio_above
+
+# Variant groups of Dice §5 (canonical names, SPEC §3).
+DICE_PROB = ["Morris", "MorrisAdapt", "BFP-DUP", "BFP-CSUP"]
+DICE_SCALABLE = ["Multiline", "MultilineAdapt"] + DICE_PROB
+DICE_UNSCALABLE_PRECISE = ["CAS", "RBO", "RBONuma", "RBONumaAdapt"]
+
+
+def similar_up_to(tmax, factor):
+    """Fastest median within factor of the slowest at every thread count <= tmax."""
+    def rule(ctx, c):
+        stats = ctx.st(c.figure)
+        if not stats:
+            return "", NM, ctx.missing(c.figure)
+        parts, ok = [], True
+        for t in sorted(set(x for pts in stats.values() for x in pts)):
+            if t > tmax:
+                continue
+            meds = [(s, pts[t]["median"]) for s, pts in stats.items()
+                    if t in pts and not pts[t]["oversub"]]
+            if len(meds) < 2:
+                continue
+            lo = min(meds, key=lambda a: a[1])
+            hi = max(meds, key=lambda a: a[1])
+            r = hi[1] / lo[1] if lo[1] > 0 else float("inf")
+            ok = ok and r <= factor
+            parts.append("%d thr: %s/%s = %s" % (t, hi[0], lo[0], f_ratio(r)))
+        if not parts:
+            return "", NM, "no thread count <= %d with two variants" % tmax
+        reach = max(int(p.split(" ")[0]) for p in parts)
+        note = "" if reach >= tmax else " (checked up to %d threads only)" % reach
+        return ("fastest/slowest median: " + "; ".join(parts), HOLDS if ok else FAILS,
+                ("within %gx" % factor if ok else "beyond %gx at some count" % factor) + note)
+    return rule
+
+
+def peak_between(series, lo, hi):
+    """Each series' best median at lo..hi threads and the largest count below it."""
+    def rule(ctx, c):
+        stats = ctx.st(c.figure)
+        if not stats:
+            return "", NM, ctx.missing(c.figure)
+        xs = ctx.xs(stats, series)
+        if not xs or xs[-1] < c.threads:
+            return ctx.context_at_max(stats, series, f_rate), NM, ctx.threads_reason(c, stats)
+        parts, ok = [], True
+        for s in series:
+            if s not in stats:
+                return "", NM, "%s was not measured" % s
+            pts = {x: p["median"] for x, p in stats[s].items() if not p["oversub"]}
+            peak = max(pts, key=lambda x: pts[x])
+            last = max(pts)
+            ok = ok and lo <= peak <= hi and pts[last] < pts[peak]
+            parts.append("%s peaks at %d threads (%s), %s at %d"
+                         % (s, peak, f_rate(pts[peak]), f_rate(pts[last]), last))
+        return ("; ".join(parts), HOLDS if ok else FAILS,
+                "as described" if ok else "peak elsewhere, or no decline after it")
+    return rule
+
+
+def orders_of_magnitude(k):
+    return lambda r: (round(math.log10(r)) == k, "log10 of the ratio is %.2f" % math.log10(r),
+                      "log10 of the ratio is %.2f" % math.log10(r))
+
+
+def between(lo, hi, yes, no):
+    return lambda r: (lo <= r <= hi, yes, no)
+
+
+CLAIMS = [
+    Claim("dice-fig3-similar-to-8", "Dice §5.1",
+          "With 99.02% external work all counters perform similarly up to 8 threads "
+          "(verdict: fastest median within 2x of the slowest at every count <= 8)",
+          "dice-fig3", similar_up_to(8, 2.0)),
+    Claim("dice-rbonuma-20x-rbo", "Dice §5.1",
+          "At 256 threads (99% work) RBONuma and RBONumaAdapt give about 20x the "
+          "throughput of RBO (verdict: holds at >= 10x)",
+          "dice-fig4-low", throughput_ratio_above(["RBONuma", "RBONumaAdapt"], ["RBO"], 10.0),
+          threads=256, threads_at=True, nodes=2, nodes_why=" (node-aware counters)"),
+    Claim("dice-scalable-3x-serial", "Dice §5.1",
+          "At 256 threads (99% work) Multiline, MultilineAdapt, Morris, MorrisAdapt, "
+          "BFP-DUP and BFP-CSUP each give at least 3x Serial's throughput",
+          "dice-fig4-low", throughput_ratio_above(DICE_SCALABLE, ["Serial"], 3.0),
+          threads=256, threads_at=True),
+    Claim("dice-scalable-13x-precise", "Dice §5.1",
+          "At 256 threads (99% work) those six give more than 13x the throughput of any "
+          "other precise counter (CAS, RBO, RBONuma, RBONumaAdapt)",
+          "dice-fig4-low",
+          throughput_ratio_above(DICE_SCALABLE, DICE_UNSCALABLE_PRECISE, 13.0, den_max=True),
+          threads=256, threads_at=True),
+    Claim("dice-scalable-260x-rbo", "Dice §5.1",
+          "At 256 threads (99% work) those six give more than 260x RBO's throughput",
+          "dice-fig4-low", throughput_ratio_above(DICE_SCALABLE, ["RBO"], 260.0),
+          threads=256, threads_at=True),
+    Claim("dice-serial-100x-at-0pct", "Dice §5.2",
+          "With no external work Serial's single-thread throughput is two orders of "
+          "magnitude above its 99%-work throughput (verdict: ratio rounds to 10^2)",
+          "dice-fig4-low, dice-fig4-high", one_thread_work_ratio("Serial", orders_of_magnitude(2)),
+          threads=1, threads_at=True),
+    Claim("dice-work-99pct-is-1pct", "Dice §5",
+          "99% external work means a single-thread CAS run reaches 1/100 of its "
+          "no-work throughput (the workload's definition; verdict: ratio in 50-200)",
+          "dice-fig4-low, dice-fig4-high",
+          one_thread_work_ratio("CAS", between(50, 200, "the calibration works",
+                                               "the calibration is off")),
+          threads=1, threads_at=True),
+    Claim("dice-prob-33x-serial-high", "Dice §5.2",
+          "At 256 threads and 0% external work Morris, MorrisAdapt, BFP-DUP and BFP-CSUP "
+          "give over 33x Serial's throughput",
+          "dice-fig4-high", throughput_ratio_above(DICE_PROB, ["Serial"], 33.0),
+          threads=256, threads_at=True),
+    Claim("dice-multiline-peak-32", "Dice §5.2",
+          "At 0% external work Multiline and MultilineAdapt peak around 32 threads and "
+          "scale negatively beyond (verdict: best median at 16-64 threads and the "
+          "largest count below it)",
+          "dice-fig4-high", peak_between(["Multiline", "MultilineAdapt"], 16, 64),
+          threads=64, threads_text="thread counts beyond 32 (at least {threads})"),
+]

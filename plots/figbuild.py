@@ -1,0 +1,231 @@
+"""How a figure entry of plots/figures.py becomes figure data (plots/figdata.py).
+
+An entry (Figure) says where its rows come from and what to plot of them: the
+source CSV and mode, row selections, how rows are named as series, the x
+measure, one Panel per y measure (and optionally a split of the rows into
+panels), the envelope and the header texts. Texts may name facts of the rows
+they describe as {field}: id, source, works, counters, threads, contention,
+unvalued (runs of the panel without a y value). Figures.build turns every entry
+into DIR/figdata/<id><suffix>.dat and keeps the statistics for the claims.
+Standard library only.
+"""
+
+import os
+
+import figdata
+from resultset import threshold_of
+from stats import PCT_METHOD, STATS_TEXT, group_stats
+
+
+class Panel:
+    """One .dat file of a figure: y(row) -> number or None, its axis label and
+    the header line 'y' saying what it is; label names the panel (multi-panel)."""
+
+    def __init__(self, y, ylabel, about, suffix="", label=None):
+        self.y, self.ylabel, self.about, self.suffix, self.label = y, ylabel, about, suffix, label
+
+
+class Figure:
+    """One figure id of SPEC §6; see the module comment and plots/figures.py."""
+
+    def __init__(self, id, title, reproduces, drawn, source, mode, x, xlabel, panels,
+                 select=(), series=None, split=None, selection=None, envelope=None,
+                 envelope_text=None, notes=None, note=None, requires=None, switch_over=False):
+        self.id, self.title, self.reproduces, self.drawn = id, title, reproduces, drawn
+        self.source, self.mode, self.x, self.xlabel, self.panels = source, mode, x, xlabel, panels
+        self.select, self.split = select, split
+        self.series = series or by_variant
+        self.selection, self.notes, self.note = selection, notes, note
+        self.envelope, self.envelope_text = envelope, envelope_text
+        self.requires, self.switch_over = requires, switch_over
+
+
+# --- the vocabulary of entries ----------------------------------------------------
+
+def threads(r):
+    return r["threads"]
+
+
+def count_n(r):
+    return r["ops"]
+
+
+def column(name):
+    return lambda r: r.get(name)
+
+
+def by_variant(rows):
+    """Series = variant name, plus its parameters when one file holds several sets."""
+    sets = {}
+    for r in rows:
+        sets.setdefault(r["counter"], set()).add(r.get("params") or "")
+
+    def name(r):
+        if len(sets[r["counter"]]) > 1 and r.get("params"):
+            return "%s[%s]" % (r["counter"], r["params"])
+        return r["counter"]
+    return rows, name
+
+
+def by_threshold(rows):
+    """Series = T<threshold> (one variant at several thresholds), in order of T."""
+    def name(r):
+        return "T%d" % threshold_of(r)
+    order = sorted(set(name(r) for r in rows), key=lambda s: int(s[1:]))
+    return sorted(rows, key=lambda r: order.index(name(r))), name
+
+
+def kinds(*names):
+    return lambda rows: [r for r in rows if r["kind"] in names]
+
+
+def only(*variants):
+    return lambda rows: [r for r in rows if r["counter"] in variants]
+
+
+def leave_out(*variants):
+    return lambda rows: [r for r in rows if r["counter"] not in variants]
+
+
+def at_most_threads(rows):
+    """The rows at the largest thread count."""
+    tmax = max(r["threads"] for r in rows)
+    return [r for r in rows if r["threads"] == tmax]
+
+
+def by_work(rows):
+    """One panel per external work level, suffix -w<pct>."""
+    return [("-w%g" % w, [r for r in rows if r["work_pct"] == w])
+            for w in sorted(set(r["work_pct"] for r in rows))]
+
+
+def facts(fig, rows):
+    """The fields that header texts may name."""
+    works = sorted(set(r["work_pct"] for r in rows))
+    return {"id": fig.id, "source": fig.source,
+            "works": "/".join("%g" % w for w in works),
+            "contention": "high contention" if works and works[-1] < 50 else "low contention",
+            "counters": "/".join("%d" % c for c in sorted(set(r["counters"] for r in rows))),
+            "threads": "/".join("%d" % t for t in sorted(set(r["threads"] for r in rows)))}
+
+
+def header(fig, panel, fx):
+    """The '# key: value' lines that describe a panel's data (before the derived ones)."""
+    def text(t):
+        return t.format(**fx) if t else t
+    h = [("figure", fig.id), ("title", fig.title)]
+    if fig.reproduces:
+        h.append(("reproduces", fig.reproduces))
+    h.append(("source", fig.source))
+    for key, value in (("panel", panel.label), ("selection", fig.selection),
+                       ("xlabel", fig.xlabel), ("ylabel", panel.ylabel), ("y", panel.about),
+                       ("envelope", fig.envelope_text), ("notes", fig.notes)):
+        if value:
+            h.append((key, text(value)))
+    h.append(("statistics", STATS_TEXT))
+    h.append(("percentiles", PCT_METHOD))
+    if not fig.envelope_text:
+        h.append(("envelope", "env_lo env_hi are NaN: no analytic envelope in this figure"))
+    return h
+
+
+def to_series_rows(stats):
+    out = []
+    for s, pts in stats.items():
+        rows = []
+        for x in sorted(pts):
+            st = dict(pts[x])
+            st["x"] = int(x) if float(x).is_integer() else x
+            rows.append(st)
+        out.append((s, rows))
+    return out
+
+
+# --- building -------------------------------------------------------------------
+
+class Figures:
+    """Builds every figure's data; keeps the statistics in memory for the claims."""
+
+    def __init__(self, rs, machine, table):
+        self.rs = rs
+        self.machine = machine
+        self.table = table
+        self.stats = {}      # (figure id, panel suffix) -> {series: {x: stats}}
+        self.index = []      # (id, status, files or reason)
+        self.notes = []
+
+    def entry(self, fid):
+        return [f for f in self.table if f.id == fid][0]
+
+    def panels(self, fig):
+        """[(suffix, header, stats)], or a reason (text) why the figure has no data."""
+        rows = self.rs.rows(fig.source, fig.mode)
+        for sel in fig.select:
+            if rows:
+                rows = sel(rows)
+        if not rows:
+            return "%s has no %s-mode rows" % (fig.source, fig.mode)
+        if fig.requires and fig.requires[0] not in rows[0]:
+            return "%s: %s" % (fig.source, fig.requires[1])
+        out = []
+        for suffix, group in (fig.split(rows) if fig.split else [("", rows)]):
+            group, name = fig.series(group)
+            for panel in fig.panels:
+                fx = facts(fig, group)
+                fx["unvalued"] = sum(1 for r in group if panel.y(r) is None)
+                if fig.note and fx["unvalued"]:
+                    self.notes.append(fig.note.format(**fx))
+                stats = group_stats(group, name, fig.x, panel.y, envelope=fig.envelope)
+                out.append((suffix + panel.suffix, header(fig, panel, fx), stats))
+        return out
+
+    def build(self, outdir):
+        for fig in self.table:
+            if self.rs.csv(fig.source) is None:
+                self.index.append((fig.id, "skipped", "%s is not in this result set" % fig.source))
+                continue
+            panels = self.panels(fig)
+            if isinstance(panels, str):
+                self.index.append((fig.id, "skipped", panels))
+            else:
+                self.emit(fig, panels, outdir)
+
+    def emit(self, fig, panels, outdir):
+        """panels: [(suffix, header list, stats)]; writes the .dat files."""
+        files = []
+        for suffix, head, stats in panels:
+            if not stats:
+                continue
+            fname = fig.id + suffix + ".dat"
+            self.stats[(fig.id, suffix)] = stats
+            head = head + self.derived_header(fig, stats)
+            figdata.write_dat(os.path.join(outdir, fname), head, to_series_rows(stats))
+            files.append(fname)
+        if files:
+            self.index.append((fig.id, "ok", " ".join(files)))
+        else:
+            self.index.append((fig.id, "skipped", "no usable rows"))
+
+    def derived_header(self, fig, stats):
+        """Header lines that depend on the data: runs, envelope series, caption."""
+        ns = [p["n"] for pts in stats.values() for p in pts.values()]
+        runs = "%d" % min(ns) if min(ns) == max(ns) else "%d-%d" % (min(ns), max(ns))
+        env = [s for s, pts in stats.items()
+               if any(p["env_hi"] is not None for p in pts.values())]
+        m = self.machine
+        where = m.get("host") or "unknown host"
+        if m.get("topology"):
+            where += ": " + m["topology"]
+        if m.get("nodes_virtual"):
+            where += ", virtual nodes"
+        out = [("runs", "%s runs per point" % runs),
+               ("envelope_series", " ".join(env)),
+               ("drawn", fig.drawn),
+               ("caption", "%s; %s runs per point" % (where, runs))]
+        if fig.switch_over:
+            ts = sorted(set(threshold_of(r) for r in (self.rs.csv(fig.source) or [])
+                            if r["counter"] == "Scalable"))
+            if len(ts) == 1:
+                out.append(("switch_over", "%d" % 2 ** ts[0]))
+                out.append(("switch_over_exp", "%d" % ts[0]))
+        return out

@@ -1,0 +1,132 @@
+"""The figure table: one entry per figure id of SPEC §6 (the vocabulary and how
+an entry is built: plots/figbuild.py).
+
+To add a figure: add one Figure(...) below (its id, the CSV it reads, which
+rows, the x measure, one Panel per y measure, the envelope and texts), then its
+drawing scripts plots/gnuplot/<id>.gp and a DRAW entry in plots/mpl_figures.py.
+The drawings read only what the entry writes to DIR/figdata/<id>*.dat.
+"""
+
+from envelopes import REL_ERROR_TEXT, SCALABLE_TEXT, rel_error_envelope, scalable_envelope
+from figbuild import (Figure, Panel, at_most_threads, by_threshold, by_work, column,
+                      count_n, kinds, leave_out, only, threads)
+from resultset import seconds_of
+
+BAND = "line: median, band: min-max"
+N_LABEL = "N (increments: the true final count)"
+
+OPS_PER_MS = Panel(column("ops_per_ms"), "throughput (ops/ms)",
+                   "ops_per_ms: increments of all counters per ms of the measured phase")
+THROUGHPUT = dict(source=None, mode="timed", x=threads, xlabel="threads", panels=[OPS_PER_MS],
+                  drawn=BAND,
+                  selection="mode timed, external work {works}%, {counters} counter(s)")
+
+
+def rel_error_pct(r):
+    return None if r.get("rel_error") is None else 100.0 * r["rel_error"]
+
+
+def value_over_n(r):
+    return r["value"] / r["ops"]
+
+
+FIG6 = dict(mode="timed", x=threads, xlabel="threads", select=[kinds("probabilistic", "racy")],
+            drawn="line: worst run (max), dashed: analytic RSTDV bound, Serial on the right axis",
+            panels=[Panel(rel_error_pct, "|relative error| (%)",
+                          "100 |value - ops| / ops of the hot counter; Dice plot the worst "
+                          "run: the max column")],
+            selection="probabilistic and racy variants of {source}, external work {works}%",
+            envelope=rel_error_envelope, envelope_text=REL_ERROR_TEXT)
+
+ACCURACY = dict(mode="count", x=count_n, xlabel=N_LABEL,
+                panels=[Panel(value_over_n, "value / N",
+                              "the counter's value divided by the true count N (1 = exact)")],
+                selection="mode count, {threads} thread(s) each doing N/threads increments",
+                envelope=scalable_envelope, envelope_text=SCALABLE_TEXT)
+
+SCALING = dict(mode="count", x=count_n, xlabel=N_LABEL, drawn=BAND,
+               panels=[Panel(seconds_of, "time (seconds)",
+                             "seconds from the start barrier to the last thread's finish")],
+               selection="mode count (see the accuracy figures)",
+               notes="seconds: from ops/ops_per_ms when the seconds column (6 decimals) reads "
+                     "below 1 ms; {unvalued} run(s) timed at 0 s are left out (n counts the "
+                     "runs used)",
+               note="{id}: {unvalued} run(s) of {source} read 0 s (below the clock's "
+                    "resolution) and are left out of the time statistics")
+
+
+def latency_panel(key, label):
+    col = "lat_%s_ns" % key
+    return Panel(column(col), "%s latency (ns)" % label,
+                 "%s: per-increment latency percentile of each run (ns), timing cost "
+                 "subtracted; the statistics are over runs" % col,
+                 suffix="-" + key, label="%s latency of one increment" % label)
+
+
+FIGURES = [
+    Figure("dice-fig3", reproduces="Dice et al. Fig. 3",
+           title="Single counter, low contention (99.02% external work), up to 64 threads",
+           **dict(THROUGHPUT, source="dice-fig3.csv")),
+    Figure("dice-fig4-low", reproduces="Dice et al. Fig. 4 (top)",
+           title="Single counter, low contention (99% external work), all thread counts",
+           **dict(THROUGHPUT, source="dice-fig4-low.csv")),
+    Figure("dice-fig4-high", reproduces="Dice et al. Fig. 4 (bottom)",
+           title="Single counter, high contention (0% external work), all thread counts",
+           **dict(THROUGHPUT, source="dice-fig4-high.csv")),
+    Figure("dice-fig5", reproduces="Dice et al. Fig. 5",
+           title="7500 counters, one hot, 0% external work",
+           **dict(THROUGHPUT, source="dice-fig5.csv")),
+    Figure("dice-fig6-low", reproduces="Dice et al. Fig. 6 (top)", source="dice-fig4-low.csv",
+           title="Worst |relative error| of the runs, low contention (99% external work)",
+           **FIG6),
+    Figure("dice-fig6-high", reproduces="Dice et al. Fig. 6 (bottom)",
+           source="dice-fig4-high.csv",
+           title="Worst |relative error| of the runs, high contention (0% external work)",
+           **FIG6),
+    Figure("ayers-accuracy", reproduces="Ayers, counter-accuracy", source="ayers.csv",
+           title="Counting to N with all PUs: value/N (mean, min-max)",
+           drawn="line: mean, band: min-max", switch_over=True, **ACCURACY),
+    Figure("ayers-accuracy-detail", reproduces="Ayers, counter-accuracy-detail",
+           source="ayers.csv", select=[leave_out("Serial")], switch_over=True,
+           title="Counting to N, racing left out: value/N (5th-95th pct, min-max, "
+                 "binomial model)",
+           drawn="line: mean, band: 5th-95th percentile, dotted: min and max, dashed: "
+                 "binomial model (5th-95th)", **ACCURACY),
+    Figure("ayers-accuracy-tunable", reproduces="Ayers, counter-accuracy-tunable",
+           source="ayers-tunable.csv", select=[only("Scalable")], series=by_threshold,
+           title="Scalable with switch-over 2^T, T = 10..15: 5th and 95th percentiles of "
+                 "value/N",
+           drawn="lines: 5th and 95th percentiles, dashed: binomial model", **ACCURACY),
+    Figure("ayers-scaling", reproduces="Ayers, counter-scaling", source="ayers.csv",
+           title="Counting to N with all PUs: time (median, min-max)", **SCALING),
+    Figure("ayers-scaling-detail", reproduces="Ayers, counter-scaling-detail",
+           source="ayers-tunable.csv", select=[only("Scalable")], series=by_threshold,
+           title="Scalable with switch-over 2^T, T = 10..15: time (median, min-max)",
+           **SCALING),
+    Figure("baselines", reproduces="", source="baselines.csv", mode="timed", drawn=BAND,
+           title="The papers' best counters against Sharded, Striped, Batched and PerCPU",
+           x=threads, xlabel="threads", split=by_work,
+           selection="mode timed, external work {works}%",
+           panels=[Panel(column("ops_per_ms"), "throughput (ops/ms)",
+                         "ops_per_ms: increments per ms of the measured phase",
+                         label="{works}% external work ({contention})")]),
+    Figure("latency", reproduces="", source="latency.csv", mode="timed",
+           title="Latency of one increment, single counter, 0% external work",
+           drawn="line: median over runs, band: min-max", x=threads, xlabel="threads",
+           requires=("lat_p50_ns", "no latency columns (not run with --latency)"),
+           panels=[latency_panel("p50", "median (p50)"), latency_panel("p99", "p99"),
+                   latency_panel("p999", "p99.9")]),
+    Figure("read-cost", reproduces="", source="read-cost.csv", mode="timed",
+           title="Cost of reading a counter, and its memory",
+           drawn="bar: median, whisker: min-max", x=threads, xlabel="variant",
+           select=[at_most_threads],
+           selection="mode timed, {threads} incrementing threads, one reader thread",
+           panels=[Panel(column("read_ns"), "read cost (ns per get)",
+                         "read_ns: each run's median ns of one get", suffix="-ns",
+                         label="cost of one get (read) while {threads} threads increment"),
+                   Panel(column("bytes_per_counter"), "bytes per counter",
+                         "bytes_per_counter: array stride plus allocated memory",
+                         suffix="-bytes", label="memory per counter")]),
+]
+
+FIGURE_IDS = [f.id for f in FIGURES]

@@ -1,0 +1,102 @@
+"""The statistics of the aggregator (STYLE.md principle 7: computed once, here).
+
+Standard library only, so that the aggregator runs under any python3.
+
+Why hand-written: statistics.quantiles(xs, n=20, method="inclusive") and
+statistics.median define the same percentiles as percentile() below (type 7,
+numpy's default), but round differently in the last bit (checked on the
+reference result set most points differ by an ulp or two), and the claims
+compare these numbers with bounds; statistics.correlation(method="ranked")
+(Spearman) needs Python 3.12. tests/test_plots.sh checks percentile() against
+statistics.quantiles to 1e-12, so the two can never drift apart in substance.
+"""
+
+import math
+
+PCT_METHOD = ("linear interpolation between order statistics (Hyndman-Fan type 7, "
+              "numpy's default): with the n values sorted x[0..n-1], h = (n-1)p and "
+              "P(p) = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h])")
+STATS_TEXT = ("over the runs of each point: n (runs used), median, min, max, mean, "
+              "p5, p95 (5th and 95th percentiles)")
+Z_5_95 = 1.6448536269514722  # standard normal quantile of 0.95: the 5th-95th band is mean +- z sigma
+
+
+def percentile(xs, p):
+    """p in [0, 1] of the sorted list xs, by PCT_METHOD."""
+    if not xs:
+        return None
+    h = (len(xs) - 1) * p
+    lo = int(math.floor(h))
+    if lo + 1 >= len(xs):
+        return xs[-1]
+    return xs[lo] + (h - lo) * (xs[lo + 1] - xs[lo])
+
+
+def summarize(values):
+    """n, median, min, max, mean, p5, p95 and the sorted values; None when none is a number."""
+    xs = sorted(v for v in values if v is not None and not math.isnan(v))
+    if not xs:
+        return None
+    return {"n": len(xs), "median": percentile(xs, 0.5), "min": xs[0], "max": xs[-1],
+            "mean": sum(xs) / len(xs), "p5": percentile(xs, 0.05),
+            "p95": percentile(xs, 0.95), "values": xs}
+
+
+def ranks(v):
+    """Ranks from 0, ties given the average of their positions."""
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    r = [0.0] * len(v)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0
+        i = j + 1
+    return r
+
+
+def spearman(xs, ys):
+    """Spearman's rank correlation (average ranks for ties); None if undefined."""
+    if len(xs) < 3:
+        return None
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    if sxx == 0 or syy == 0:
+        return None
+    return sxy / math.sqrt(sxx * syy)
+
+
+def first_order(rows, key):
+    """Distinct key(row) values in order of first appearance."""
+    seen, out = set(), []
+    for r in rows:
+        k = key(r)
+        if k not in seen:
+            seen.add(k)
+            out.append(k)
+    return out
+
+
+def group_stats(rows, series_of, x_of, y_of, envelope=None):
+    """{series: {x: stats}} in order of first appearance; stats is summarize()'s
+    plus total (runs of the point), oversub, and env_lo/env_hi from envelope."""
+    out = {}
+    buckets = {}
+    for r in rows:
+        buckets.setdefault((series_of(r), x_of(r)), []).append((y_of(r), r))
+    for s in first_order(rows, series_of):
+        out[s] = {}
+    for (s, x), items in buckets.items():
+        st = summarize([y for y, _ in items])
+        if st is None:
+            continue
+        st["total"] = len(items)  # runs of the point, n of them with a value
+        st["oversub"] = any((r.get("oversubscribed") or 0) > 0 for _, r in items)
+        st["env_lo"], st["env_hi"] = envelope(s, x, items[0][1]) if envelope else (None, None)
+        out[s][x] = st
+    return {s: pts for s, pts in out.items() if pts}
