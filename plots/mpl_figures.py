@@ -131,12 +131,26 @@ def new_figure(w=9.5, h=5.8):
     return fig, ax
 
 
+def one_panel(files):
+    """A one-panel figure: its figure data, the data's series, a new figure and axes."""
+    dat = figdata.read_dat(files[0])
+    fig, ax = new_figure()
+    return dat, figdata.by_series(dat), fig, ax
+
+
+def finish(fig, ax, dat, ylabel_suffix="", handles=None):
+    """Axis labels from the figure data, the titles, the legend on the right."""
+    ax.set_xlabel(dat["meta"]["xlabel"])
+    ax.set_ylabel(dat["meta"]["ylabel"] + ylabel_suffix)
+    titles(fig, dat)
+    legend_right(ax, handles)
+    return fig
+
+
 # --- figures -------------------------------------------------------------------
 
 def draw_throughput(files, logy):
-    dat = figdata.read_dat(files[0])
-    groups = figdata.by_series(dat)
-    fig, ax = new_figure()
+    dat, groups, fig, ax = one_panel(files)
     for name, rows in groups:
         series_band(ax, name, rows)
         series_line(ax, name, rows)
@@ -146,18 +160,12 @@ def draw_throughput(files, logy):
     else:
         ax.set_ylim(bottom=0)
         y_linear_eng(ax)
-    ax.set_xlabel(dat["meta"]["xlabel"])
-    ax.set_ylabel(dat["meta"]["ylabel"])
-    titles(fig, dat)
-    legend_right(ax)
-    return fig
+    return finish(fig, ax, dat)
 
 
 def draw_relerror(files):
-    dat = figdata.read_dat(files[0])
-    groups = figdata.by_series(dat)
+    dat, groups, fig, ax = one_panel(files)
     env = dat["meta"].get("envelope_series", "").split()
-    fig, ax = new_figure()
     handles = []
     for name, rows in groups:
         if name == "Serial":
@@ -197,27 +205,19 @@ def switch_over(ax, dat, text="switch-over"):
 
 
 def draw_ayers_accuracy(files):
-    dat = figdata.read_dat(files[0])
-    groups = figdata.by_series(dat)
-    fig, ax = new_figure()
+    dat, groups, fig, ax = one_panel(files)
     for name, rows in groups:
         series_band(ax, name, rows)
         series_line(ax, name, rows, y="mean", ayers=True)
     n_axis(ax)
     ax.set_ylim(bottom=0)
     switch_over(ax, dat, "Scalable switch-over")
-    ax.set_xlabel(dat["meta"]["xlabel"])
-    ax.set_ylabel(dat["meta"]["ylabel"] + " (1 = exact)")
-    titles(fig, dat)
-    legend_right(ax)
-    return fig
+    return finish(fig, ax, dat, " (1 = exact)")
 
 
 def draw_ayers_detail(files):
-    dat = figdata.read_dat(files[0])
-    groups = figdata.by_series(dat)
+    dat, groups, fig, ax = one_panel(files)
     env = dat["meta"].get("envelope_series", "").split()
-    fig, ax = new_figure()
     handles = []
     for name, rows in groups:
         lk = style.look(name)
@@ -236,17 +236,11 @@ def draw_ayers_detail(files):
             handles.append(h)
     n_axis(ax)
     switch_over(ax, dat)
-    ax.set_xlabel(dat["meta"]["xlabel"])
-    ax.set_ylabel(dat["meta"]["ylabel"] + " (1 = exact)")
-    titles(fig, dat)
-    legend_right(ax, handles)
-    return fig
+    return finish(fig, ax, dat, " (1 = exact)", handles)
 
 
 def draw_ayers_tunable(files):
-    dat = figdata.read_dat(files[0])
-    groups = figdata.by_series(dat)
-    fig, ax = new_figure()
+    dat, groups, fig, ax = one_panel(files)
     for name, rows in groups:
         lk = style.look(name)
         series_line(ax, name, rows, y="p95", ayers=True)
@@ -255,27 +249,17 @@ def draw_ayers_tunable(files):
             ax.plot(col(rows, "x"), col(rows, k), color=lk["color"], linestyle="--", linewidth=0.9)
     ax.plot([], [], color="#555555", linestyle="--", linewidth=0.9, label="binomial model 5th-95th")
     n_axis(ax)
-    ax.set_xlabel(dat["meta"]["xlabel"])
-    ax.set_ylabel(dat["meta"]["ylabel"] + " (1 = exact): 5th and 95th percentiles")
-    titles(fig, dat)
-    legend_right(ax)
-    return fig
+    return finish(fig, ax, dat, " (1 = exact): 5th and 95th percentiles")
 
 
 def draw_ayers_time(files):
-    dat = figdata.read_dat(files[0])
-    groups = figdata.by_series(dat)
-    fig, ax = new_figure()
+    dat, groups, fig, ax = one_panel(files)
     for name, rows in groups:
         series_band(ax, name, rows)
         series_line(ax, name, rows, ayers=True)
     n_axis(ax)
     y_log(ax)
-    ax.set_xlabel(dat["meta"]["xlabel"])
-    ax.set_ylabel(dat["meta"]["ylabel"])
-    titles(fig, dat)
-    legend_right(ax)
-    return fig
+    return finish(fig, ax, dat)
 
 
 def draw_panels(files, logy):

@@ -8,7 +8,9 @@ rules shared by a family). A new family gets a new module, listed here.
 
 from claims import (ayers_accuracy, ayers_cost, dice_array, dice_error, dice_scaling,
                     dice_serial)
-from claims.core import VERDICTS, Context, evaluate  # noqa: F401 (the package's API)
+from claims.core import VERDICTS, Context, evaluate
+
+__all__ = ["CLAIMS", "MODULES", "VERDICTS", "Context", "evaluate"]
 
 MODULES = [dice_serial, dice_scaling, dice_array, dice_error, ayers_accuracy, ayers_cost]
 CLAIMS = [c for m in MODULES for c in m.CLAIMS]

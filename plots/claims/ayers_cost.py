@@ -2,7 +2,7 @@
 and costs (time), and what counting to N costs each variant."""
 
 from claims.core import NM, Claim, f_n, f_pct, f_ratio, f_rho
-from claims.rules import verdict
+from claims.rules import on_figure, verdict
 from stats import percentile, spearman
 
 UNTIMED = ("most runs at this N read 0 s: their count-to-N time is below what the "
@@ -12,6 +12,12 @@ MIN_RUNS_PCT = 20
 
 def t_of(series):
     return int(series[1:])
+
+
+def thresholds(stats):
+    """The T<k> series in order of k, and the N they all have."""
+    ts = sorted(stats, key=t_of)
+    return ts, set.intersection(*[set(stats[s]) for s in ts]) if ts else set()
 
 
 def untimed(stats, n, series):
@@ -25,12 +31,9 @@ def untimed(stats, n, series):
 
 def spread_falls_with_t(nmin_exp, rho_max):
     """At every common N > 2^nmin_exp the median p95-p5 spread over N falls with T."""
-    def rule(ctx, c):
-        acc = ctx.st(c.figure)
-        if not acc:
-            return "", NM, ctx.missing(c.figure)
-        ts = sorted(acc, key=t_of)
-        common = set.intersection(*[set(acc[s]) for s in ts]) if ts else set()
+    @on_figure
+    def rule(ctx, c, acc):
+        ts, common = thresholds(acc)
         nbig = [n for n in common if n > 2 ** nmin_exp]
         if len(ts) < 3 or not nbig:
             return "", NM, ("needs at least 3 thresholds and an N above 2^%d = %d for all "
@@ -53,12 +56,9 @@ def spread_falls_with_t(nmin_exp, rho_max):
 
 def time_rises_with_t(nmin_exp, rho_min):
     """At the largest common N the median time rises with T."""
-    def rule(ctx, c):
-        sca = ctx.st(c.figure)
-        if not sca:
-            return "", NM, ctx.missing(c.figure)
-        ts = sorted(sca, key=t_of)
-        common = set.intersection(*[set(sca[s]) for s in ts]) if ts else set()
+    @on_figure
+    def rule(ctx, c, sca):
+        ts, common = thresholds(sca)
         if len(ts) < 3 or not common:
             return "", NM, "needs at least 3 thresholds at a common N"
         n = max(common)

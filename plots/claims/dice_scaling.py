@@ -4,7 +4,7 @@
 import math
 
 from claims.core import FAILS, HOLDS, NM, Claim, f_rate, f_ratio
-from claims.rules import one_thread_work_ratio, throughput_ratio_above
+from claims.rules import on_figure, one_thread_work_ratio, throughput_ratio_above
 
 # Variant groups of Dice §5 (canonical names, SPEC §3).
 DICE_PROB = ["Morris", "MorrisAdapt", "BFP-DUP", "BFP-CSUP"]
@@ -14,10 +14,8 @@ DICE_UNSCALABLE_PRECISE = ["CAS", "RBO", "RBONuma", "RBONumaAdapt"]
 
 def similar_up_to(tmax, factor):
     """Fastest median within factor of the slowest at every thread count <= tmax."""
-    def rule(ctx, c):
-        stats = ctx.st(c.figure)
-        if not stats:
-            return "", NM, ctx.missing(c.figure)
+    @on_figure
+    def rule(ctx, c, stats):
         parts, ok = [], True
         for t in sorted(set(x for pts in stats.values() for x in pts)):
             if t > tmax:
@@ -42,10 +40,8 @@ def similar_up_to(tmax, factor):
 
 def peak_between(series, lo, hi):
     """Each series' best median at lo..hi threads and the largest count below it."""
-    def rule(ctx, c):
-        stats = ctx.st(c.figure)
-        if not stats:
-            return "", NM, ctx.missing(c.figure)
+    @on_figure
+    def rule(ctx, c, stats):
         xs = ctx.xs(stats, series)
         if not xs or xs[-1] < c.threads:
             return ctx.context_at_max(stats, series, f_rate), NM, ctx.threads_reason(c, stats)

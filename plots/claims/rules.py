@@ -13,6 +13,17 @@ def verdict(ok, yes, no):
     return (HOLDS, yes) if ok else (FAILS, no)
 
 
+def on_figure(judge):
+    """A rule on the statistics of the claim's figure: judge(ctx, claim, stats);
+    not measurable, with the reason, when that figure has no data."""
+    def rule(ctx, c):
+        stats = ctx.st(c.figure)
+        if not stats:
+            return "", NM, ctx.missing(c.figure)
+        return judge(ctx, c, stats)
+    return rule
+
+
 def serial_error_above(bound, use):
     """Serial's |error| (the use column of each point: min or median of the runs)
     is above bound % at every thread count >= claim.threads."""
@@ -50,11 +61,9 @@ def context_ratio(ctx, stats, num, den):
 def throughput_ratio_above(num, den, bound, den_max=False):
     """median(num series) / median(den series) at claim.threads threads, every
     ratio > bound. den_max: divide by the largest median among the den series."""
-    def rule(ctx, c):
+    @on_figure
+    def rule(ctx, c, stats):
         t = c.threads
-        stats = ctx.st(c.figure)
-        if not stats:
-            return "", NM, ctx.missing(c.figure)
         why = ctx.nodes_reason(c)
         if why:
             return context_ratio(ctx, stats, num, den), NM, why
@@ -82,10 +91,8 @@ def throughput_ratio_above(num, den, bound, den_max=False):
 
 def pairwise_faster(pairs):
     """For each (a, b): a's median throughput above b's at every common thread count."""
-    def rule(ctx, c):
-        stats = ctx.st(c.figure)
-        if not stats:
-            return "", NM, ctx.missing(c.figure)
+    @on_figure
+    def rule(ctx, c, stats):
         parts, ok = [], True
         for a, b in pairs:
             if a not in stats or b not in stats:
