@@ -81,5 +81,5 @@ def scalable_envelope(series, x, row):
 
 SCALABLE_TEXT = ("env_lo env_hi = 1 -+ 1.645 sigma/N, the 5th-95th percentile band of the "
                  "binomial model of Scalable at its threshold T (normal approximation; "
-                 "sigma from scalable_sigma in plots/aggregate.py: Var = sum over k >= T, "
+                 "sigma from scalable_sigma in plots/envelopes.py: Var = sum over k >= T, "
                  "2^k < N of (min(2^(k+1), N) - 2^k)(2^(k-T+1) - 1)); NaN for other series")
