@@ -71,8 +71,10 @@ def header_rows(rs):
     if rs.get("pmu_status"):
         rows.append(("Hardware events", rs["pmu_status"]))
     present = rs.get("files_present", [])
-    rows.append(("Result files", "%d of 9 present%s" % (
-        len(present), "; missing: " + ", ".join(rs["files_missing"]) if rs.get("files_missing") else "")))
+    missing = rs.get("files_missing") or []
+    rows.append(("Result files", "%d of %d present%s" % (
+        len(present), len(present) + len(missing),
+        "; missing: " + ", ".join(missing) if missing else "")))
     return rows
 
 
