@@ -3,8 +3,9 @@ an entry is built: plots/figbuild.py).
 
 To add a figure: add one Figure(...) below (its id, the CSV it reads, which
 rows, the x measure, one Panel per y measure, the envelope and texts), then its
-drawing scripts plots/gnuplot/<id>.gp and a DRAW entry in plots/mpl_figures.py.
-The drawings read only what the entry writes to DIR/figdata/<id>*.dat.
+drawing scripts plots/gnuplot/<id>.gp (listed in PLOT_FILES of Makefile.am) and
+a DRAW entry in plots/mpl_figures.py. The drawings read only what the entry
+writes to DIR/figdata/<id>*.dat; tests/test_plots.sh draws every id listed here.
 """
 
 from envelopes import REL_ERROR_TEXT, SCALABLE_TEXT, rel_error_envelope, scalable_envelope

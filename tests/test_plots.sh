@@ -45,9 +45,15 @@ not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
 
-FIGURES="dice-fig3 dice-fig4-low dice-fig4-high dice-fig5 dice-fig6-low dice-fig6-high
+# Every figure id of SPEC §6, from the figure table (a new entry is tested in
+# the aggregator and both renderers without a change here).
+SPEC_FIGURES="dice-fig3 dice-fig4-low dice-fig4-high dice-fig5 dice-fig6-low dice-fig6-high
 ayers-accuracy ayers-accuracy-detail ayers-accuracy-tunable ayers-scaling ayers-scaling-detail
 baselines latency read-cost"
+FIGURES=$("$py" -B -c 'import sys
+sys.path.insert(0, sys.argv[1])
+from figures import FIGURE_IDS
+print(" ".join(FIGURE_IDS))' "$plots")
 
 # copy_set NAME: a writable copy of the fixture (the source tree may be read-only).
 copy_set() {
@@ -55,6 +61,11 @@ copy_set() {
 }
 
 # ---- the aggregator -----------------------------------------------------------
+missing=""
+for id in $SPEC_FIGURES; do
+	case " $FIGURES " in *" $id "*) ;; *) missing="$missing $id" ;; esac
+done
+check "figure_table_has_every_spec_figure${missing:+ (missing:$missing)}" test -z "$missing"
 check style_gp_matches_style_json "$py" "$plots/style.py" --check
 copy_set rs
 rs=$tmp/rs
