@@ -136,6 +136,36 @@ ids = [c.id for c in CLAIMS]
 assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
 assert all(c.threads >= 1 and c.nodes >= 1 and callable(c.rule) for c in CLAIMS)
 ' "$plots"
+# A claim's declared threads and nodes are enforced whatever its rule: on the
+# fixture (1-2 threads, one node) a rule that always says "holds" is overruled
+# with the generated reasons.
+mkdir -p "$tmp/needs"
+check claim_needs_generate_not_measurable "$py" -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import claims
+from claims.core import HOLDS, NM, Claim
+from figbuild import Figures
+from figures import FIGURES
+from resultset import ResultSet, machine_summary
+rs = ResultSet(sys.argv[2])
+m = machine_summary(rs)
+figs = Figures(rs, m, FIGURES)
+figs.build(sys.argv[3])
+ctx = claims.Context(rs, figs, m)
+yes = lambda ctx, c: ("measured", HOLDS, "because")
+got = claims.evaluate(ctx, [
+    Claim("t", "Dice §0", "x", "dice-fig4-low", yes, threads=64),
+    Claim("n", "Dice §0", "x", "dice-fig4-low", yes, nodes=2, nodes_why=" (why)"),
+    Claim("a", "Ayers, X", "x", "ayers-accuracy", yes, threads=12, threads_at=True),
+    Claim("ok", "Dice §0", "x", "dice-fig4-low", yes, threads=2)])
+want = [(NM, "needs at least 64 threads; the largest thread count in this result set is 2"),
+        (NM, "needs at least 2 real NUMA nodes (why); this machine has 1 NUMA node"),
+        (NM, "Ayers counted with 12 threads; this set used 2"),
+        (HOLDS, "because")]
+for g, (v, r) in zip(got, want):
+    assert g["verdict"] == v and g["reason"].startswith(r), (g, v, r)
+' "$plots" "$rs" "$tmp/needs"
 
 # A partial result set (one file): no failure, the rest skipped with a reason.
 mkdir -p "$tmp/partial"

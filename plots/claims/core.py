@@ -6,7 +6,8 @@ figure that shows it, the thread count and NUMA nodes it needs, and its verdict
 rule. A rule is a function rule(ctx, claim) -> (measured, verdict, reason):
 what was measured here (text), one of VERDICTS, and why. The "not measurable"
 reasons for too few threads or nodes are generated here from the declared
-needs (threads_reason, nodes_reason), never written per claim.
+needs (threads_reason, nodes_reason), never written per claim, and evaluate()
+enforces the needs whatever the rule says.
 Standard library only.
 """
 
@@ -168,11 +169,41 @@ class Context:
         return "at %d threads (the most here): %s" % (t, ", ".join(parts))
 
 
+def unmet_needs(ctx, c):
+    """The generated reason why claim c cannot be judged here because it declares
+    more threads or NUMA nodes than this result set has, or None."""
+    why = ctx.nodes_reason(c)
+    if why or c.threads <= 1:
+        return why
+    for fid in c.figure.split(", "):
+        panels = [st for (f, _), st in ctx.figs.stats.items() if f == fid]
+        if not panels:
+            continue   # no data: the rule says so
+        fig = ctx.figs.entry(fid)
+        if fig.mode == "count":
+            used = ctx.count_threads(fig.source)
+            if used < c.threads:
+                return ctx.threads_reason(c, used=used)
+        else:
+            stats = {}
+            for st in panels:
+                stats.update(st)
+            if ctx.xs(stats, list(stats))[-1] < c.threads:
+                return ctx.threads_reason(c, stats)
+    return None
+
+
 def evaluate(ctx, claims):
-    """Every claim's entry of claims.json, in order."""
+    """Every claim's entry of claims.json, in order. A rule decides the verdict
+    and says first why a claim is not measurable; a claim whose declared threads
+    or nodes this result set does not have is never judged, whatever its rule."""
     out = []
     for c in claims:
         measured, verdict, reason = c.rule(ctx, c)
+        if verdict != NM:
+            why = unmet_needs(ctx, c)
+            if why:
+                verdict, reason = NM, why
         out.append({"id": c.id, "source": c.source, "claim": c.text, "figure": c.figure,
                     "measured": measured, "verdict": verdict, "reason": reason})
     return out
