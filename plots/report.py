@@ -13,8 +13,12 @@ import os
 import sys
 
 
-VERDICT_MD = {"holds": "**holds**", "does not hold": "**does not hold**",
-              "not measurable": "*not measurable*"}
+# How each verdict of claims.json is written: in a row, and counted in the summary
+# (in this order). A new verdict of plots/claims/core.py gets a line here.
+VERDICT_TEXT = [("holds", "**holds**", "%d hold"),
+                ("does not hold", "**does not hold**", "%d do not hold"),
+                ("not measurable", "*not measurable*", "%d are not measurable here")]
+VERDICT_MD = {v: md for v, md, _ in VERDICT_TEXT}
 
 
 def cell(text):
@@ -101,9 +105,8 @@ def render(d, doc):
     counts = {}
     for c in claims:
         counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
-    out.append("**%d claims: %d hold, %d do not hold, %d are not measurable here.**" % (
-        len(claims), counts.get("holds", 0), counts.get("does not hold", 0),
-        counts.get("not measurable", 0)))
+    out.append("**%d claims: %s.**" % (len(claims), ", ".join(
+        phrase % counts.get(v, 0) for v, _, phrase in VERDICT_TEXT)))
     out.append("")
     out.append("Verdicts:")
     for v, meaning in doc.get("verdicts", {}).items():

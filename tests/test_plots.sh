@@ -127,7 +127,7 @@ for _ in range(2000):
         assert abs(got - want) <= 1e-12 * max(1.0, abs(want)), (xs, p, got, want)
 assert percentile([4.0], 0.95) == 4.0 and percentile([], 0.5) is None
 ' "$plots"
-# Claims: unique ids, and every one a declaration the report can number.
+# Claims: unique ids, declarations the report can number, verdicts it can write.
 check claim_ids_unique "$py" -B -c '
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -135,6 +135,9 @@ from claims import CLAIMS
 ids = [c.id for c in CLAIMS]
 assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
 assert all(c.threads >= 1 and c.nodes >= 1 and callable(c.rule) for c in CLAIMS)
+from claims.core import VERDICTS
+import report
+assert set(VERDICTS) == set(report.VERDICT_MD), "a verdict the report cannot write"
 ' "$plots"
 # A claim's declared threads and nodes are enforced whatever its rule: on the
 # fixture (1-2 threads, one node) a rule that always says "holds" is overruled

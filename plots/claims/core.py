@@ -14,6 +14,8 @@ Standard library only.
 import re
 
 HOLDS, FAILS, NM = "holds", "does not hold", "not measurable"
+# The verdicts and their meaning (REPORT.md's legend); plots/report.py's
+# VERDICT_TEXT says how each is written and counted.
 VERDICTS = {HOLDS: "the measurement here agrees with the claim",
             FAILS: "it was measured here and disagrees",
             NM: "this result set cannot test it (the reason says why)"}
