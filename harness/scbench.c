@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "cli.h"
 #include "output.h"
+#include "provenance.h"
 #include "run.h"
 #include "workload.h"
 
@@ -52,8 +53,40 @@ static void json_kv(FILE *f, const char *key, const char *val, bool comma)
 	fprintf(f, "%s\n", comma ? "," : "");
 }
 
+static void json_mhz(FILE *f, const char *key, double mhz)
+{
+	fprintf(f, ", \"%s\": ", key);
+	if (mhz < 0)
+		out_json_string(f, "unknown");
+	else
+		fprintf(f, "%.0f", mhz);
+}
+
+/* The "cpu" object of meta.json; "unknown" where the machine does not say. */
+static void json_cpu(FILE *f, const prov_cpu *c)
+{
+	fprintf(f, "{\"model\": ");
+	out_json_string(f, c->model);
+	fprintf(f, ", \"vendor\": ");
+	out_json_string(f, c->vendor);
+	fprintf(f, ", \"sockets\": ");
+	if (c->sockets)
+		fprintf(f, "%u", c->sockets);
+	else
+		out_json_string(f, "unknown");
+	fprintf(f, ", \"cores\": %u, \"pus\": %u, \"smt\": ", c->cores, c->pus);
+	out_json_string(f, c->smt);
+	fprintf(f, ", \"governor\": ");
+	out_json_string(f, c->governor);
+	fprintf(f, ", \"boost\": ");
+	out_json_string(f, c->boost);
+	json_mhz(f, "min_mhz", c->min_mhz);
+	json_mhz(f, "max_mhz", c->max_mhz);
+	fprintf(f, "}");
+}
+
 static int write_meta(const char *csv, const run_setup *s, const wl_calibration *cal,
-                      double started, sc_err *err)
+                      const prov_cpu *cpu, double started, sc_err *err)
 {
 	char *path = meta_path(csv);
 	out_file mf;
@@ -73,14 +106,15 @@ static int write_meta(const char *csv, const run_setup *s, const wl_calibration 
 	time_t now = (time_t)started;
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	const cli_opts *o = s->opts;
-	fprintf(f, "{\n");
+	char binary[4096];
+	fprintf(f, "{\n  \"schema_version\": %d,\n", SC_SCHEMA_VERSION);
 	json_kv(f, "host", host, true);
 	json_kv(f, "date", date, true);
 	json_kv(f, "scbench_version", PACKAGE_VERSION, true);
 	json_kv(f, "source_revision", SC_REVISION, true);
-#ifdef __VERSION__
-	json_kv(f, "compiler", __VERSION__, true);
-#endif
+	json_kv(f, "compiler", SC_COMPILER_ID, true);
+	json_kv(f, "compiler_command", SC_COMPILER_COMMAND, true);
+	json_kv(f, "binary", prov_binary_path(binary, sizeof binary, o->argv[0]), true);
 	json_kv(f, "cflags", SC_CONFIGURE_CFLAGS, true);
 	fprintf(f, "  \"kernel\": ");
 	out_json_string(f, uname(&u) == 0 ? u.release : "unknown");
@@ -88,7 +122,9 @@ static int write_meta(const char *csv, const run_setup *s, const wl_calibration 
 	           "\"cache_line\": %d, \"description\": ",
 	        topo_nodes(s->topo), topo_cores(s->topo), topo_pus(s->topo), SC_LINE_SIZE);
 	out_json_string(f, topo_describe(s->topo));
-	fprintf(f, "},\n  \"nodes_used\": %u,\n  \"nodes_virtual\": %s,\n", s->nodes,
+	fprintf(f, "},\n  \"cpu\": ");
+	json_cpu(f, cpu);
+	fprintf(f, ",\n  \"nodes_used\": %u,\n  \"nodes_virtual\": %s,\n", s->nodes,
 	        s->nodes_virtual ? "true" : "false");
 	const char *bind = run_binding_problem();
 	json_kv(f, "binding",
@@ -224,6 +260,11 @@ int main(int argc, char **argv)
 	if (tmax > s.pus)
 		fprintf(stderr, "scbench: warning: %u threads on %u processing units "
 		                "(oversubscribed; see the oversubscribed column)\n", tmax, s.pus);
+	prov_cpu cpu;
+	char warning[256];
+	prov_cpu_read(&cpu, tp, "/sys/devices/system/cpu", "/proc/cpuinfo");
+	if (prov_cpu_warning(&cpu, warning, sizeof warning))
+		fprintf(stderr, "scbench: %s\n", warning);
 
 	wl_calibration cal;
 	bool calibrated = false;
@@ -245,7 +286,7 @@ int main(int argc, char **argv)
 	}
 	double wall = (double)time(NULL);
 	rc = run_all(&s, &out);
-	if (!rc && o.output && write_meta(o.output, &s, calibrated ? &cal : NULL, wall, &err)) {
+	if (!rc && o.output && write_meta(o.output, &s, calibrated ? &cal : NULL, &cpu, wall, &err)) {
 		fprintf(stderr, "scbench: %s\n", err.msg);
 		rc = 1;
 	}

@@ -100,6 +100,22 @@ need = ["host", "date", "scbench_version", "source_revision", "compiler", "topol
         "pmu_status", "calibration", "command_line", "placement"]
 missing = [k for k in need if k not in m]
 sys.exit(1 if missing else 0)' "$tmp/c.csv.meta.json"
+	check meta_json_provenance "$PY" -c '
+import json, os, sys
+m = json.load(open(sys.argv[1]))
+cpu = m["cpu"]
+keys = ["model", "vendor", "sockets", "cores", "pus", "smt", "governor", "boost",
+        "min_mhz", "max_mhz"]
+num_or_unknown = lambda v: v == "unknown" or (isinstance(v, (int, float)) and v > 0)
+ok = (isinstance(m["schema_version"], int) and m["schema_version"] >= 2
+      and all(k in cpu for k in keys)
+      and cpu["smt"] in ("on", "off", "unknown") and cpu["boost"] in ("on", "off", "unknown")
+      and isinstance(cpu["governor"], str) and cpu["governor"]
+      and cpu["pus"] == m["topology"]["pus"] and cpu["cores"] == m["topology"]["cores"]
+      and all(num_or_unknown(cpu[k]) for k in ("sockets", "min_mhz", "max_mhz"))
+      and " " in m["compiler"] and m["compiler_command"]
+      and os.path.isabs(m["binary"]) and open(m["binary"], "rb").read(4) == b"\x7fELF")
+sys.exit(0 if ok else 1)' "$tmp/c.csv.meta.json"
 fi
 
 # Every variant runs end to end.
