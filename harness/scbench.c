@@ -35,12 +35,13 @@ static void print_list(uint32_t pus)
 	}
 }
 
-static char *meta_path(const char *csv)
+/* csv followed by suffix (".meta.json", ".latency.csv"), malloc'd; NULL when out of memory. */
+static char *sidecar_path(const char *csv, const char *suffix)
 {
-	size_t n = strlen(csv) + sizeof ".meta.json";
+	size_t n = strlen(csv) + strlen(suffix) + 1;
 	char *p = malloc(n);
 	if (p)
-		snprintf(p, n, "%s.meta.json", csv);
+		snprintf(p, n, "%s%s", csv, suffix);
 	return p;
 }
 
@@ -88,7 +89,7 @@ static void json_cpu(FILE *f, const prov_cpu *c)
 static int write_meta(const char *csv, const run_setup *s, const wl_calibration *cal,
                       const prov_cpu *cpu, double started, sc_err *err)
 {
-	char *path = meta_path(csv);
+	char *path = sidecar_path(csv, ".meta.json");
 	out_file mf;
 	if (!path) {
 		sc_err_set(err, "out of memory");
@@ -186,14 +187,19 @@ static void progress(unsigned done, unsigned total, double started)
 		fputc('\n', stderr);
 }
 
-/* Every (variant, threads, run) point into out; 0, or 1 on a runtime failure. */
-static int run_all(const run_setup *s, out_file *out)
+/*
+ * Every (variant, threads, run) point into out, and each run's latency
+ * histogram into lat when it is open; 0, or 1 on a runtime failure.
+ */
+static int run_all(const run_setup *s, out_file *out, out_file *lat)
 {
 	const cli_opts *o = s->opts;
 	double started = wl_now();
 	unsigned total = o->nvariants * o->nthreads * o->runs, done = 0;
 	sc_err err;
 	out_csv_header(out->f, s);
+	if (lat->f)
+		fputs(out_latency_header, lat->f);
 	for (unsigned vi = 0; vi < o->nvariants; vi++)
 		for (unsigned ti = 0; ti < o->nthreads; ti++)
 			for (unsigned run = 0; run < o->runs; run++) {
@@ -203,6 +209,9 @@ static int run_all(const run_setup *s, out_file *out)
 					return 1;
 				}
 				out_csv_row(out->f, s, o->variants[vi], o->threads[ti], run, &r);
+				if (lat->f)
+					out_latency_rows(lat->f, o->variants[vi], o->threads[ti], run, &r);
+				free(r.hist);
 				progress(++done, total, started);
 			}
 	return 0;
@@ -268,7 +277,7 @@ int main(int argc, char **argv)
 
 	wl_calibration cal;
 	bool calibrated = false;
-	out_file out = {0};
+	out_file out = {0}, lat = {0};
 	rc = 0;
 	if (!o.work_iters_given && o.work_pct > 0) {
 		if (wl_calibrate(o.work_pct, &cal)) {
@@ -284,9 +293,23 @@ int main(int argc, char **argv)
 		rc = 1;
 		goto done;
 	}
+	if (o.latency && o.output) {
+		char *lp = sidecar_path(o.output, ".latency.csv");
+		if (!lp || out_open(&lat, lp, &err)) {
+			fprintf(stderr, "scbench: %s\n", lp ? err.msg : "out of memory");
+			free(lp);
+			rc = 1;
+			goto done;
+		}
+		free(lp);
+	}
 	double wall = (double)time(NULL);
-	rc = run_all(&s, &out);
+	rc = run_all(&s, &out, &lat);
 	if (!rc && o.output && write_meta(o.output, &s, calibrated ? &cal : NULL, &cpu, wall, &err)) {
+		fprintf(stderr, "scbench: %s\n", err.msg);
+		rc = 1;
+	}
+	if (!rc && lat.f && out_commit(&lat, &err)) {
 		fprintf(stderr, "scbench: %s\n", err.msg);
 		rc = 1;
 	}
@@ -295,8 +318,10 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 done:
-	if (rc)
+	if (rc) {
+		out_abort(&lat);
 		out_abort(&out);
+	}
 	pmu_shutdown(&pmu);
 	topo_destroy(tp);
 	cli_free(&o);
