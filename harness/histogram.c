@@ -101,3 +101,12 @@ uint64_t lat_hist_percentile(const lat_hist *h, double p)
 	}
 	return h->max; /* unreachable while counts sum to total */
 }
+
+uint64_t lat_hist_bucket_first(unsigned b)
+{
+	/* Below 2^(k+1) the bucket is the value; above, b = s * 2^k + (v >> s) with v >> s in [2^k, 2^(k+1)). */
+	if (b < 2 * LAT_HIST_SUB_COUNT)
+		return b;
+	unsigned s = (b >> LAT_HIST_SUB_BITS) - 1;
+	return (uint64_t)(b - (s << LAT_HIST_SUB_BITS)) << s;
+}

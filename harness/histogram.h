@@ -85,6 +85,8 @@ uint64_t lat_hist_min(const lat_hist *h); /* 0 when empty */
 /* Bucket bounds, for tests and plots: [lo, hi] inclusive of the bucket holding v. */
 void lat_hist_bucket_bounds(uint64_t v, uint64_t *lo, uint64_t *hi);
 
+/* The smallest value recorded in bucket b (b < LAT_HIST_BUCKETS): the inverse of lat_hist_index. */
+uint64_t lat_hist_bucket_first(unsigned b);
 /* Representative value of the bucket holding v: its (integer) midpoint. */
 uint64_t lat_hist_bucket_value(uint64_t v);
 

@@ -1,6 +1,8 @@
 /* output.c - CSV rows and atomic file replacement (SPEC §5.4, §8). */
 #include "output.h"
 
+#include "histogram.h"
+
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -206,6 +208,41 @@ void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t thre
 	for (int i = 0; o->latency && i < 5; i++)
 		num_field(f, r->latency, r->lat_ns[i], 1);
 	fputc('\n', f);
+}
+
+const char out_latency_header[] = "counter,threads,run,bucket_low_ns,bucket_high_ns,count\n";
+
+void out_latency_rows(FILE *f, const sc_variant *v, uint32_t threads, unsigned run,
+                      const run_result *r)
+{
+	const lat_hist *h = r->hist;
+	uint64_t zero = 0;
+	if (!h)
+		return;
+	/* Buckets wholly at or below the tick-read overhead are 0 ns: one row [0, 0]. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned b = 0; b < LAT_HIST_BUCKETS; b++) {
+			uint64_t lo, hi;
+			if (!h->counts[b])
+				continue;
+			lat_hist_bucket_bounds(lat_hist_bucket_first(b), &lo, &hi);
+			double low = fmax(0, (double)lo - r->lat_overhead_ticks) * r->lat_ns_per_tick;
+			double high = fmax(0, (double)hi + 1 - r->lat_overhead_ticks) * r->lat_ns_per_tick;
+			if (pass == 0) {
+				zero += high == 0 ? h->counts[b] : 0;
+				continue;
+			}
+			if (high == 0)
+				continue;
+			csv_field(f, v->name);
+			fprintf(f, ",%u,%u,%.3f,%.3f,%llu\n", threads, run, low, high,
+			        (unsigned long long)h->counts[b]);
+		}
+		if (pass == 0 && zero) {
+			csv_field(f, v->name);
+			fprintf(f, ",%u,%u,0,0,%llu\n", threads, run, (unsigned long long)zero);
+		}
+	}
 }
 
 void out_json_string(FILE *f, const char *s)

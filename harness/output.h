@@ -32,6 +32,17 @@ void out_csv_header(FILE *f, const run_setup *s);
 void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t threads,
                  unsigned run, const run_result *r);
 
+/*
+ * The --latency sidecar FILE.latency.csv: a header, then one row per
+ * non-empty bucket of a run's merged histogram, bounds in ns (after the
+ * tick-read overhead is subtracted, as for the lat_* columns), half-open
+ * [bucket_low_ns, bucket_high_ns); increments that took no more than the
+ * overhead form one row with both bounds 0.
+ */
+extern const char out_latency_header[];
+void out_latency_rows(FILE *f, const sc_variant *v, uint32_t threads, unsigned run,
+                      const run_result *r);
+
 /* Append a JSON string literal (quoted, escaped). */
 void out_json_string(FILE *f, const char *s);
 

@@ -21,6 +21,9 @@ struct topo {
 #endif
 	uint32_t pus, cores, nodes;
 	bool can_bind;
+	uint32_t packages;       /* 0: the topology does not say */
+	char cpu_model[128];     /* "" when unknown */
+	char cpu_vendor[64];
 	placement_slot *compact; /* pus entries, PU logical order */
 	placement_slot *spread;  /* pus entries, placement_spread_order */
 	char desc[160];
@@ -183,6 +186,23 @@ static void hw_source(const topo *t, char *buf, size_t size)
 		snprintf(buf, size, "%s, not this machine", getenv("HWLOC_XMLFILE") ? "XML" : "hwloc");
 }
 
+/* Package count and the CPUModel/CPUVendor info attributes of the first package. */
+static void hw_cpu_identity(topo *t)
+{
+	int np = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
+	hwloc_obj_t pkg = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, 0);
+	hwloc_obj_t where[2] = {pkg, hwloc_get_root_obj(t->hw)};
+	t->packages = np > 0 ? (uint32_t)np : 0;
+	for (int i = 0; i < 2; i++) {
+		const char *m = where[i] ? hwloc_obj_get_info_by_name(where[i], "CPUModel") : NULL;
+		const char *v = where[i] ? hwloc_obj_get_info_by_name(where[i], "CPUVendor") : NULL;
+		if (m && !t->cpu_model[0])
+			snprintf(t->cpu_model, sizeof t->cpu_model, "%s", m);
+		if (v && !t->cpu_vendor[0])
+			snprintf(t->cpu_vendor, sizeof t->cpu_vendor, "%s", v);
+	}
+}
+
 static int topo_load_impl(topo *t, sc_err *err)
 {
 	const struct hwloc_topology_support *sup;
@@ -266,6 +286,7 @@ static int topo_load_impl(topo *t, sc_err *err)
 		goto out;
 	hw_source(t, source, sizeof source);
 	topo_set_describe(t, empty_nodes, source);
+	hw_cpu_identity(t);
 	rc = 0;
 out:
 	free(pu);
@@ -440,6 +461,21 @@ bool topo_can_bind(const topo *t)
 const char *topo_describe(const topo *t)
 {
 	return t->desc;
+}
+
+uint32_t topo_packages(const topo *t)
+{
+	return t->packages;
+}
+
+const char *topo_cpu_model(const topo *t)
+{
+	return t->cpu_model;
+}
+
+const char *topo_cpu_vendor(const topo *t)
+{
+	return t->cpu_vendor;
 }
 
 placement_slot placement_slot_of(const topo *t, placement_kind kind, uint32_t i)

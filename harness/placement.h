@@ -38,6 +38,11 @@ uint32_t topo_nodes(const topo *t); /* NUMA nodes, >= 1, including nodes without
 bool topo_can_bind(const topo *t);
 /* One line for metadata, e.g. "4 nodes, 32 cores, 256 PUs (synthetic)". */
 const char *topo_describe(const topo *t);
+/* Processor packages (sockets); 0 when the topology does not say (built without hwloc). */
+uint32_t topo_packages(const topo *t);
+/* hwloc's CPUModel / CPUVendor attributes of the first package; "" when unknown. */
+const char *topo_cpu_model(const topo *t);
+const char *topo_cpu_vendor(const topo *t);
 
 typedef struct placement_slot {
 	int32_t pu_logical; /* hwloc logical index of the PU, -1 for PLACE_NONE */

@@ -257,6 +257,10 @@ static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threa
 			r->lat_ns[p] = fmax(0, t - oh) * ns;
 		}
 		r->latency = true;
+		r->lat_overhead_ticks = oh;
+		r->lat_ns_per_tick = ns;
+		r->hist = ws[0].hist; /* the caller's now: writes the histogram sidecar */
+		ws[0].hist = NULL;
 	}
 }
 

@@ -47,6 +47,14 @@ typedef struct run_result {
 	double per_op[PMU_MAX_EVENTS]; /* event counts per increment */
 	bool latency;          /* latency columns filled */
 	double lat_ns[5];      /* p50, p90, p99, p99.9, max */
+	/*
+	 * --latency: the merged histogram of all workers, in ticks, owned by
+	 * the caller (free it); ns = max(0, ticks - lat_overhead_ticks) *
+	 * lat_ns_per_tick, the conversion behind lat_ns.
+	 */
+	struct lat_hist *hist;
+	double lat_overhead_ticks;
+	double lat_ns_per_tick;
 } run_result;
 
 /* 0 on success; -1 with err set on a runtime failure (exit status 1). */

@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "cli.h"
 #include "output.h"
+#include "provenance.h"
 #include "run.h"
 #include "workload.h"
 
@@ -34,12 +35,13 @@ static void print_list(uint32_t pus)
 	}
 }
 
-static char *meta_path(const char *csv)
+/* csv followed by suffix (".meta.json", ".latency.csv"), malloc'd; NULL when out of memory. */
+static char *sidecar_path(const char *csv, const char *suffix)
 {
-	size_t n = strlen(csv) + sizeof ".meta.json";
+	size_t n = strlen(csv) + strlen(suffix) + 1;
 	char *p = malloc(n);
 	if (p)
-		snprintf(p, n, "%s.meta.json", csv);
+		snprintf(p, n, "%s%s", csv, suffix);
 	return p;
 }
 
@@ -52,10 +54,42 @@ static void json_kv(FILE *f, const char *key, const char *val, bool comma)
 	fprintf(f, "%s\n", comma ? "," : "");
 }
 
-static int write_meta(const char *csv, const run_setup *s, const wl_calibration *cal,
-                      double started, sc_err *err)
+static void json_mhz(FILE *f, const char *key, double mhz)
 {
-	char *path = meta_path(csv);
+	fprintf(f, ", \"%s\": ", key);
+	if (mhz < 0)
+		out_json_string(f, "unknown");
+	else
+		fprintf(f, "%.0f", mhz);
+}
+
+/* The "cpu" object of meta.json; "unknown" where the machine does not say. */
+static void json_cpu(FILE *f, const prov_cpu *c)
+{
+	fprintf(f, "{\"model\": ");
+	out_json_string(f, c->model);
+	fprintf(f, ", \"vendor\": ");
+	out_json_string(f, c->vendor);
+	fprintf(f, ", \"sockets\": ");
+	if (c->sockets)
+		fprintf(f, "%u", c->sockets);
+	else
+		out_json_string(f, "unknown");
+	fprintf(f, ", \"cores\": %u, \"pus\": %u, \"smt\": ", c->cores, c->pus);
+	out_json_string(f, c->smt);
+	fprintf(f, ", \"governor\": ");
+	out_json_string(f, c->governor);
+	fprintf(f, ", \"boost\": ");
+	out_json_string(f, c->boost);
+	json_mhz(f, "min_mhz", c->min_mhz);
+	json_mhz(f, "max_mhz", c->max_mhz);
+	fprintf(f, "}");
+}
+
+static int write_meta(const char *csv, const run_setup *s, const wl_calibration *cal,
+                      const prov_cpu *cpu, double started, sc_err *err)
+{
+	char *path = sidecar_path(csv, ".meta.json");
 	out_file mf;
 	if (!path) {
 		sc_err_set(err, "out of memory");
@@ -73,14 +107,15 @@ static int write_meta(const char *csv, const run_setup *s, const wl_calibration 
 	time_t now = (time_t)started;
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	const cli_opts *o = s->opts;
-	fprintf(f, "{\n");
+	char binary[4096];
+	fprintf(f, "{\n  \"schema_version\": %d,\n", SC_SCHEMA_VERSION);
 	json_kv(f, "host", host, true);
 	json_kv(f, "date", date, true);
 	json_kv(f, "scbench_version", PACKAGE_VERSION, true);
 	json_kv(f, "source_revision", SC_REVISION, true);
-#ifdef __VERSION__
-	json_kv(f, "compiler", __VERSION__, true);
-#endif
+	json_kv(f, "compiler", SC_COMPILER_ID, true);
+	json_kv(f, "compiler_command", SC_COMPILER_COMMAND, true);
+	json_kv(f, "binary", prov_binary_path(binary, sizeof binary, o->argv[0]), true);
 	json_kv(f, "cflags", SC_CONFIGURE_CFLAGS, true);
 	fprintf(f, "  \"kernel\": ");
 	out_json_string(f, uname(&u) == 0 ? u.release : "unknown");
@@ -88,7 +123,9 @@ static int write_meta(const char *csv, const run_setup *s, const wl_calibration 
 	           "\"cache_line\": %d, \"description\": ",
 	        topo_nodes(s->topo), topo_cores(s->topo), topo_pus(s->topo), SC_LINE_SIZE);
 	out_json_string(f, topo_describe(s->topo));
-	fprintf(f, "},\n  \"nodes_used\": %u,\n  \"nodes_virtual\": %s,\n", s->nodes,
+	fprintf(f, "},\n  \"cpu\": ");
+	json_cpu(f, cpu);
+	fprintf(f, ",\n  \"nodes_used\": %u,\n  \"nodes_virtual\": %s,\n", s->nodes,
 	        s->nodes_virtual ? "true" : "false");
 	const char *bind = run_binding_problem();
 	json_kv(f, "binding",
@@ -150,14 +187,19 @@ static void progress(unsigned done, unsigned total, double started)
 		fputc('\n', stderr);
 }
 
-/* Every (variant, threads, run) point into out; 0, or 1 on a runtime failure. */
-static int run_all(const run_setup *s, out_file *out)
+/*
+ * Every (variant, threads, run) point into out, and each run's latency
+ * histogram into lat when it is open; 0, or 1 on a runtime failure.
+ */
+static int run_all(const run_setup *s, out_file *out, out_file *lat)
 {
 	const cli_opts *o = s->opts;
 	double started = wl_now();
 	unsigned total = o->nvariants * o->nthreads * o->runs, done = 0;
 	sc_err err;
 	out_csv_header(out->f, s);
+	if (lat->f)
+		fputs(out_latency_header, lat->f);
 	for (unsigned vi = 0; vi < o->nvariants; vi++)
 		for (unsigned ti = 0; ti < o->nthreads; ti++)
 			for (unsigned run = 0; run < o->runs; run++) {
@@ -167,6 +209,9 @@ static int run_all(const run_setup *s, out_file *out)
 					return 1;
 				}
 				out_csv_row(out->f, s, o->variants[vi], o->threads[ti], run, &r);
+				if (lat->f)
+					out_latency_rows(lat->f, o->variants[vi], o->threads[ti], run, &r);
+				free(r.hist);
 				progress(++done, total, started);
 			}
 	return 0;
@@ -224,10 +269,15 @@ int main(int argc, char **argv)
 	if (tmax > s.pus)
 		fprintf(stderr, "scbench: warning: %u threads on %u processing units "
 		                "(oversubscribed; see the oversubscribed column)\n", tmax, s.pus);
+	prov_cpu cpu;
+	char warning[256];
+	prov_cpu_read(&cpu, tp, "/sys/devices/system/cpu", "/proc/cpuinfo");
+	if (prov_cpu_warning(&cpu, warning, sizeof warning))
+		fprintf(stderr, "scbench: %s\n", warning);
 
 	wl_calibration cal;
 	bool calibrated = false;
-	out_file out = {0};
+	out_file out = {0}, lat = {0};
 	rc = 0;
 	if (!o.work_iters_given && o.work_pct > 0) {
 		if (wl_calibrate(o.work_pct, &cal)) {
@@ -243,9 +293,23 @@ int main(int argc, char **argv)
 		rc = 1;
 		goto done;
 	}
+	if (o.latency && o.output) {
+		char *lp = sidecar_path(o.output, ".latency.csv");
+		if (!lp || out_open(&lat, lp, &err)) {
+			fprintf(stderr, "scbench: %s\n", lp ? err.msg : "out of memory");
+			free(lp);
+			rc = 1;
+			goto done;
+		}
+		free(lp);
+	}
 	double wall = (double)time(NULL);
-	rc = run_all(&s, &out);
-	if (!rc && o.output && write_meta(o.output, &s, calibrated ? &cal : NULL, wall, &err)) {
+	rc = run_all(&s, &out, &lat);
+	if (!rc && o.output && write_meta(o.output, &s, calibrated ? &cal : NULL, &cpu, wall, &err)) {
+		fprintf(stderr, "scbench: %s\n", err.msg);
+		rc = 1;
+	}
+	if (!rc && lat.f && out_commit(&lat, &err)) {
 		fprintf(stderr, "scbench: %s\n", err.msg);
 		rc = 1;
 	}
@@ -254,8 +318,10 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 done:
-	if (rc)
+	if (rc) {
+		out_abort(&lat);
 		out_abort(&out);
+	}
 	pmu_shutdown(&pmu);
 	topo_destroy(tp);
 	cli_free(&o);

@@ -100,6 +100,22 @@ need = ["host", "date", "scbench_version", "source_revision", "compiler", "topol
         "pmu_status", "calibration", "command_line", "placement"]
 missing = [k for k in need if k not in m]
 sys.exit(1 if missing else 0)' "$tmp/c.csv.meta.json"
+	check meta_json_provenance "$PY" -c '
+import json, os, sys
+m = json.load(open(sys.argv[1]))
+cpu = m["cpu"]
+keys = ["model", "vendor", "sockets", "cores", "pus", "smt", "governor", "boost",
+        "min_mhz", "max_mhz"]
+num_or_unknown = lambda v: v == "unknown" or (isinstance(v, (int, float)) and v > 0)
+ok = (isinstance(m["schema_version"], int) and m["schema_version"] >= 2
+      and all(k in cpu for k in keys)
+      and cpu["smt"] in ("on", "off", "unknown") and cpu["boost"] in ("on", "off", "unknown")
+      and isinstance(cpu["governor"], str) and cpu["governor"]
+      and cpu["pus"] == m["topology"]["pus"] and cpu["cores"] == m["topology"]["cores"]
+      and all(num_or_unknown(cpu[k]) for k in ("sockets", "min_mhz", "max_mhz"))
+      and " " in m["compiler"] and m["compiler_command"]
+      and os.path.isabs(m["binary"]) and open(m["binary"], "rb").read(4) == b"\x7fELF")
+sys.exit(0 if ok else 1)' "$tmp/c.csv.meta.json"
 fi
 
 # Every variant runs end to end.
@@ -145,6 +161,38 @@ check events_none_status grep -q "disabled" "$tmp/e.csv"
 	--output="$tmp/l.csv" 2>/dev/null
 check latency_columns sh -c "head -1 '$tmp/l.csv' | grep -q 'lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns\$'"
 check latency_percentiles_filled_and_ordered awk -F, 'NR>1{n=NF; if ($(n-4)=="" || $(n-4)>$(n-3) || $(n-3)>$(n-2) || $(n-2)>$(n-1) || $(n-1)>$n) bad=1} END{exit bad}' "$tmp/l.csv"
+
+# The histogram sidecar: every increment of a run in exactly one bucket, and
+# each run's p50/p99 column inside the pooled bucket at that rank.
+"$SCBENCH" --counter=CAS,Scalable --threads=2 --ops=5000 --runs=2 --latency \
+	--output="$tmp/h.csv" 2>/dev/null
+check latency_sidecar_header sh -c "head -1 '$tmp/h.csv.latency.csv' |
+	grep -qx 'counter,threads,run,bucket_low_ns,bucket_high_ns,count'"
+if command -v "$PY" >/dev/null 2>&1; then
+	check latency_sidecar_counts_and_percentiles "$PY" -c '
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+hist = {}
+for b in csv.DictReader(open(sys.argv[2])):
+    lo, hi, n = float(b["bucket_low_ns"]), float(b["bucket_high_ns"]), int(b["count"])
+    assert 0 <= lo <= hi and n > 0, b
+    hist.setdefault((b["counter"], b["threads"], b["run"]), []).append((lo, hi, n))
+ok = len(hist) == len(rows) == 4
+for r in rows:
+    h = sorted(hist[(r["counter"], r["threads"], r["run"])])
+    total = sum(n for _, _, n in h)
+    ok = ok and total == 2 * 5000 and all(h[i][1] <= h[i + 1][0] for i in range(len(h) - 1))
+    for col, p in (("lat_p50_ns", 50), ("lat_p99_ns", 99)):
+        rank, seen = math.ceil(p / 100 * total), 0
+        for lo, hi, n in h:
+            seen += n
+            if seen >= rank:
+                v = float(r[col])
+                ok = ok and lo - 0.01 <= v <= hi + 0.01
+                break
+sys.exit(0 if ok else 1)' "$tmp/h.csv" "$tmp/h.csv.latency.csv"
+fi
+check latency_sidecar_only_with_latency test ! -e "$tmp/c.csv.latency.csv"
 
 # Counter arrays: precise padded to a line, probabilistic packed; hot counter exact.
 "$SCBENCH" --counter=CAS,Morris,MultilineAdapt --counters=1000 --threads=2 --ops=20000 --runs=1 \

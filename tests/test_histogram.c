@@ -307,6 +307,23 @@ static void test_percentiles(void)
 	check_percentiles("log_uniform_u64", vals);
 }
 
+/* lat_hist_bucket_first inverts lat_hist_index: every bucket starts where the previous ends. */
+static void test_bucket_first(void)
+{
+	unsigned bad = 0;
+	for (unsigned b = 0; b < LAT_HIST_BUCKETS; b++) {
+		uint64_t v = lat_hist_bucket_first(b), lo, hi;
+		lat_hist_bucket_bounds(v, &lo, &hi);
+		if (lat_hist_index(v) != b || lo != v || (b > 0 && lat_hist_index(v - 1) != b - 1))
+			bad++;
+	}
+	tap_ok(bad == 0, "bucket_first: the first value of each of %d buckets (%u wrong)",
+	       LAT_HIST_BUCKETS, bad);
+	tap_ok(lat_hist_index(UINT64_MAX) == LAT_HIST_BUCKETS - 1 &&
+	           lat_hist_bucket_first(LAT_HIST_BUCKETS - 1) > UINT64_MAX / 2,
+	       "bucket_first: the last bucket holds UINT64_MAX");
+}
+
 int main(void)
 {
 	tap_plan_lazy();
@@ -319,5 +336,6 @@ int main(void)
 	test_merge_equals_single();
 	test_empty();
 	test_percentiles();
+	test_bucket_first();
 	return tap_done();
 }
