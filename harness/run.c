@@ -34,12 +34,14 @@
 enum { READ_SAMPLES = 1024 };
 
 /*
- * The reader's shortest interval between two samples. A wake-up costs a few
- * microseconds on a PU that a worker owns when threads == PUs; 200 a second
- * keep that around 0.1% of a worker's time (meta.json reports the measured
- * figure), and a timed phase of 0.8 s still gets 160 samples.
+ * The reader's shortest interval between two samples. A wake-up cost the
+ * reader 35 us of CPU on the 2-PU KVM guest this was tuned on (timer, futex,
+ * scheduling); at 50 a second that is about 0.2% of a worker's time when
+ * threads == PUs, "well below 1%" (meta.json reports the figure measured on
+ * every run). The first sample is taken as the phase starts, so a short phase
+ * still gets one; 0.8 s gets 40, 8 s gets 400.
  */
-#define READ_MIN_INTERVAL 5e-3
+#define READ_MIN_INTERVAL 20e-3
 
 /* Stack of a worker or the reader: their frames are small (a latency histogram is on the heap). */
 #define WORKER_STACK (256u * 1024u)
@@ -71,7 +73,9 @@ typedef struct shared {
 	lat_loop_fn lat_loop;
 	wl_phase phase;
 	atomic_bool stop;
-	atomic_int reader_phase;
+	pthread_mutex_t reader_mutex; /* guards reader_phase; the reader waits on reader_cond */
+	pthread_cond_t reader_cond;   /* on CLOCK_MONOTONIC */
+	int reader_phase;
 	pthread_barrier_t gate;
 	sc_table table;
 	uint64_t read_ticks[READ_SAMPLES];
@@ -240,20 +244,16 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static void sleep_seconds(double sec)
-{
-	struct timespec ts = {(time_t)sec, (long)((sec - floor(sec)) * 1e9)};
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /*
  * The reader: while the phase is measured, one timed get per interval
  * (READ_MIN_INTERVAL, or longer so that at most READ_SAMPLES spread over a
  * timed phase). Each sample is a first touch after the writers had time to
  * take the line away, which is the cost Dice §5.5 discusses; spacing the
- * samples keeps the reader from disturbing the incrementers. It is not bound:
- * it notes the CPUs it woke on, its wake-ups and its CPU time.
+ * samples keeps the reader from disturbing the incrementers. It sleeps on a
+ * condition variable, woken by the main thread as the phase starts (first
+ * sample at once) and ends (no wait for the interval to run out), and by its
+ * timer in between. It is not bound: it notes the CPUs it woke on, its
+ * wake-ups and its CPU time.
  */
 static void *reader_main(void *arg)
 {
@@ -265,32 +265,50 @@ static void *reader_main(void *arg)
 	                                : fmax(READ_MIN_INTERVAL, o->duration / READ_SAMPLES);
 	volatile uint64_t sink = 0;
 	double alive0 = wl_now(), cpu0 = thread_cpu_seconds();
-	int ph;
-	/* acquire pairs with the release stores of the main thread: nothing else is published by it, but it keeps the reader's view of the phase simple. */
-	while ((ph = atomic_load_explicit(&sh->reader_phase, memory_order_acquire)) != PHASE_DONE) {
-		if (ph == PHASE_MEASURE && sh->nread < READ_SAMPLES) {
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	pthread_mutex_lock(&sh->reader_mutex);
+	while (sh->reader_phase != PHASE_DONE) {
+		int cpu = sched_getcpu();
+		if (cpu >= 0 && cpu < CPU_SETSIZE)
+			CPU_SET(cpu, &sh->reader_cpus);
+		sh->reader_wakeups++;
+		if (sh->reader_phase == PHASE_IDLE) {
+			/* Asleep until the phase starts: no wake-ups during the warm-up. */
+			pthread_cond_wait(&sh->reader_cond, &sh->reader_mutex);
+			clock_gettime(CLOCK_MONOTONIC, &next);
+			continue;
+		}
+		if (sh->nread < READ_SAMPLES) {
+			pthread_mutex_unlock(&sh->reader_mutex);
 			uint64_t t0 = clk_ticks();
 			sink += sh->table.v->get(hot, sh->table.cfg);
 			uint64_t t1 = clk_ticks();
 			uint64_t d = t1 - t0;
 			sh->read_ticks[sh->nread++] = d > overhead ? d - overhead : 0;
+			pthread_mutex_lock(&sh->reader_mutex);
 		}
-		int cpu = sched_getcpu();
-		if (cpu >= 0 && cpu < CPU_SETSIZE)
-			CPU_SET(cpu, &sh->reader_cpus);
-		sh->reader_wakeups++;
-		sleep_seconds(interval);
+		double t = (double)next.tv_nsec * 1e-9 + interval;
+		next.tv_sec += (time_t)t;
+		next.tv_nsec = (long)((t - floor(t)) * 1e9);
+		while (sh->reader_phase == PHASE_MEASURE &&
+		       pthread_cond_timedwait(&sh->reader_cond, &sh->reader_mutex, &next) == 0)
+			;
 	}
+	pthread_mutex_unlock(&sh->reader_mutex);
 	sh->reader_cpu_s = thread_cpu_seconds() - cpu0;
 	sh->reader_alive_s = wl_now() - alive0;
 	(void)sink;
 	return NULL;
 }
 
+/* Wake the reader at once: the first sample is taken as the phase starts. */
 static void set_reader_phase(shared *sh, int ph)
 {
-	/* release: see reader_main. */
-	atomic_store_explicit(&sh->reader_phase, ph, memory_order_release);
+	pthread_mutex_lock(&sh->reader_mutex);
+	sh->reader_phase = ph;
+	pthread_cond_broadcast(&sh->reader_cond);
+	pthread_mutex_unlock(&sh->reader_mutex);
 }
 
 static void measure_timed(shared *sh, const cli_opts *o)
@@ -410,7 +428,13 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 	                       .ops = o->ops, .stop = o->count_mode ? NULL : &sh->stop,
 	                       .abort = &abort_flag};
 	atomic_init(&sh->stop, false);
-	atomic_init(&sh->reader_phase, PHASE_IDLE);
+	sh->reader_phase = PHASE_IDLE;
+	pthread_mutex_init(&sh->reader_mutex, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&sh->reader_cond, &ca);
+	pthread_condattr_destroy(&ca);
 	pthread_barrier_init(&sh->gate, NULL, threads + 1);
 
 	for (uint32_t i = 0; i < threads; i++) {
@@ -483,6 +507,8 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 			         ws[i].bind_error);
 	summarise(s, sh, ws, threads, r);
 	pthread_barrier_destroy(&sh->gate);
+	pthread_cond_destroy(&sh->reader_cond);
+	pthread_mutex_destroy(&sh->reader_mutex);
 	sc_table_destroy(&sh->table);
 	free_workers(ws, threads);
 	free(sh);
