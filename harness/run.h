@@ -69,6 +69,9 @@ typedef struct run_result {
  * run_interrupted: the signal caught, or 0. Main thread only.
  */
 void run_catch_signals(void);
+
+/* How the main thread and the reader were scheduled (for meta.json). */
+const char *run_helper_priority(void);
 int run_interrupted(void);
 
 /*

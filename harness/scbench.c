@@ -159,7 +159,9 @@ static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *ca
 	json_pct(f, h->pct_max);
 	fprintf(f, ", \"cpu_pct_of_worker_at_threads_eq_pus\": ");
 	json_pct(f, h->pct_max_full);
-	fprintf(f, "}, \"note\": ");
+	fprintf(f, "}, \"scheduling\": ");
+	out_json_string(f, run_helper_priority());
+	fprintf(f, ", \"note\": ");
 	out_json_string(f, "neither is bound: the OS places them, on the workers' PUs when "
 	                   "threads == PUs; the main thread sleeps through the phase, the "
 	                   "reader wakes once per sample interval (cpus_seen: where they ran)");
