@@ -4,15 +4,7 @@
 # no file; good runs must write the CSV schema and the meta.json sidecar.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
-PY=python3
-command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scbench-cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 # usage_error NAME ARGS...: exit 2, exactly one stderr line, no file created.
 usage_error() {
@@ -181,5 +173,4 @@ fi
 "$SCBENCH" --counter=RBONuma --threads=4 --ops=5000 --runs=1 --nodes=4 --output="$tmp/v.csv" 2>/dev/null
 check virtual_nodes_recorded awk -F, 'NR>1 && ($10!=4 || $11!=1 || $14!=$13){bad=1} END{exit bad}' "$tmp/v.csv"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

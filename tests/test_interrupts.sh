@@ -10,13 +10,7 @@ set -u
 set -m # background jobs get their own process group, with SIGINT not ignored
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
 : "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scbench-int.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+. "$(dirname "$0")/tap.sh"
 one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q "$2" "$1"; }
 
 # wait_for PATTERN FILE...: until a file matching the glob exists (the run is
@@ -111,5 +105,4 @@ check run_all_failure_exit_1 test $? -eq 1
 check run_all_failure_message grep -q "scbench failed for dice-fig3 t1" "$tmp/ra-err"
 check run_all_failure_not_interrupted test -z "$(grep interrupted "$tmp/ra-err")"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

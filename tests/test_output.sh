@@ -8,17 +8,9 @@
 # file, and the file size limit (ulimit -f) stands in for a full disk.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scbench-out.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+. "$(dirname "$0")/tap.sh"
 # No temporary file of scbench left anywhere in the directory.
 no_temporaries() { ! find "$tmp" -name '*.tmp.*' | grep -q .; }
-PY=python3
-command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
 # whole_rows FILE: a header and rows of its width only (no partial row).
 whole_rows() {
 	"$PY" -c '
@@ -98,5 +90,4 @@ check write_error_no_temporaries no_temporaries
 check no_temporaries_anywhere no_temporaries
 check streamed_rows_complete whole_rows "$tmp/from_fifo"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -9,15 +9,7 @@
 # threads ran. Sizes are small: this checks correctness, not speed.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
-PY=python3
-command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scbench-scale.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 T=256
 # The precise variants, from scbench's own list (a new one is tested at once).
@@ -73,5 +65,4 @@ ok = (len(p) == int(sys.argv[2]) and [x["thread"] for x in p] == list(range(len(
       and h["reader"]["wakeups_per_s"] > 0 and "scheduling" in h)
 sys.exit(0 if ok else 1)' "$tmp/timed.csv.meta.json" $T
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done
