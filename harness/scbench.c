@@ -362,7 +362,10 @@ static int write_outputs(out_file *out, const run_setup *s, const wl_calibration
 	if (mpath) {
 		int rc = out_open(&mf, mpath, &err);
 		free(mpath);
-		if (rc || write_meta(&mf, s, cal, h, wall, &err)) {
+		if (rc && out->kind == OUT_DIRECT) {
+			/* The data went to a FIFO or device: its sidecar is a courtesy. */
+			fprintf(stderr, "scbench: warning: no meta.json written: %s\n", err.msg);
+		} else if (rc || write_meta(&mf, s, cal, h, wall, &err)) {
 			fprintf(stderr, "scbench: %s\n", err.msg);
 			out_abort(&mf);
 			return 1;
