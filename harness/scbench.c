@@ -43,9 +43,10 @@ static void print_list(uint32_t pus)
  * at threads == PUs it must stay well below 1%).
  */
 typedef struct helpers {
-	cpu_set_t main_cpus, reader_cpus;
+	cpu_set_t main_cpus, reader_cpus;           /* all runs */
+	cpu_set_t main_cpus_full, reader_cpus_full; /* runs with threads == PUs */
 	uint64_t wakeups;
-	double reader_alive_s;
+	double reader_alive_s, reader_cpu_s;
 	double pct_max;      /* over all runs */
 	double pct_max_full; /* over runs with threads == PUs; NAN if none */
 } helpers;
@@ -54,8 +55,13 @@ static void helpers_add(helpers *h, const run_result *r, uint32_t threads, uint3
 {
 	CPU_OR(&h->main_cpus, &h->main_cpus, &r->main_cpus);
 	CPU_OR(&h->reader_cpus, &h->reader_cpus, &r->reader_cpus);
+	if (threads == pus) {
+		CPU_OR(&h->main_cpus_full, &h->main_cpus_full, &r->main_cpus);
+		CPU_OR(&h->reader_cpus_full, &h->reader_cpus_full, &r->reader_cpus);
+	}
 	h->wakeups += r->reader_wakeups;
 	h->reader_alive_s += r->reader_alive_s;
+	h->reader_cpu_s += r->reader_cpu_s;
 	if (!(r->reader_alive_s > 0) || !(r->worker_cpu_s > 0) || !(r->seconds > 0))
 		return;
 	double pct = 100.0 * (r->reader_cpu_s / r->reader_alive_s) / (r->worker_cpu_s / r->seconds);
@@ -152,10 +158,16 @@ static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *ca
 		fprintf(f, "null,\n");
 	fprintf(f, "  \"helper_threads\": {\"main_thread\": {\"bound\": false, \"cpus_seen\": ");
 	json_cpus(f, &h->main_cpus);
+	fprintf(f, ", \"cpus_seen_at_threads_eq_pus\": ");
+	json_cpus(f, &h->main_cpus_full);
 	fprintf(f, "}, \"reader\": {\"bound\": false, \"cpus_seen\": ");
 	json_cpus(f, &h->reader_cpus);
-	fprintf(f, ", \"wakeups_per_s\": %.1f, \"cpu_pct_of_worker_max\": ",
-	        h->reader_alive_s > 0 ? (double)h->wakeups / h->reader_alive_s : 0);
+	fprintf(f, ", \"cpus_seen_at_threads_eq_pus\": ");
+	json_cpus(f, &h->reader_cpus_full);
+	double alive = h->reader_alive_s > 0 ? h->reader_alive_s : 1;
+	fprintf(f, ", \"wakeups_per_s\": %.1f, \"cpu_pct_of_one_pu\": %.4f, "
+	           "\"cpu_pct_of_worker_max\": ",
+	        (double)h->wakeups / alive, 100.0 * h->reader_cpu_s / alive);
 	json_pct(f, h->pct_max);
 	fprintf(f, ", \"cpu_pct_of_worker_at_threads_eq_pus\": ");
 	json_pct(f, h->pct_max_full);
