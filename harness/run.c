@@ -377,6 +377,7 @@ static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threa
 	long long ev[PMU_MAX_EVENTS] = {0};
 	for (uint32_t i = 0; i < threads; i++) {
 		r->worker_cpu_s += ws[i].cpu_s / threads;
+		r->idle_workers += !s->opts->count_mode && ws[i].w.ops == 0;
 		r->total_ops += ws[i].w.ops;
 		r->hot_ops += ws[i].w.hot_ops;
 		r->ctx_switches += ws[i].csw;

@@ -54,6 +54,7 @@ typedef struct run_result {
 	 * CPU time, and a worker's mean CPU time in the measured phase.
 	 */
 	cpu_set_t main_cpus, reader_cpus;
+	uint32_t idle_workers; /* timed mode: workers that never incremented in the phase */
 	uint64_t reader_wakeups;
 	double reader_alive_s, reader_cpu_s, worker_cpu_s;
 } run_result;

@@ -49,6 +49,8 @@ typedef struct helpers {
 	double reader_alive_s, reader_cpu_s;
 	double pct_max;      /* over all runs */
 	double pct_max_full; /* over runs with threads == PUs; NAN if none */
+	uint32_t idle_max, idle_threads; /* most workers idle through a timed phase, of how many */
+	unsigned idle_runs;
 } helpers;
 
 static void helpers_add(helpers *h, const run_result *r, uint32_t threads, uint32_t pus)
@@ -62,6 +64,13 @@ static void helpers_add(helpers *h, const run_result *r, uint32_t threads, uint3
 	h->wakeups += r->reader_wakeups;
 	h->reader_alive_s += r->reader_alive_s;
 	h->reader_cpu_s += r->reader_cpu_s;
+	if (r->idle_workers) {
+		h->idle_runs++;
+		if (r->idle_workers > h->idle_max) {
+			h->idle_max = r->idle_workers;
+			h->idle_threads = threads;
+		}
+	}
 	if (!(r->reader_alive_s > 0) || !(r->worker_cpu_s > 0) || !(r->seconds > 0))
 		return;
 	double pct = 100.0 * (r->reader_cpu_s / r->reader_alive_s) / (r->worker_cpu_s / r->seconds);
@@ -178,6 +187,8 @@ static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *ca
 	                   "threads == PUs; the main thread sleeps through the phase, the "
 	                   "reader wakes once per sample interval (cpus_seen: where they ran)");
 	fprintf(f, "},\n");
+	fprintf(f, "  \"idle_workers\": {\"runs\": %u, \"max\": %u, \"of_threads\": %u},\n",
+	        h->idle_runs, h->idle_max, h->idle_threads);
 	fprintf(f, "  \"work_iters\": %.4f,\n  \"placement_kind\": ", s->work_iters);
 	out_json_string(f, placement_name(s->placement));
 	fprintf(f, ",\n  \"command_line\": [");
@@ -474,6 +485,11 @@ int main(int argc, char **argv)
 	double wall = (double)time(NULL);
 	if (!rc && !run_interrupted())
 		rc = run_all(&s, &out, &h, &done);
+	if (!rc && !run_interrupted() && h.idle_runs)
+		fprintf(stderr, "scbench: warning: in %u timed runs some workers never ran in the "
+		                "measured phase (up to %u of %u): too short a --duration for that "
+		                "many threads per PU\n",
+		        h.idle_runs, h.idle_max, h.idle_threads);
 	if (!rc && !run_interrupted()) {
 		rc = write_outputs(&out, &s, calibrated ? &cal : NULL, &h, wall);
 		written = rc == 0; /* complete: a signal from now on changes nothing */
