@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tap.sh - the TAP helpers of the shell tests, sourced (POSIX sh):
 #   . "$(dirname "$0")/tap.sh"
 # makes $tmp (a mktemp -d directory removed at exit), sets PY (a python3),

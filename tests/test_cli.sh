@@ -4,6 +4,7 @@
 # no file; good runs must write the CSV schema and the meta.json sidecar.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 # usage_error NAME ARGS...: exit 2, exactly one stderr line, no file created.

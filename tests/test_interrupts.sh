@@ -10,6 +10,7 @@ set -u
 set -m # background jobs get their own process group, with SIGINT not ignored
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
 : "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q "$2" "$1"; }
 

@@ -8,6 +8,7 @@
 # file, and the file size limit (ulimit -f) stands in for a full disk.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 # No temporary file of scbench left anywhere in the directory.
 no_temporaries() { ! find "$tmp" -name '*.tmp.*' | grep -q .; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016 # awk and python programs in single quotes
 # test_scale.sh - runs at 256 threads (issue 9; SPEC §3: precise variants are
 # exact under any number of threads, oversubscribed too), as TAP. Here, on a
 # small machine, 256 threads are heavily oversubscribed: every precise variant
@@ -9,6 +10,7 @@
 # threads ran. Sizes are small: this checks correctness, not speed.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 T=256
