@@ -239,13 +239,26 @@ while read -r id chunk args; do
 	est_total=$(awk -v a="$est_total" -v b="$(line_seconds "$args")" 'BEGIN { print a + b }')
 done <"$plan"
 
+# Interrupts: SIGINT/SIGTERM/SIGHUP stop the current scbench (it removes its
+# temporary files and exits 128+signal), then say how to continue; exit
+# 128+signal. A part file exists only once complete, so nothing is lost.
 child=""
+resume_cmd=$(printf '%q --resume %q' "$0" "$dir")
 interrupted() {
-	[ -n "$child" ] && kill -TERM "$child" 2>/dev/null
-	echo "run-all.sh: interrupted; nothing finished is lost. Continue with: ./run-all.sh --resume $dir" >&2
-	exit 130
+	local sig=$1 code
+	case $sig in INT) code=130 ;; TERM) code=143 ;; *) code=129 ;; esac
+	trap - INT TERM HUP
+	if [ -n "$child" ]; then
+		kill -TERM "$child" 2>/dev/null || true
+		wait "$child" 2>/dev/null || true # under set -e: its status is no failure here
+	fi
+	rm -f "$dir"/*.csv.tmp
+	echo "run-all.sh: interrupted (SIG$sig); nothing finished is lost. Continue with: $resume_cmd" >&2
+	exit "$code"
 }
-trap interrupted INT TERM HUP
+trap 'interrupted INT' INT
+trap 'interrupted TERM' TERM
+trap 'interrupted HUP' HUP
 
 echo "run-all.sh: $mode mode, $total scbench runs, thread counts: $threads ($pus PUs)" >&2
 echo "run-all.sh: result set $dir (about $(awk -v s="$est_total" 'BEGIN { printf "%.1f", s / 60 }') min)" >&2
@@ -277,6 +290,13 @@ while read -r id chunk args; do
 	status=0
 	wait "$child" || status=$?
 	child=""
+	# scbench stopped by a signal that reached it first (Ctrl-C goes to the
+	# whole process group): an interrupt, not a failure.
+	case $status in
+	130) interrupted INT ;;
+	143) interrupted TERM ;;
+	129) interrupted HUP ;;
+	esac
 	if [ "$status" -ne 0 ]; then
 		echo "run-all.sh: scbench failed for $id $chunk; see $dir/logs/$id-$chunk.log" >&2
 		echo "run-all.sh: fix the cause, then continue with: ./run-all.sh --resume $dir" >&2

@@ -1,6 +1,7 @@
 /* cli.c - parsing and validation of scbench's options (SPEC §5.1, §8). */
 #include "cli.h"
 
+#include "output.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -45,12 +46,18 @@ void cli_usage(FILE *f)
 	      "  --seed=S             base seed of every random stream               [20130623]\n"
 	      "  --events=LIST        PAPI events, or \"none\"          [a standard set if any]\n"
 	      "  --latency            record a per-increment latency histogram\n"
-	      "  --output=FILE        CSV output, plus FILE.meta.json          [standard output]\n"
+	      "  --output=FILE        CSV output, plus FILE.meta.json; - is standard output\n"
+	      "                       (a symlink is followed; an existing FIFO or device is\n"
+	      "                       written in place, never replaced)      [standard output]\n"
+	      "  --force              run external work that costs over 1 ms per increment\n"
 	      "  --help, --version\n"
 	      "\n"
 	      "A parameter applies to every chosen variant that accepts its key; a key no\n"
-	      "chosen variant accepts is an error. Exit status: 0 success, 1 runtime failure,\n"
-	      "2 usage error (no output file is created or truncated on any error).\n",
+	      "chosen variant accepts is an error. Before a run longer than a minute, the\n"
+	      "number of runs and an estimate of the time go to standard error.\n"
+	      "Exit status: 0 success, 1 runtime failure, 2 usage error (no output file is\n"
+	      "created or truncated on any error), 130/143 interrupted by SIGINT/SIGTERM\n"
+	      "(nothing half-written is left behind).\n",
 	      f);
 }
 
@@ -113,16 +120,26 @@ typedef int (*list_item_fn)(cli_opts *o, char *item, const char *arg);
 
 /*
  * Hand each item of the comma list arg to fn, up to the first one fn
- * rejects. strtok_r skips empty items ("1,,2" is 1,2).
+ * rejects. An empty item ("1,,2", "1,", ",1", "") is a usage error of opt:
+ * silently skipping it would run something other than what was typed.
  */
-static int parse_list(cli_opts *o, const char *arg, list_item_fn fn)
+static int parse_list(cli_opts *o, const char *opt, const char *arg, list_item_fn fn)
 {
 	char *copy = must_alloc(strdup(arg));
-	char *save = NULL;
 	int rc = CLI_OK;
-	for (char *tok = strtok_r(copy, ",", &save); tok && rc == CLI_OK;
-	     tok = strtok_r(NULL, ",", &save))
-		rc = fn(o, tok, arg);
+	char *item = copy;
+	for (unsigned k = 1; rc == CLI_OK; k++) {
+		char *comma = strchr(item, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*item)
+			rc = usage_error(opt, arg, "item %u of the list is empty", k);
+		else
+			rc = fn(o, item, arg);
+		if (!comma)
+			break;
+		item = comma + 1;
+	}
 	free(copy);
 	return rc;
 }
@@ -160,9 +177,9 @@ static int parse_threads(cli_opts *o, const char *arg, uint32_t pus)
 		add_thread_count(o, pus);
 		return CLI_OK;
 	}
-	if (!*arg || arg[strlen(arg) - 1] == ',')
+	if (!*arg)
 		return usage_error("threads", arg, "%s", threads_accepted);
-	return parse_list(o, arg, thread_item);
+	return parse_list(o, "threads", arg, thread_item);
 }
 
 /* One item of --counter: a variant name or alias, kept once. */
@@ -190,33 +207,17 @@ static int parse_counters(cli_opts *o, const char *arg)
 	if (!*arg)
 		return usage_error("counter", arg, "expected variant names or all; valid: %s",
 		                   sc_variant_names());
-	return parse_list(o, arg, counter_item);
+	return parse_list(o, "counter", arg, counter_item);
 }
 
-/* The output file's directory must exist and be writable; nothing is created here. */
+/* The output path must be usable as output.h describes; nothing is created here. */
 static int check_output(const char *path)
 {
-	char *dir = must_alloc(strdup(path));
-	char *slash = strrchr(dir, '/');
-	const char *d = ".";
-	if (slash == dir)
-		d = "/";
-	else if (slash) {
-		*slash = '\0';
-		d = dir;
-	}
-	struct stat st;
-	int rc = CLI_OK;
-	if (!*path || path[strlen(path) - 1] == '/')
-		rc = usage_error("output", path, "expected a file name");
-	else if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
-		rc = usage_error("output", path, "directory '%s' does not exist", d);
-	else if (access(d, W_OK | X_OK) != 0)
-		rc = usage_error("output", path, "directory '%s' is not writable", d);
-	else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		rc = usage_error("output", path, "is a directory");
-	free(dir);
-	return rc;
+	char why[512];
+	out_kind kind;
+	if (out_check(path, &kind, why, sizeof why))
+		return usage_error("output", path, "%s", why);
+	return CLI_OK;
 }
 
 /* Does any chosen variant accept this parameter key? */
@@ -287,7 +288,7 @@ void cli_variant_params(const cli_opts *o, const sc_variant *v, sc_params *out)
 enum {
 	OPT_LIST = 256, OPT_COUNTER, OPT_THREADS, OPT_OPS, OPT_DURATION, OPT_WARMUP, OPT_RUNS,
 	OPT_WORK, OPT_WORK_ITERS, OPT_COUNTERS, OPT_PLACEMENT, OPT_NODES, OPT_PARAM, OPT_SEED,
-	OPT_EVENTS, OPT_LATENCY, OPT_OUTPUT, OPT_HELP, OPT_VERSION
+	OPT_EVENTS, OPT_LATENCY, OPT_OUTPUT, OPT_FORCE, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_opts[] = {
@@ -308,6 +309,7 @@ static const struct option long_opts[] = {
 	{"events", required_argument, NULL, OPT_EVENTS},
 	{"latency", no_argument, NULL, OPT_LATENCY},
 	{"output", required_argument, NULL, OPT_OUTPUT},
+	{"force", no_argument, NULL, OPT_FORCE},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -323,6 +325,7 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 	case OPT_HELP: o->help = true; return CLI_OK;
 	case OPT_VERSION: o->version = true; return CLI_OK;
 	case OPT_LATENCY: o->latency = true; return CLI_OK;
+	case OPT_FORCE: o->force = true; return CLI_OK;
 	case OPT_COUNTER: return parse_counters(o, arg);
 	case OPT_THREADS: return parse_threads(o, arg, pus);
 	case OPT_OPS:
@@ -396,7 +399,7 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 		o->events = arg;
 		return CLI_OK;
 	case OPT_OUTPUT:
-		o->output = arg;
+		o->output = strcmp(arg, "-") == 0 ? NULL : arg;
 		return CLI_OK;
 	}
 	return CLI_USAGE;

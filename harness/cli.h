@@ -41,7 +41,8 @@ typedef struct cli_opts {
 	uint64_t seed;
 	const char *events; /* NULL: the default set */
 	bool latency;
-	const char *output; /* NULL: standard output */
+	const char *output; /* NULL: standard output (no --output, or --output=-) */
+	bool force;         /* --force: allow external work over 1 ms per increment */
 	bool list, help, version;
 	int argc;
 	char **argv;

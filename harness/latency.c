@@ -6,7 +6,9 @@
 /* relaxed: the stop flag carries no data (see workloads/loops.c). */
 static inline bool lat_go_on(const wl_phase *ph, uint64_t done)
 {
-	return ph->stop ? !atomic_load_explicit(ph->stop, memory_order_relaxed) : done < ph->ops;
+	if (ph->stop)
+		return !atomic_load_explicit(ph->stop, memory_order_relaxed);
+	return done < ph->ops && (done % WL_ABORT_CHUNK || !wl_aborted(ph));
 }
 
 #define LAT_LOOP_(P, ...)                                                                  \

@@ -1,11 +1,12 @@
-/* output.c - CSV rows and atomic file replacement (SPEC §5.4, §8). */
+/* output.c - CSV rows, and where output files go (SPEC §5.4, §8, §10). */
 #include "output.h"
 
 #include "histogram.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,10 +20,12 @@ const char *const out_csv_columns[] = {
 };
 
 /*
- * Temporary files still open, removed at exit or on SIGINT/SIGTERM/SIGHUP so
- * an interrupted run leaves nothing behind. Two at most (CSV and meta).
+ * Temporary files still open, removed at exit so that a run that ends by
+ * exit() (say, thread creation failed) leaves nothing behind. Two at most
+ * (CSV and meta). Signals do not come here: they set a flag (run.h) and the
+ * main thread aborts the output itself.
  */
-static char *volatile pending[4];
+static char *pending[4];
 
 static void remove_pending(void)
 {
@@ -31,21 +34,11 @@ static void remove_pending(void)
 			unlink(pending[i]);
 }
 
-static void on_signal(int sig)
-{
-	remove_pending();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 static void track(char *tmp, bool add)
 {
 	static bool installed;
 	if (!installed) {
 		atexit(remove_pending);
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
 		installed = true;
 	}
 	for (int i = 0; i < 4; i++) {
@@ -60,22 +53,166 @@ static void track(char *tmp, bool add)
 	}
 }
 
+/* The directory part of path ("." or "/" where it has none), malloc'd. */
+static char *dir_of(const char *path)
+{
+	char *d = strdup(path);
+	if (!d)
+		return NULL;
+	char *slash = strrchr(d, '/');
+	if (!slash) {
+		free(d);
+		return strdup(".");
+	}
+	if (slash == d)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return d;
+}
+
+/*
+ * path with every symlink of its last component followed (relative targets
+ * are relative to the link's directory), malloc'd; the result is not a
+ * symlink, and may not exist (a dangling link names the file to create).
+ * NULL with errno set (ELOOP after 40 links, ENOMEM).
+ */
+static char *follow_links(const char *path)
+{
+	char *cur = strdup(path);
+	for (int hop = 0; cur && hop < 40; hop++) {
+		struct stat st;
+		char buf[4096];
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		ssize_t n = readlink(cur, buf, sizeof buf - 1);
+		if (n < 0)
+			return cur;
+		buf[n] = '\0';
+		char *next;
+		if (buf[0] == '/') {
+			next = strdup(buf);
+		} else {
+			char *d = dir_of(cur);
+			size_t len = (d ? strlen(d) : 0) + strlen(buf) + 2;
+			next = d ? malloc(len) : NULL;
+			if (next)
+				snprintf(next, len, "%s/%s", d, buf);
+			free(d);
+		}
+		free(cur);
+		cur = next;
+	}
+	if (cur) {
+		free(cur);
+		errno = ELOOP;
+	} else {
+		errno = ENOMEM;
+	}
+	return NULL;
+}
+
+int out_check(const char *path, out_kind *kind, char *why, size_t whylen)
+{
+	struct stat st;
+	*kind = OUT_STDOUT;
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	if (!*path || path[strlen(path) - 1] == '/') {
+		snprintf(why, whylen, "expected a file name, or - for standard output");
+		return -1;
+	}
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(why, whylen, "is a directory");
+			return -1;
+		}
+		if (S_ISSOCK(st.st_mode)) {
+			snprintf(why, whylen, "is a socket; expected a file, a FIFO or a device");
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			if (access(path, W_OK) != 0) {
+				snprintf(why, whylen, "cannot write to it: %s", strerror(errno));
+				return -1;
+			}
+			*kind = OUT_DIRECT;
+			return 0;
+		}
+	} else if (errno != ENOENT) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	/* A regular file or a new one: its directory takes the temporary file. */
+	char *target = follow_links(path);
+	if (!target) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	char *d = dir_of(target);
+	int rc = -1;
+	if (!d)
+		snprintf(why, whylen, "out of memory");
+	else if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
+		snprintf(why, whylen, "directory '%s' does not exist", d);
+	else if (access(d, W_OK | X_OK) != 0)
+		snprintf(why, whylen, "directory '%s' is not writable", d);
+	else
+		rc = 0;
+	free(d);
+	free(target);
+	*kind = OUT_REPLACE;
+	return rc;
+}
+
+/* Set err from errno for a failed operation on o (what: "write", "open"). */
+static void io_error(const out_file *o, const char *what, int e, sc_err *err)
+{
+	sc_err_set(err, "cannot %s %s: %s", what, o->shown ? o->shown : "standard output",
+	           e ? strerror(e) : "write error");
+}
+
 int out_open(out_file *o, const char *path, sc_err *err)
 {
+	char why[512];
 	memset(o, 0, sizeof *o);
-	if (!path) {
+	if (out_check(path, &o->kind, why, sizeof why)) {
+		sc_err_set(err, "%s: %s", path, why);
+		return -1;
+	}
+	if (o->kind == OUT_STDOUT) {
 		o->f = stdout;
 		return 0;
 	}
-	size_t n = strlen(path) + 16;
-	o->path = strdup(path);
-	o->tmp_path = malloc(n);
-	if (!o->path || !o->tmp_path) {
+	o->shown = strdup(path);
+	o->path = o->kind == OUT_REPLACE ? follow_links(path) : strdup(path);
+	if (!o->shown || !o->path) {
 		sc_err_set(err, "out of memory");
 		out_abort(o);
 		return -1;
 	}
-	snprintf(o->tmp_path, n, "%s.tmp.XXXXXX", path);
+	if (o->kind == OUT_DIRECT) {
+		/* No O_CREAT, no O_TRUNC: the file is written as it is, never replaced. */
+		int fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			io_error(o, "open", e, err);
+			out_abort(o);
+			errno = e;
+			return -1;
+		}
+		return 0;
+	}
+	size_t n = strlen(o->path) + 16;
+	o->tmp_path = malloc(n);
+	if (!o->tmp_path) {
+		sc_err_set(err, "out of memory");
+		out_abort(o);
+		return -1;
+	}
+	snprintf(o->tmp_path, n, "%s.tmp.XXXXXX", o->path);
 	int fd = mkstemp(o->tmp_path);
 	if (fd < 0) {
 		sc_err_set(err, "cannot create %s: %s", o->tmp_path, strerror(errno));
@@ -98,30 +235,63 @@ int out_open(out_file *o, const char *path, sc_err *err)
 	return 0;
 }
 
-int out_commit(out_file *o, sc_err *err)
+int out_row_done(out_file *o, sc_err *err)
 {
-	if (!o->path) {
-		if (fflush(o->f)) {
-			sc_err_set(err, "writing standard output: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
+	/* One write per row (rows are one per run): errno is that of the failing write. */
+	errno = 0;
+	if (fflush(o->f) != 0 || ferror(o->f)) {
+		io_error(o, "write", errno, err);
+		return -1;
 	}
-	int bad = ferror(o->f);
-	bad |= fflush(o->f) != 0;
-	bad |= fsync(fileno(o->f)) != 0 && errno != EINVAL;
-	bad |= fclose(o->f) != 0;
+	return 0;
+}
+
+int out_finish(out_file *o, sc_err *err)
+{
+	int e = 0;
+	errno = 0;
+	if (fflush(o->f) != 0 || ferror(o->f))
+		e = errno ? errno : EIO;
+	if (o->kind == OUT_STDOUT) {
+		if (e)
+			io_error(o, "write", e, err);
+		return e ? -1 : 0;
+	}
+	/* fsync fails with EINVAL on FIFOs and some devices: nothing to sync there. */
+	if (!e && o->kind == OUT_REPLACE && fsync(fileno(o->f)) != 0 && errno != EINVAL)
+		e = errno;
+	if (fclose(o->f) != 0 && !e)
+		e = errno;
 	o->f = NULL;
-	if (bad || rename(o->tmp_path, o->path)) {
-		sc_err_set(err, "cannot write %s: %s", o->path, strerror(errno));
+	if (e) {
+		io_error(o, "write", e, err);
 		out_abort(o);
 		return -1;
 	}
-	track(o->tmp_path, false);
+	return 0;
+}
+
+int out_publish(out_file *o, sc_err *err)
+{
+	if (o->kind == OUT_REPLACE && rename(o->tmp_path, o->path) != 0) {
+		io_error(o, "write", errno, err);
+		out_abort(o);
+		return -1;
+	}
+	if (o->tmp_path)
+		track(o->tmp_path, false);
 	free(o->tmp_path);
 	free(o->path);
-	o->tmp_path = o->path = NULL;
+	free(o->shown);
+	memset(o, 0, sizeof *o);
 	return 0;
+}
+
+int out_commit(out_file *o, sc_err *err)
+{
+	if (out_finish(o, err))
+		return -1;
+	return out_publish(o, err);
 }
 
 void out_abort(out_file *o)
@@ -134,7 +304,40 @@ void out_abort(out_file *o)
 	}
 	free(o->tmp_path);
 	free(o->path);
+	free(o->shown);
 	memset(o, 0, sizeof *o);
+}
+
+char *out_sidecar_path(const out_file *o, const char *ext, char *why, size_t whylen)
+{
+	why[0] = '\0';
+	if (o->kind == OUT_STDOUT || !o->path)
+		return NULL;
+	char *base = o->kind == OUT_REPLACE ? strdup(o->path) : realpath(o->path, NULL);
+	if (!base) {
+		snprintf(why, whylen, "cannot resolve %s: %s", o->shown, strerror(errno));
+		return NULL;
+	}
+	if (o->kind == OUT_DIRECT) {
+		char *d = dir_of(base);
+		bool ok = d && access(d, W_OK | X_OK) == 0;
+		if (!ok)
+			snprintf(why, whylen, "directory '%s' of %s is not writable",
+			         d ? d : base, o->shown);
+		free(d);
+		if (!ok) {
+			free(base);
+			return NULL;
+		}
+	}
+	size_t n = strlen(base) + strlen(ext) + 1;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s%s", base, ext);
+	else
+		snprintf(why, whylen, "out of memory");
+	free(base);
+	return p;
 }
 
 /* A CSV field: quoted when it holds a comma, quote or newline. */

@@ -1,29 +1,81 @@
 /*
- * output.h - the CSV of SPEC §5.4 and its FILE.meta.json sidecar. Files are
- * written under a temporary name in the same directory and renamed into
- * place only when complete; on any failure, or an interrupt, the temporary
- * files are removed and nothing else is touched.
+ * output.h - the CSV of SPEC §5.4, its FILE.meta.json sidecar, and where
+ * they go (SPEC §8, §10):
+ *
+ *   "-"                      standard output; no sidecar.
+ *   a regular file, or a     written under a temporary name in the directory
+ *   path that does not       of the final file and renamed into place when
+ *   exist yet                complete. A symlink is followed to its target,
+ *                            which is what gets replaced (or created).
+ *   any other existing file  (a FIFO, a character device) opened and written
+ *                            directly, never replaced, truncated or unlinked;
+ *                            the sidecar goes next to its resolved path when
+ *                            that directory is writable, else a warning.
+ *
+ * On any failure or interrupt, temporary files are removed and nothing else
+ * is touched; a write error (ENOSPC, EPIPE, EIO, EFBIG) is a runtime failure.
  */
 #ifndef SC_OUTPUT_H
 #define SC_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "run.h"
 
+typedef enum out_kind {
+	OUT_STDOUT = 0, /* "-" (or no --output): standard output */
+	OUT_REPLACE,    /* regular or new file: temporary file, then rename */
+	OUT_DIRECT,     /* existing FIFO or device: written in place */
+} out_kind;
+
 typedef struct out_file {
 	FILE *f;
-	char *path;     /* final name, NULL for standard output */
-	char *tmp_path; /* where it is written until committed */
+	out_kind kind;
+	char *path;      /* where the data lands (symlinks followed for OUT_REPLACE) */
+	char *tmp_path;  /* OUT_REPLACE: where it is written until committed */
+	char *shown;     /* the name used in messages: the path as given */
 } out_file;
 
-/* Open path (NULL: standard output) for writing under a temporary name. */
+/*
+ * Classify the output path given on the command line (NULL or "-": standard
+ * output) without creating anything. 0 with *kind set, or -1 with why set to
+ * a usage-error explanation (a missing or unwritable directory, a directory,
+ * a socket, an unwritable FIFO or device).
+ */
+int out_check(const char *path, out_kind *kind, char *why, size_t whylen);
+
+/*
+ * Open path for writing as out_check classifies it. 0, or -1 with err set;
+ * when the open of a FIFO is interrupted by a signal, -1 with errno EINTR.
+ */
 int out_open(out_file *o, const char *path, sc_err *err);
-/* Flush, close and rename into place. */
+/*
+ * After each CSV row: streams (standard output, FIFOs, devices) are flushed
+ * so a reader sees whole rows as they complete. 0, or -1 with err set when a
+ * write failed (the run must stop: a runtime failure).
+ */
+int out_row_done(out_file *o, sc_err *err);
+/*
+ * Flush and close (fsync a regular file); 0, or -1 with err set and the
+ * temporary file removed. Then out_publish renames it into place, so that a
+ * CSV and its sidecar are both complete before either replaces anything.
+ */
+int out_finish(out_file *o, sc_err *err);
+int out_publish(out_file *o, sc_err *err);
+/* out_finish, then out_publish. */
 int out_commit(out_file *o, sc_err *err);
-/* Remove the temporary file, if any. */
+/* Remove the temporary file, if any; close what is open. */
 void out_abort(out_file *o);
+
+/*
+ * Where a sidecar of o goes: PATH followed by ext (".meta.json",
+ * ".latency.csv") next to the file the data lands in, malloc'd; or NULL
+ * (standard output; a FIFO or device whose directory is not writable or
+ * whose path cannot be resolved: then why says so).
+ */
+char *out_sidecar_path(const out_file *o, const char *ext, char *why, size_t whylen);
 
 /* The required columns of SPEC §5.4, in order. */
 extern const char *const out_csv_columns[];

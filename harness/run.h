@@ -5,6 +5,7 @@
 #ifndef SC_RUN_H
 #define SC_RUN_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -55,9 +56,37 @@ typedef struct run_result {
 	struct lat_hist *hist;
 	double lat_overhead_ticks;
 	double lat_ns_per_tick;
+	/*
+	 * The two helper threads, never bound (metadata only): the CPUs the main
+	 * thread and the read-cost reader were seen on, the reader's wake-ups and
+	 * CPU time, and a worker's mean CPU time in the measured phase.
+	 */
+	cpu_set_t main_cpus, reader_cpus;
+	uint32_t idle_workers; /* timed mode: workers that never incremented in the phase */
+	uint64_t reader_wakeups;
+	double reader_alive_s, reader_cpu_s, worker_cpu_s;
 } run_result;
 
-/* 0 on success; -1 with err set on a runtime failure (exit status 1). */
+/*
+ * Interrupts. run_catch_signals installs handlers for SIGINT, SIGTERM and
+ * SIGHUP (unless SIGHUP was ignored when scbench started) that only record
+ * the signal and raise an abort flag; a run in progress stops early (timed
+ * mode: the main thread ends the phase; count mode: workers look at the flag
+ * every WL_ABORT_CHUNK increments) and its figures must be discarded. It also
+ * ignores SIGPIPE and SIGXFSZ, so that writing to a closed pipe or past the
+ * file size limit is a write error to report, not a silent death.
+ * run_interrupted: the signal caught, or 0. Main thread only.
+ */
+void run_catch_signals(void);
+
+/* How the main thread and the reader were scheduled (for meta.json). */
+const char *run_helper_priority(void);
+int run_interrupted(void);
+
+/*
+ * 0 on success (when run_interrupted() the run was cut short: discard r);
+ * -1 with err set on a runtime failure (exit status 1).
+ */
 int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigned run,
               run_result *r, sc_err *err);
 

@@ -4,6 +4,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +38,72 @@ static void print_list(uint32_t pus)
 	}
 }
 
-/* csv followed by suffix (".meta.json", ".latency.csv"), malloc'd; NULL when out of memory. */
-static char *sidecar_path(const char *csv, const char *suffix)
+/*
+ * The two helper threads across all runs: where they were seen, and the
+ * reader's CPU time as a share of one worker's (SPEC §5.2 read cost; issue 9:
+ * at threads == PUs it must stay well below 1%).
+ */
+typedef struct helpers {
+	cpu_set_t main_cpus, reader_cpus;           /* all runs */
+	cpu_set_t main_cpus_full, reader_cpus_full; /* runs with threads == PUs */
+	uint64_t wakeups;
+	double reader_alive_s, reader_cpu_s;
+	double pct_max;      /* over all runs */
+	double pct_max_full; /* over runs with threads == PUs; NAN if none */
+	uint32_t idle_max, idle_threads; /* most workers idle through a timed phase, of how many */
+	unsigned idle_runs;
+} helpers;
+
+static void helpers_add(helpers *h, const run_result *r, uint32_t threads, uint32_t pus)
 {
-	size_t n = strlen(csv) + strlen(suffix) + 1;
-	char *p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s%s", csv, suffix);
-	return p;
+	CPU_OR(&h->main_cpus, &h->main_cpus, &r->main_cpus);
+	CPU_OR(&h->reader_cpus, &h->reader_cpus, &r->reader_cpus);
+	if (threads == pus) {
+		CPU_OR(&h->main_cpus_full, &h->main_cpus_full, &r->main_cpus);
+		CPU_OR(&h->reader_cpus_full, &h->reader_cpus_full, &r->reader_cpus);
+	}
+	h->wakeups += r->reader_wakeups;
+	h->reader_alive_s += r->reader_alive_s;
+	h->reader_cpu_s += r->reader_cpu_s;
+	if (r->idle_workers) {
+		h->idle_runs++;
+		if (r->idle_workers > h->idle_max) {
+			h->idle_max = r->idle_workers;
+			h->idle_threads = threads;
+		}
+	}
+	if (!(r->reader_alive_s > 0) || !(r->worker_cpu_s > 0) || !(r->seconds > 0))
+		return;
+	double pct = 100.0 * (r->reader_cpu_s / r->reader_alive_s) / (r->worker_cpu_s / r->seconds);
+	h->pct_max = fmax(h->pct_max, pct);
+	if (threads == pus)
+		h->pct_max_full = isnan(h->pct_max_full) ? pct : fmax(h->pct_max_full, pct);
+}
+
+/* A CPU set as a JSON string of ranges, "0-3,8". */
+static void json_cpus(FILE *f, const cpu_set_t *set)
+{
+	char buf[512] = "";
+	size_t at = 0;
+	for (int c = 0; c < CPU_SETSIZE && at < sizeof buf - 32; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int e = c;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		at += (size_t)snprintf(buf + at, sizeof buf - at, e > c ? "%s%d-%d" : "%s%d",
+		                       at ? "," : "", c, e);
+		c = e;
+	}
+	out_json_string(f, buf);
+}
+
+static void json_pct(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, "%.4f", x);
+	else
+		fputs("null", f);
 }
 
 static void json_kv(FILE *f, const char *key, const char *val, bool comma)
@@ -86,20 +147,12 @@ static void json_cpu(FILE *f, const prov_cpu *c)
 	fprintf(f, "}");
 }
 
-static int write_meta(const char *csv, const run_setup *s, const wl_calibration *cal,
-                      const prov_cpu *cpu, double started, sc_err *err)
+/* Write the sidecar into mf (opened by the caller); 0, or -1 with err set. */
+static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *cal,
+                      const helpers *h, const prov_cpu *cpu, double started, sc_err *err)
 {
-	char *path = sidecar_path(csv, ".meta.json");
-	out_file mf;
-	if (!path) {
-		sc_err_set(err, "out of memory");
-		return -1;
-	}
-	int rc = out_open(&mf, path, err);
-	free(path);
-	if (rc)
-		return -1;
-	FILE *f = mf.f;
+	FILE *f = mf->f;
+	char binary[4096];
 	struct utsname u;
 	char host[256] = "unknown", date[64];
 	if (uname(&u) == 0)
@@ -107,7 +160,6 @@ static int write_meta(const char *csv, const run_setup *s, const wl_calibration 
 	time_t now = (time_t)started;
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	const cli_opts *o = s->opts;
-	char binary[4096];
 	fprintf(f, "{\n  \"schema_version\": %d,\n", SC_SCHEMA_VERSION);
 	json_kv(f, "host", host, true);
 	json_kv(f, "date", date, true);
@@ -149,6 +201,30 @@ static int write_meta(const char *csv, const run_setup *s, const wl_calibration 
 		        cal->pct, cal->ns_per_inc, cal->ns_per_pause, cal->work_iters);
 	else
 		fprintf(f, "null,\n");
+	fprintf(f, "  \"helper_threads\": {\"main_thread\": {\"bound\": false, \"cpus_seen\": ");
+	json_cpus(f, &h->main_cpus);
+	fprintf(f, ", \"cpus_seen_at_threads_eq_pus\": ");
+	json_cpus(f, &h->main_cpus_full);
+	fprintf(f, "}, \"reader\": {\"bound\": false, \"cpus_seen\": ");
+	json_cpus(f, &h->reader_cpus);
+	fprintf(f, ", \"cpus_seen_at_threads_eq_pus\": ");
+	json_cpus(f, &h->reader_cpus_full);
+	double alive = h->reader_alive_s > 0 ? h->reader_alive_s : 1;
+	fprintf(f, ", \"wakeups_per_s\": %.1f, \"cpu_pct_of_one_pu\": %.4f, "
+	           "\"cpu_pct_of_worker_max\": ",
+	        (double)h->wakeups / alive, 100.0 * h->reader_cpu_s / alive);
+	json_pct(f, h->pct_max);
+	fprintf(f, ", \"cpu_pct_of_worker_at_threads_eq_pus\": ");
+	json_pct(f, h->pct_max_full);
+	fprintf(f, "}, \"scheduling\": ");
+	out_json_string(f, run_helper_priority());
+	fprintf(f, ", \"note\": ");
+	out_json_string(f, "neither is bound: the OS places them, on the workers' PUs when "
+	                   "threads == PUs; the main thread sleeps through the phase, the "
+	                   "reader wakes once per sample interval (cpus_seen: where they ran)");
+	fprintf(f, "},\n");
+	fprintf(f, "  \"idle_workers\": {\"runs\": %u, \"max\": %u, \"of_threads\": %u},\n",
+	        h->idle_runs, h->idle_max, h->idle_threads);
 	fprintf(f, "  \"work_iters\": %.4f,\n  \"placement_kind\": ", s->work_iters);
 	out_json_string(f, placement_name(s->placement));
 	fprintf(f, ",\n  \"command_line\": [");
@@ -171,7 +247,7 @@ static int write_meta(const char *csv, const run_setup *s, const wl_calibration 
 		fprintf(f, ", \"node\": %u}", run_thread_node(s, i));
 	}
 	fprintf(f, "]\n}\n");
-	return out_commit(&mf, err);
+	return out_finish(mf, err);
 }
 
 /* Progress on standard error when it is a terminal: point count and time left. */
@@ -188,18 +264,74 @@ static void progress(unsigned done, unsigned total, double started)
 }
 
 /*
- * Every (variant, threads, run) point into out, and each run's latency
- * histogram into lat when it is open; 0, or 1 on a runtime failure.
+ * Expected seconds of one run at this thread count. Timed: warm-up, the
+ * measured phase, and about 50 ms to create, pin and join the threads.
+ * Count mode: 2 ms, plus every increment serialised on one contended line
+ * (about 6.65 ns each, the worst case), plus the external work, which runs
+ * in parallel on at most min(threads, PUs) PUs. work_ns: ns of external
+ * work per increment.
  */
-static int run_all(const run_setup *s, out_file *out, out_file *lat)
+static double run_seconds_estimate(const run_setup *s, uint32_t threads, double work_ns)
+{
+	const cli_opts *o = s->opts;
+	if (!o->count_mode)
+		return o->warmup + o->duration + 0.05;
+	double incs = (double)o->ops * threads;
+	double par = threads < s->pus ? threads : s->pus;
+	return 0.002 + incs * 6.65e-9 + incs * work_ns * 1e-9 / par;
+}
+
+/* The whole invocation: every (variant, threads, run) point, plus calibration. */
+static double plan_seconds(const run_setup *s, double work_ns, bool calibrates)
+{
+	const cli_opts *o = s->opts;
+	double t = calibrates ? 0.3 : 0;
+	for (unsigned ti = 0; ti < o->nthreads; ti++)
+		t += (double)o->nvariants * o->runs * run_seconds_estimate(s, o->threads[ti], work_ns);
+	return t;
+}
+
+static void format_duration(char *buf, size_t n, double sec)
+{
+	if (sec < 120)
+		snprintf(buf, n, "%.0f s", sec);
+	else if (sec < 7200)
+		snprintf(buf, n, "%.0f min", sec / 60);
+	else
+		snprintf(buf, n, "%.0f h %.0f min", floor(sec / 3600), fmod(sec, 3600) / 60);
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP"
+	                                                                             : "a signal";
+}
+
+/* Where rows go, for messages. */
+static const char *out_name(const out_file *out)
+{
+	return out->kind == OUT_STDOUT ? "standard output" : out->shown;
+}
+
+/*
+ * Every (variant, threads, run) point into out; 0 (also when interrupted:
+ * run_interrupted() says so), or 1 on a runtime failure (the message
+ * printed). *done counts the rows written.
+ */
+static int run_all(const run_setup *s, out_file *out, out_file *lat, helpers *h,
+                   unsigned *done)
 {
 	const cli_opts *o = s->opts;
 	double started = wl_now();
-	unsigned total = o->nvariants * o->nthreads * o->runs, done = 0;
+	unsigned total = o->nvariants * o->nthreads * o->runs;
 	sc_err err;
 	out_csv_header(out->f, s);
 	if (lat->f)
 		fputs(out_latency_header, lat->f);
+	if (out_row_done(out, &err)) {
+		fprintf(stderr, "scbench: %s\n", err.msg);
+		return 1;
+	}
 	for (unsigned vi = 0; vi < o->nvariants; vi++)
 		for (unsigned ti = 0; ti < o->nthreads; ti++)
 			for (unsigned run = 0; run < o->runs; run++) {
@@ -208,12 +340,112 @@ static int run_all(const run_setup *s, out_file *out, out_file *lat)
 					fprintf(stderr, "scbench: %s\n", err.msg);
 					return 1;
 				}
+				if (run_interrupted()) {
+					free(r.hist);
+					return 0; /* r is cut short: no row; the caller reports */
+				}
+				helpers_add(h, &r, o->threads[ti], s->pus);
 				out_csv_row(out->f, s, o->variants[vi], o->threads[ti], run, &r);
 				if (lat->f)
 					out_latency_rows(lat->f, o->variants[vi], o->threads[ti], run, &r);
 				free(r.hist);
-				progress(++done, total, started);
+				if (out_row_done(out, &err)) {
+					if (run_interrupted())
+						return 0;
+					fprintf(stderr, "scbench: %s\n", err.msg);
+					return 1;
+				}
+				++*done;
+				progress(*done, total, started);
 			}
+	return 0;
+}
+
+/*
+ * External work: measure what an increment will cost, refuse a setting over
+ * 1 ms per increment unless --force, and m beyond WL_MAX_WORK_ITERS always.
+ * Sets s->work_iters, *cal (calibrated: --work) and *work_ns. 0, 1 (runtime
+ * failure) or 2 (usage error), the message printed.
+ */
+static int plan_work(const cli_opts *o, run_setup *s, wl_calibration *cal, bool *calibrated,
+                     double *work_ns)
+{
+	char opt[64];
+	*calibrated = false;
+	*work_ns = 0;
+	bool pct = !o->work_iters_given && o->work_pct > 0;
+	/* --work-iters: the pause cost matters only for large m or a count-mode estimate. */
+	bool iters = o->work_iters_given && o->work_iters > 0 &&
+	             (o->work_iters > 1000 || o->count_mode);
+	if (!pct && !iters)
+		return 0;
+	double p = pct ? o->work_pct : 50;
+	if (wl_calibrate(p, cal)) {
+		fprintf(stderr, "scbench: calibration of the external work failed\n");
+		return 1;
+	}
+	double m = pct ? cal->work_iters : o->work_iters;
+	if (pct) {
+		s->work_iters = m;
+		*calibrated = true;
+		snprintf(opt, sizeof opt, "--work=%.10g", o->work_pct);
+	} else {
+		snprintf(opt, sizeof opt, "--work-iters=%.10g", o->work_iters);
+	}
+	*work_ns = m * cal->ns_per_pause;
+	char cost[32];
+	if (*work_ns >= 1e9)
+		snprintf(cost, sizeof cost, "%.3g s", *work_ns * 1e-9);
+	else
+		snprintf(cost, sizeof cost, "%.3g ms", *work_ns * 1e-6);
+	if (*work_ns > 1e6 && !o->force) {
+		fprintf(stderr, "scbench: %s: one increment would take %s of external work "
+		                "(%.3g pauses of %.1f ns), over 1 ms; give --force to run it anyway\n",
+		        opt, cost, m, cal->ns_per_pause);
+		return 2;
+	}
+	if (m > WL_MAX_WORK_ITERS) {
+		fprintf(stderr, "scbench: %s: one increment would need %.3g pauses (%s of external "
+		                "work), more than the %.0f scbench can run\n",
+		        opt, m, cost, WL_MAX_WORK_ITERS);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * Finish the CSV and its sidecar, then rename both into place, so that
+ * neither replaces anything unless both are complete. 0, or 1 (printed).
+ */
+static int write_outputs(out_file *out, out_file *lat, const run_setup *s,
+                         const wl_calibration *cal, const helpers *h, const prov_cpu *cpu,
+                         double wall)
+{
+	sc_err err;
+	out_file mf = {0};
+	char why[600];
+	char *mpath = out_sidecar_path(out, ".meta.json", why, sizeof why);
+	if (!mpath && why[0])
+		fprintf(stderr, "scbench: warning: no meta.json written: %s\n", why);
+	if (mpath) {
+		int rc = out_open(&mf, mpath, &err);
+		free(mpath);
+		if (rc && out->kind == OUT_DIRECT) {
+			/* The data went to a FIFO or device: its sidecar is a courtesy. */
+			fprintf(stderr, "scbench: warning: no meta.json written: %s\n", err.msg);
+		} else if (rc || write_meta(&mf, s, cal, h, cpu, wall, &err)) {
+			fprintf(stderr, "scbench: %s\n", err.msg);
+			out_abort(&mf);
+			return 1;
+		}
+	}
+	if ((lat->f && out_finish(lat, &err)) || out_finish(out, &err) ||
+	    (mf.path && out_publish(&mf, &err)) || (lat->path && out_publish(lat, &err)) ||
+	    out_publish(out, &err)) {
+		fprintf(stderr, "scbench: %s\n", err.msg);
+		out_abort(&mf);
+		return 1;
+	}
 	return 0;
 }
 
@@ -222,6 +454,7 @@ int main(int argc, char **argv)
 	cli_opts o;
 	topo *tp;
 	sc_err err;
+	run_catch_signals();
 	if (topo_load(&tp, &err)) {
 		fprintf(stderr, "scbench: %s\n", err.msg);
 		return 1;
@@ -266,6 +499,19 @@ int main(int argc, char **argv)
 	uint32_t tmax = 0;
 	for (unsigned i = 0; i < o.nthreads; i++)
 		tmax = o.threads[i] > tmax ? o.threads[i] : tmax;
+
+	wl_calibration cal;
+	bool calibrated = false;
+	double work_ns;
+	out_file out = {0}, lat = {0};
+	helpers h;
+	memset(&h, 0, sizeof h);
+	h.pct_max_full = NAN;
+	unsigned done = 0;
+	bool written = false;
+	rc = plan_work(&o, &s, &cal, &calibrated, &work_ns);
+	if (rc)
+		goto done;
 	if (tmax > s.pus)
 		fprintf(stderr, "scbench: warning: %u threads on %u processing units "
 		                "(oversubscribed; see the oversubscribed column)\n", tmax, s.pus);
@@ -274,50 +520,62 @@ int main(int argc, char **argv)
 	prov_cpu_read(&cpu, tp, "/sys/devices/system/cpu", "/proc/cpuinfo");
 	if (prov_cpu_warning(&cpu, warning, sizeof warning))
 		fprintf(stderr, "scbench: %s\n", warning);
-
-	wl_calibration cal;
-	bool calibrated = false;
-	out_file out = {0}, lat = {0};
-	rc = 0;
-	if (!o.work_iters_given && o.work_pct > 0) {
-		if (wl_calibrate(o.work_pct, &cal)) {
-			fprintf(stderr, "scbench: calibration of --work=%g failed\n", o.work_pct);
-			rc = 1;
-			goto done;
-		}
-		s.work_iters = cal.work_iters;
-		calibrated = true;
+	double est = plan_seconds(&s, work_ns, false);
+	if (est > 60) {
+		char t[64];
+		format_duration(t, sizeof t, est);
+		fprintf(stderr, "scbench: %u runs planned (%u variants x %u thread counts x %u), "
+		                "about %s; Ctrl-C stops cleanly\n",
+		        o.nvariants * o.nthreads * o.runs, o.nvariants, o.nthreads, o.runs, t);
 	}
-	if (out_open(&out, o.output, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+	if (!run_interrupted() && out_open(&out, o.output, &err)) {
+		if (!run_interrupted())
+			fprintf(stderr, "scbench: %s\n", err.msg);
 		rc = 1;
-		goto done;
 	}
-	if (o.latency && o.output) {
-		char *lp = sidecar_path(o.output, ".latency.csv");
-		if (!lp || out_open(&lat, lp, &err)) {
-			fprintf(stderr, "scbench: %s\n", lp ? err.msg : "out of memory");
-			free(lp);
-			rc = 1;
-			goto done;
+	if (!rc && !run_interrupted() && o.latency && out.kind != OUT_STDOUT) {
+		/* The histogram sidecar goes where the meta.json goes (none for standard output). */
+		char why[600];
+		char *lp = out_sidecar_path(&out, ".latency.csv", why, sizeof why);
+		if (!lp && why[0])
+			fprintf(stderr, "scbench: warning: no latency histograms written: %s\n", why);
+		if (lp && out_open(&lat, lp, &err)) {
+			/* Beside a FIFO or device, like the meta.json, a courtesy. */
+			bool direct = out.kind == OUT_DIRECT;
+			fprintf(stderr, "scbench: %s%s\n",
+			        direct ? "warning: no latency histograms written: " : "", err.msg);
+			rc = direct ? 0 : 1;
 		}
 		free(lp);
 	}
 	double wall = (double)time(NULL);
-	rc = run_all(&s, &out, &lat);
-	if (!rc && o.output && write_meta(o.output, &s, calibrated ? &cal : NULL, &cpu, wall, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
-		rc = 1;
-	}
-	if (!rc && lat.f && out_commit(&lat, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
-		rc = 1;
-	}
-	if (!rc && out_commit(&out, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
-		rc = 1;
+	if (!rc && !run_interrupted())
+		rc = run_all(&s, &out, &lat, &h, &done);
+	if (!rc && !run_interrupted() && h.idle_runs)
+		fprintf(stderr, "scbench: warning: in %u timed runs some workers never ran in the "
+		                "measured phase (up to %u of %u): too short a --duration for that "
+		                "many threads per PU\n",
+		        h.idle_runs, h.idle_max, h.idle_threads);
+	if (!rc && !run_interrupted()) {
+		rc = write_outputs(&out, &lat, &s, calibrated ? &cal : NULL, &h, &cpu, wall);
+		written = rc == 0; /* complete: a signal from now on changes nothing */
 	}
 done:
+	if (run_interrupted() && !written && rc != 2) { /* a usage error stays one */
+		int sig = run_interrupted();
+		unsigned total = o.nvariants * o.nthreads * o.runs;
+		if (isatty(STDERR_FILENO))
+			fputc('\n', stderr);
+		if (out.kind == OUT_REPLACE || !out.f)
+			fprintf(stderr, "scbench: interrupted by %s after %u of %u runs; nothing "
+			                "written\n", signal_name(sig), done, total);
+		else
+			fprintf(stderr, "scbench: interrupted by %s after %u of %u runs; the header "
+			                "and %u complete rows already sent to %s stand, no partial "
+			                "row, no meta.json\n",
+			        signal_name(sig), done, total, done, out_name(&out));
+		rc = 128 + sig;
+	}
 	if (rc) {
 		out_abort(&lat);
 		out_abort(&out);

@@ -4,15 +4,8 @@
 # no file; good runs must write the CSV schema and the meta.json sidecar.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
-PY=python3
-command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scbench-cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 # usage_error NAME ARGS...: exit 2, exactly one stderr line, no file created.
 usage_error() {
@@ -46,6 +39,11 @@ usage_error threads_zero --threads=0 --ops=10
 usage_error threads_not_a_number --threads=abc --ops=10
 usage_error threads_bad_range --threads=4-2 --ops=10
 usage_error threads_trailing_comma --threads=1, --ops=10
+usage_error threads_empty_item --threads=1,,2 --ops=10
+usage_error threads_leading_comma --threads=,1 --ops=10
+usage_error counter_empty_item --counter=CAS,,FetchAdd --ops=10
+usage_error counter_trailing_comma --counter=CAS, --ops=10
+usage_error events_empty_item --counter=CAS --events=PAPI_TOT_CYC,,PAPI_TOT_INS --ops=10
 usage_error ops_zero --ops=0
 usage_error ops_negative --ops=-5
 usage_error ops_not_a_number --ops=ten
@@ -55,6 +53,14 @@ usage_error runs_zero --runs=0 --ops=10
 usage_error work_100 --work=100 --ops=10
 usage_error work_negative --work=-1 --ops=10
 usage_error work_and_work_iters --work=50 --work-iters=3 --ops=10
+# External work over 1 ms per increment (any pause costs more than 1 ns) needs --force.
+usage_error work_over_1ms --counter=CAS --work=99.9999999 --ops=10
+grep -q "of external work" "$tmp/err" && grep -q -- "--force" "$tmp/err" &&
+	ok "work_over_1ms_message_names_cost" || not_ok "work_over_1ms_message_names_cost"
+usage_error work_iters_over_1ms --counter=CAS --work-iters=1000000 --ops=10
+"$SCBENCH" --counter=CAS --threads=1 --ops=2 --runs=1 --work-iters=1000000 --force \
+	--events=none --output="$tmp/force.csv" 2>/dev/null
+check work_iters_over_1ms_runs_with_force test $? -eq 0 -a -s "$tmp/force.csv"
 usage_error counters_zero --counters=0 --ops=10
 usage_error nodes_zero --nodes=0 --ops=10
 usage_error placement_unknown --placement=diagonal --ops=10
@@ -139,7 +145,7 @@ check runs_get_different_seeds awk -F, 'NR==2{a=$18} NR==3{b=$18} END{exit !(a!=
 check param_recorded_in_csv grep -q "threshold=10" "$tmp/p.csv"
 
 # Standard output when no --output.
-check csv_to_stdout sh -c '"$SCBENCH" --counter=CAS --threads=1 --ops=10 --runs=1 | head -1 | grep -q "^counter,kind"'
+check csv_to_stdout sh -c '"$SCBENCH" --counter=CAS --threads=1 --ops=10 --runs=1 2>/dev/null | head -1 | grep -q "^counter,kind"'
 
 # Timed mode, every variant: complete CSV and meta.json, read cost filled.
 "$SCBENCH" --counter=all --threads=1,2 --duration=0.1 --warmup=0.02 --runs=1 \
@@ -216,5 +222,4 @@ fi
 "$SCBENCH" --counter=RBONuma --threads=4 --ops=5000 --runs=1 --nodes=4 --output="$tmp/v.csv" 2>/dev/null
 check virtual_nodes_recorded awk -F, 'NR>1 && ($10!=4 || $11!=1 || $14!=$13){bad=1} END{exit bad}' "$tmp/v.csv"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -69,6 +69,7 @@ int wl_calibrate(double pct, wl_calibration *cal)
 	cal->pct = pct;
 	cal->ns_per_inc = t_inc;
 	cal->ns_per_pause = t_pause;
-	cal->work_iters = m > WL_MAX_WORK_ITERS ? WL_MAX_WORK_ITERS : m;
+	/* Not clamped: m above WL_MAX_WORK_ITERS is the caller's error to report. */
+	cal->work_iters = m;
 	return 0;
 }

@@ -32,12 +32,11 @@ static inline bool wl_stopped(const wl_phase *ph)
 }
 
 #define WL_LOOPS_(P, ...)                                                                  \
-	static void P##_count(const wl_phase *ph, wl_thread *w)                            \
+	static void P##_count_chunk(const wl_phase *ph, wl_thread *w, uint64_t n)          \
 	{                                                                                  \
 		const sc_table *tb = ph->table;                                            \
 		const sc_##P##_cfg *cfg = tb->cfg;                                         \
 		sc_##P##_t *hot = (sc_##P##_t *)tb->base;                                  \
-		uint64_t n = ph->ops;                                                      \
 		uint64_t m = wl_work_span(ph->work_iters);                                 \
 		if (tb->n == 1 && m == 0) {                                                \
 			for (uint64_t i = 0; i < n; i++)                                   \
@@ -64,6 +63,14 @@ static inline bool wl_stopped(const wl_phase *ph)
 			w->hot_ops += (n + 1) / 2;                                         \
 		}                                                                          \
 		w->ops += n;                                                               \
+	}                                                                                  \
+	static void P##_count(const wl_phase *ph, wl_thread *w)                            \
+	{                                                                                  \
+		for (uint64_t left = ph->ops; left && !wl_aborted(ph);) {                  \
+			uint64_t n = left < WL_ABORT_CHUNK ? left : WL_ABORT_CHUNK;        \
+			P##_count_chunk(ph, w, n);                                         \
+			left -= n;                                                         \
+		}                                                                          \
 	}                                                                                  \
 	static void P##_timed(const wl_phase *ph, wl_thread *w)                            \
 	{                                                                                  \

@@ -65,11 +65,27 @@ typedef struct wl_phase {
 	double work_iters;        /* m, mean pauses between increments */
 	uint64_t ops;             /* count mode: increments per thread */
 	const atomic_bool *stop;  /* timed mode: set by the main thread to end the phase */
+	const atomic_bool *abort; /* count mode, or NULL: set on an interrupt; the loop
+	                             leaves early and its figures are discarded */
 } wl_phase;
 
 /*
+ * Has the run been abandoned (an interrupt)? Read relaxed: the flag carries
+ * no data, and the join after the phase orders the rest. Count loops look
+ * once per WL_ABORT_CHUNK increments (even, so that the array form's
+ * hot/cold alternation carries on across chunks).
+ */
+#define WL_ABORT_CHUNK 65536u
+
+static inline bool wl_aborted(const wl_phase *ph)
+{
+	return ph->abort && atomic_load_explicit(ph->abort, memory_order_relaxed);
+}
+
+/*
  * Run one phase on the calling thread: count mode performs exactly ph->ops
- * increments; timed mode runs until *ph->stop. Adds to w->ops and w->hot_ops.
+ * increments (fewer only once wl_aborted); timed mode runs until *ph->stop.
+ * Adds to w->ops and w->hot_ops.
  */
 typedef void (*wl_loop_fn)(const wl_phase *ph, wl_thread *w);
 
@@ -97,7 +113,7 @@ typedef struct wl_calibration {
 	double pct;        /* requested external work percentage */
 	double ns_per_inc; /* single-thread CAS increment, no work */
 	double ns_per_pause;
-	double work_iters;   /* m */
+	double work_iters;   /* m; may exceed WL_MAX_WORK_ITERS (never clamped) */
 } wl_calibration;
 
 /* Runs for about 0.2 s on the calling thread. 0, or -1 if timing failed. */
