@@ -3,7 +3,7 @@ interlocked (FetchAdd) and Scalable are when all PUs count to N."""
 
 import math
 
-from claims.core import NM, Claim, f_n, f_pct, f_rho
+from claims.core import INCONCLUSIVE, NM, Claim, f_n, f_pct, f_rho
 from claims.rules import verdict
 from envelopes import scalable_sigma
 from resultset import threshold_of
@@ -106,7 +106,7 @@ def spread_within(bound):
         meas = "over %d N values > 2^%d: lowest p5 %.4f, highest p95 %.4f (%d+ runs per N)" % (
             len(above), t, lo["p5"], hi["p95"], nmin)
         if nmin < MIN_RUNS_PCT:
-            return meas, NM, too_few_runs(nmin)
+            return meas, INCONCLUSIVE, too_few_runs(nmin)
         return (meas,) + verdict(lo["p5"] >= 1 - bound and hi["p95"] <= 1 + bound,
                                  "within +-%g%%" % (100 * bound), "beyond +-%g%%" % (100 * bound))
     return judge
@@ -151,7 +151,7 @@ def model_predicts_spread(factor):
                 "predicted +-%s" % (min(r for _, r, _ in ratios), max(r for _, r, _ in ratios),
                                     len(ratios), f_n(nl[0]), f_pct(100 * nl[2])))
         if nmin < MIN_RUNS_PCT:
-            return meas, NM, too_few_runs(nmin)
+            return meas, INCONCLUSIVE, too_few_runs(nmin)
         return (meas,) + verdict(all(1.0 / factor <= r <= factor for _, r, _ in ratios),
                                  "within a factor %g" % factor,
                                  "off by more than a factor %g" % factor)
