@@ -142,8 +142,9 @@ assert set(VERDICTS) == set(report.VERDICT_MD), "a verdict the report cannot wri
 # A claim's declared threads and nodes are enforced whatever its rule: on the
 # fixture (1-2 threads, one node) a rule that always says "holds" is overruled
 # with the generated reasons.
-mkdir -p "$tmp/needs"
-check claim_needs_generate_not_measurable "$py" -B -c '
+# CLAIMS_CTX: Python that builds the claims context ctx of the fixture copy $rs
+# (argv: plots dir, result set, figdata dir).
+CLAIMS_CTX='
 import sys
 sys.path.insert(0, sys.argv[1])
 import claims
@@ -156,6 +157,9 @@ m = machine_summary(rs)
 figs = Figures(rs, m, FIGURES)
 figs.build(sys.argv[3])
 ctx = claims.Context(rs, figs, m)
+'
+mkdir -p "$tmp/needs"
+check claim_needs_generate_not_measurable "$py" -B -c "$CLAIMS_CTX"'
 yes = lambda ctx, c: ("measured", HOLDS, "because")
 got = claims.evaluate(ctx, [
     Claim("t", "Dice §0", "x", "dice-fig4-low", yes, threads=64),
@@ -176,20 +180,10 @@ for g, (v, r) in zip(got, want):
 # construction is listed apart; a ratio that one run decides (leave one out) is
 # flagged; the report counts every verdict and leaves "by construction" out.
 mkdir -p "$tmp/rules"
-check verdict_rules_inconclusive_consistent_by_construction "$py" -B -c '
-import sys
-sys.path.insert(0, sys.argv[1])
-import claims, report
-from claims.core import BY_CONSTRUCTION, FAILS, HOLDS, INCONCLUSIVE, Claim
+check verdict_rules_inconclusive_consistent_by_construction "$py" -B -c "$CLAIMS_CTX"'
+import report
+from claims.core import BY_CONSTRUCTION, FAILS, INCONCLUSIVE
 from claims.rules import ratio_point
-from figbuild import Figures
-from figures import FIGURES
-from resultset import ResultSet, machine_summary
-rs = ResultSet(sys.argv[2])
-m = machine_summary(rs)
-figs = Figures(rs, m, FIGURES)
-figs.build(sys.argv[3])
-ctx = claims.Context(rs, figs, m)
 def says(v, runs):
     return lambda ctx, c: ("measured", v, "because", runs)
 got = [g["verdict"] for g in claims.evaluate(ctx, [
