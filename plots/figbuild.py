@@ -14,7 +14,7 @@ import os
 
 import figdata
 from resultset import threshold_of
-from stats import PCT_METHOD, STATS_TEXT, group_stats
+from stats import PCT_METHOD, STATS_TEXT, group_stats, percentile
 
 
 class Panel:
@@ -116,6 +116,20 @@ def measured_text(fig, xs, m, rs):
     span = "%d" % xs[0] if len(xs) == 1 else "%d-%d" % (xs[0], xs[-1])
     return "%s thread%s (%d value%s), %s PUs" % (
         span, "" if span == "1" else "s", len(xs), "" if len(xs) == 1 else "s", pus)
+
+
+def ctx_switches_text(rows):
+    """Context switches of the workers per run (the ctx_switches column), by thread
+    count: median and range, or None when the rows have none."""
+    by = {}
+    for r in rows:
+        if r.get("ctx_switches") is not None:
+            by.setdefault(int(r["threads"]), []).append(r["ctx_switches"])
+    if not by:
+        return None
+    return "context switches of the workers per run, by threads: " + "; ".join(
+        "%d: median %g, %g-%g over %d runs" % (t, percentile(sorted(v), 0.5), min(v), max(v),
+                                               len(v)) for t, v in sorted(by.items()))
 
 
 def fmt_n(v):
@@ -263,6 +277,9 @@ class Figures:
                                         if all(p["min"] == p["max"] for p in pts.values()))),
                ("drawn", drawn),
                ("caption", "%s; %s runs per point" % (where, runs))]
+        cs = ctx_switches_text(self.rs.rows(fig.source, fig.mode))
+        if cs:
+            out.append(("ctx_switches", cs))
         if fig.extra:
             out += fig.extra(self.rs, stats)
         if fig.switch_over:

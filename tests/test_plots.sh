@@ -160,7 +160,7 @@ ctx = claims.Context(rs, figs, m)
 '
 mkdir -p "$tmp/needs"
 check claim_needs_generate_not_measurable "$py" -B -c "$CLAIMS_CTX"'
-yes = lambda ctx, c: ("measured", HOLDS, "because")
+yes = lambda ctx, c: ("measured", HOLDS, "because", 5)
 got = claims.evaluate(ctx, [
     Claim("t", "Dice §0", "x", "dice-fig4-low", yes, threads=64),
     Claim("n", "Dice §0", "x", "dice-fig4-low", yes, nodes=2, nodes_why=" (why)"),
@@ -193,8 +193,9 @@ got = [g["verdict"] for g in claims.evaluate(ctx, [
     Claim("uptofail", "Dice §0", "x", "dice-fig4-low", says(FAILS, 5), threads=8,
           threads_upto=True),
     Claim("bc", "Dice §0", "x", "dice-fig4-low", says(HOLDS, 5), by_construction="calibrated"),
-    Claim("bcfail", "Dice §0", "x", "dice-fig4-low", says(FAILS, 5), by_construction="cal.")])]
-assert got == [INCONCLUSIVE, HOLDS, INCONCLUSIVE, FAILS, BY_CONSTRUCTION, FAILS], got
+    Claim("bcfail", "Dice §0", "x", "dice-fig4-low", says(FAILS, 5), by_construction="cal."),
+    Claim("norun", "Dice §0", "x", "dice-fig4-low", says(HOLDS, None))])]
+assert got == [INCONCLUSIVE, HOLDS, INCONCLUSIVE, FAILS, BY_CONSTRUCTION, FAILS, INCONCLUSIVE], got
 gt1 = lambda r: r > 1.0
 assert ratio_point({"median": 11, "values": [10, 11, 12]},
                    {"median": 10.5, "values": [10, 10.5, 30]}, gt1)[1:] == (True, True)

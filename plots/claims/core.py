@@ -240,7 +240,8 @@ def evaluate(ctx, claims):
     and says first why a claim is not measurable; then, whatever the rule says:
     a claim whose declared threads or nodes this result set does not have is
     not measurable; a judged verdict resting on fewer than claim.min_runs runs
-    (the rule's optional fourth value), or a "holds" of an up-to claim measured
+    (the rule's fourth value, required with a judged verdict: without it the
+    verdict is inconclusive), or a "holds" of an up-to claim measured
     at fewer thread counts than it speaks of, is inconclusive; a claim true by
     construction that holds gets that verdict, with its measurement (one that
     fails shows the construction broken, and is counted as failed)."""
@@ -253,7 +254,10 @@ def evaluate(ctx, claims):
             why = unmet_needs(ctx, c)
             if why:
                 verdict, reason = NM, why
-        if verdict in JUDGED and runs is not None and runs < c.min_runs:
+        if verdict in JUDGED and runs is None:
+            verdict, reason = INCONCLUSIVE, ("the rule did not say how many runs its %s "
+                                             "rests on (%s)" % (verdict, reason))
+        elif verdict in JUDGED and runs < c.min_runs:
             verdict, reason = INCONCLUSIVE, (
                 "too few runs: %d per point (or group) here, this verdict needs at least %d; "
                 "the rule alone would say %s (%s)" % (runs, c.min_runs, verdict, reason))
@@ -267,5 +271,5 @@ def evaluate(ctx, claims):
         if c.by_construction and verdict in (HOLDS, CONSISTENT):
             verdict, reason = BY_CONSTRUCTION, "%s; measured: %s" % (c.by_construction, reason)
         out.append({"id": c.id, "source": c.source, "claim": c.text, "figure": c.figure,
-                    "measured": measured, "verdict": verdict, "reason": reason})
+                    "measured": measured, "verdict": verdict, "reason": reason, "runs": runs})
     return out
