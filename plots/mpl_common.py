@@ -13,10 +13,14 @@ BAND_ALPHA = 0.15
 
 
 def eng(v, _pos=None):
-    """Tick label with an SI suffix: 500k, 1.5M (as gnuplot's %s%c)."""
+    """Tick label with an SI suffix: 500k, 1.5M, 20m, 5µ (as gnuplot's %s%c)."""
     for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(v) >= div:
             return "%g%s" % (round(v / div, 3), suffix)
+    if v and abs(v) < 1:
+        for div, suffix in ((1e-3, "m"), (1e-6, "\u00b5"), (1e-9, "n")):
+            if abs(v) >= div * 0.9999:
+                return "%g%s" % (round(v / div, 3), suffix)
     return "%g" % round(v, 6)
 
 

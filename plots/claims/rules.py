@@ -150,9 +150,8 @@ def compare_medians(pairs, ok, yes, no, figures=None, at=None, xsel=None,
                     b = max(den, key=lambda s: stats[s][x]["median"]) if den_best else den[0]
                     r, good, frag = ratio_point(stats[a][x], stats[b][x], ok)
                     where = "%s%s" % (xtext(x), "" if len(figs) == 1 else " (%s)" % fid)
-                    if den_best:
-                        where += " over %s" % b
-                    pts.append(("%s/%s at %s" % (a, b, where) if len(pairs) > 1 else where,
+                    pts.append(("%s/%s at %s" % (a, b, where) if len(pairs) > 1 or den_best
+                                else where,
                                 r, good, frag, min(stats[a][x]["n"], stats[b][x]["n"])))
                     pp.append((xtext(x) + ("" if len(figs) == 1 else " " + fid.split("-")[-1]), r))
                 shown.append(("%s/%s" % (a, "best of " + "/".join(den) if den_best else den[0]),
