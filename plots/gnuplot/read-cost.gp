@@ -10,7 +10,7 @@ load GPDIR."/common.gp"
 NP = words(FILES)
 set terminal @PNGTERM size 1100,(NP > 1 ? 940 : 560)
 set output OUT
-set multiplot layout NP,1 title TITLE_TEXT(FILE1) noenhanced
+set multiplot layout NP,1 title TITLE_TEXT(FILE1) noenhanced margins 0.07, 0.98, 0.12, (NP > 1 ? 0.83 : 0.72) spacing 0.14
 set grid ytics
 set xtics rotate by 35 right
 unset key

@@ -40,7 +40,9 @@ if (HAS_SERIAL) {
 	set rmargin at screen 0.72
 	set title "Serial (own scale)" noenhanced
 	set ylabel "worst |relative error| of Serial (%)"
-	set yrange [0:*]
+	set yrange [*:*]
+	set autoscale yfix
+	set offsets 0, 0, graph 0.05, graph 0.03
 	unset key
 	plot FILE1 index IDX(S, "Serial") using 2:6 with @STYLE lt LT("Serial") notitle
 }
