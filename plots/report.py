@@ -129,8 +129,8 @@ def render(d, doc):
     claims = [c for c in claims if c["verdict"] not in APART]
     out.append("**%d claims: %s.**%s" % (len(claims), ", ".join(
         phrase % counts.get(v, 0) for v, _, phrase in VERDICT_TEXT if phrase),
-        " (Not counted: %d that hold by construction, listed apart below.)" % len(apart)
-        if apart else ""))
+        " (Not counted: %d that hold%s by construction, listed apart below.)"
+        % (len(apart), "s" if len(apart) == 1 else "") if apart else ""))
     out.append("")
     out.append("Verdicts:")
     for v, meaning in doc.get("verdicts", {}).items():

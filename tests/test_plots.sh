@@ -205,7 +205,7 @@ doc = {"claims": [{"id": v, "source": "Dice §0", "claim": "x", "figure": "f", "
                    "verdict": v, "reason": "r"} for v, _, _ in report.VERDICT_TEXT]}
 text = report.render(sys.argv[3], doc)
 assert "**5 claims: 1 hold, 1 consistent with it (within a stated tolerance), 1 do not hold, " \
-       "1 are inconclusive, 1 are not measurable here.** (Not counted: 1 that hold by " \
+       "1 are inconclusive, 1 are not measurable here.** (Not counted: 1 that holds by " \
        "construction, listed apart below.)" in text, text
 assert "| C1 | x (Dice §0) |" in text
 ' "$plots" "$rs" "$tmp/rules"
