@@ -14,7 +14,7 @@ import os
 
 import figdata
 from resultset import threshold_of
-from stats import PCT_METHOD, STATS_TEXT, group_stats
+from stats import PCT_METHOD, STATS_TEXT, group_stats, percentile
 
 
 class Panel:
@@ -30,7 +30,8 @@ class Figure:
 
     def __init__(self, id, title, reproduces, drawn, source, mode, x, xlabel, panels,
                  select=(), series=None, split=None, selection=None, envelope=None,
-                 envelope_text=None, notes=None, note=None, requires=None, switch_over=False):
+                 envelope_text=None, notes=None, note=None, requires=None, switch_over=False,
+                 extra=None, drawn_points=None):
         self.id, self.title, self.reproduces, self.drawn = id, title, reproduces, drawn
         self.source, self.mode, self.x, self.xlabel, self.panels = source, mode, x, xlabel, panels
         self.select, self.split = select, split
@@ -38,6 +39,8 @@ class Figure:
         self.selection, self.notes, self.note = selection, notes, note
         self.envelope, self.envelope_text = envelope, envelope_text
         self.requires, self.switch_over = requires, switch_over
+        self.extra = extra   # extra(rs, stats) -> [(key, text)]: header lines of the data
+        self.drawn_points = drawn_points   # drawn, when there are too few x for lines
 
 
 # --- the vocabulary of entries ----------------------------------------------------
@@ -97,6 +100,44 @@ def by_work(rows):
     """One panel per external work level, suffix -w<pct>."""
     return [("-w%g" % w, [r for r in rows if r["work_pct"] == w])
             for w in sorted(set(r["work_pct"] for r in rows))]
+
+
+MIN_TREND = 4
+
+
+def measured_text(fig, xs, m, rs):
+    """'1-2 threads (2 values), 2 PUs', what a figure measured (or the N range and
+    threads of a count-to-N figure): the titles say it after the paper's words."""
+    pus = m.get("pus") or "?"
+    if fig.mode == "count":
+        ts = sorted(set(int(r["threads"]) for r in rs.rows(fig.source, "count")))
+        return "N = %s..%s (%d values), %s thread(s), %s PUs" % (
+            fmt_n(xs[0]), fmt_n(xs[-1]), len(xs), "/".join(map(str, ts)), pus)
+    span = "%d" % xs[0] if len(xs) == 1 else "%d-%d" % (xs[0], xs[-1])
+    return "%s thread%s (%d value%s), %s PUs" % (
+        span, "" if span == "1" else "s", len(xs), "" if len(xs) == 1 else "s", pus)
+
+
+def ctx_switches_text(rows):
+    """Context switches of the workers per run (the ctx_switches column), by thread
+    count: median and range, or None when the rows have none."""
+    by = {}
+    for r in rows:
+        if r.get("ctx_switches") is not None:
+            by.setdefault(int(r["threads"]), []).append(r["ctx_switches"])
+    if not by:
+        return None
+    return "context switches of the workers per run, by threads: " + "; ".join(
+        "%d: median %g, %g-%g over %d runs" % (t, percentile(sorted(v), 0.5), min(v), max(v),
+                                               len(v)) for t, v in sorted(by.items()))
+
+
+def fmt_n(v):
+    v = int(v)
+    for div, suffix in ((10 ** 9, " G"), (10 ** 6, " M")):
+        if v >= div:
+            return "%.3g%s" % (v / div, suffix)
+    return "{:,}".format(v)
 
 
 def facts(fig, rows):
@@ -218,10 +259,29 @@ class Figures:
             where += ": " + m["topology"]
         if m.get("nodes_virtual"):
             where += ", virtual nodes"
+        xs = sorted(set(x for pts in stats.values() for x in pts))
+        measured = measured_text(fig, xs, m, self.rs)
+        # Fewer than MIN_TREND x values: points with min-max whiskers, each series
+        # offset a little along x, never lines that would look like a trend.
+        draw = "points" if len(xs) < MIN_TREND else "lines"
+        drawn = fig.drawn
+        if draw == "points" and fig.xlabel != "variant":
+            drawn = ("%s (under %d x values: points, no lines; series offset along x)"
+                     % (fig.drawn_points or "point: median, whisker: min-max", MIN_TREND))
         out = [("runs", "%s runs per point" % runs),
                ("envelope_series", " ".join(env)),
-               ("drawn", fig.drawn),
+               ("measured", measured),
+               ("draw", draw),
+               ("x_values", " ".join(figdata.fmt(x) for x in xs)),
+               ("flat_series", " ".join(s for s, pts in stats.items()
+                                        if all(p["min"] == p["max"] for p in pts.values()))),
+               ("drawn", drawn),
                ("caption", "%s; %s runs per point" % (where, runs))]
+        cs = ctx_switches_text(self.rs.rows(fig.source, fig.mode))
+        if cs:
+            out.append(("ctx_switches", cs))
+        if fig.extra:
+            out += fig.extra(self.rs, stats)
         if fig.switch_over:
             ts = sorted(set(threshold_of(r) for r in (self.rs.csv(fig.source) or [])
                             if r["counter"] == "Scalable"))

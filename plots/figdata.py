@@ -5,7 +5,11 @@ A .dat file is plain text:
   - comment lines '# key: value' first (figure id, title, axes, units, how the
     statistics were computed, the meaning of the envelope columns); among them
     '# series: A B C' lists the series in block order and
-    '# columns: series x n median ...' names the columns;
+    '# columns: series x n median ...' names the columns; derived lines say
+    what was measured ('# measured'), how to draw it ('# draw: points' below
+    4 x values, else lines; '# x_values'; '# flat_series' whose runs all agree),
+    and per figure what its drawing needs (Fig. 6: '# y_max' shared by both,
+    '# bound_values', '# worst_of_n'; latency: '# zero_floor'; '# note');
   - then one block per series, in that order, blocks separated by two blank
     lines (so gnuplot's 'index i' selects the i-th series), one row per x,
     whitespace-separated; an undefined number is written NaN.

@@ -8,10 +8,12 @@ a DRAW entry in plots/mpl_figures.py. The drawings read only what the entry
 writes to DIR/figdata/<id>*.dat; tests/test_plots.sh draws every id listed here.
 """
 
-from envelopes import REL_ERROR_TEXT, SCALABLE_TEXT, rel_error_envelope, scalable_envelope
+from envelopes import (REL_ERROR_TEXT, SCALABLE_TEXT, expected_worst_of, rel_error_envelope,
+                       scalable_envelope)
 from figbuild import (Figure, Panel, at_most_threads, by_threshold, by_work, column,
                       count_n, kinds, leave_out, only, threads)
 from resultset import seconds_of
+from stats import percentile
 
 BAND = "line: median, band: min-max"
 N_LABEL = "N (increments: the true final count)"
@@ -31,8 +33,41 @@ def value_over_n(r):
     return r["value"] / r["ops"]
 
 
+def fig6_extra(rs, stats):
+    """Both Fig. 6 figures on one y scale (the worst probabilistic error of either
+    file); one line per distinct RSTDV bound; the expected worst of n runs at it."""
+    rows = [r for name in ("dice-fig4-low.csv", "dice-fig4-high.csv")
+            for r in rs.rows(name, "timed")
+            if r["kind"] == "probabilistic" and r.get("rel_error") is not None]
+    bounds = {}
+    for s, pts in stats.items():
+        for p in pts.values():
+            if p["env_hi"] is not None:
+                bounds.setdefault(float("%.3g" % p["env_hi"]), set()).add(s)
+    out = []
+    n = min([p["n"] for s, pts in stats.items() if s != "Serial" for p in pts.values()] or [0])
+    worst = 0.0
+    if bounds:
+        b = max(bounds)
+        worst = expected_worst_of(n) * b if n else 0.0
+        out += [("bound_values", " ".join("%g" % v for v in sorted(bounds))),
+                ("bound_labels", " ".join("/".join(sorted(bounds[v])) for v in sorted(bounds))),
+                ("worst_of_n", "%.4g" % worst),
+                ("worst_of_n_label", "expected worst of %d runs at the %g%% bound" % (n, b))]
+    top = max([100.0 * r["rel_error"] for r in rows] + [worst] + list(bounds))
+    out.append(("y_max", "%.4g" % (1.1 * top)))
+    out.append(("y_max_about", "both Fig. 6 figures use 0..y_max: 1.1 x the largest of the "
+                               "worst probabilistic error in dice-fig4-low.csv and "
+                               "dice-fig4-high.csv, the bounds and the worst-of-n line"))
+    return out
+
+
 FIG6 = dict(mode="timed", x=threads, xlabel="threads", select=[kinds("probabilistic", "racy")],
-            drawn="line: worst run (max), dashed: analytic RSTDV bound, Serial on the right axis",
+            extra=fig6_extra,
+            drawn_points="point: worst run (max); dashed: RSTDV bound; dotted: expected worst of "
+                         "n runs, normal errors with sigma = bound",
+            drawn="line: worst run (max), dashed: analytic RSTDV bound, dotted: expected worst "
+                  "of n runs at that bound; Serial in its own panel",
             panels=[Panel(rel_error_pct, "|relative error| (%)",
                           "100 |value - ops| / ops of the hot counter; Dice plot the worst "
                           "run: the max column")],
@@ -56,6 +91,66 @@ SCALING = dict(mode="count", x=count_n, xlabel=N_LABEL, drawn=BAND,
                     "resolution) and are left out of the time statistics")
 
 
+def resolution(rs, name, cols):
+    """The smallest step between distinct values of cols over the runs of name (ns):
+    what the timer resolves there."""
+    vals = sorted(set(r[c] for r in rs.rows(name, "timed") for c in cols
+                      if r.get(c) is not None))
+    steps = [b - a for a, b in zip(vals, vals[1:]) if b - a > 1e-9]
+    return min(steps) if steps else None
+
+
+def timing_cost(rs):
+    """Median over variants of the ns per increment that timing each increment adds:
+    1 thread, latency.csv against dice-fig4-high.csv (both 0% external work)."""
+    def ns(name):
+        out = {}
+        for r in rs.rows(name, "timed"):
+            if r["threads"] == 1 and r.get("ops_per_ms"):
+                out.setdefault(r["counter"], []).append(1e6 / r["ops_per_ms"])
+        return {k: percentile(sorted(v), 0.5) for k, v in out.items()}
+    lat, plain = ns("latency.csv"), ns("dice-fig4-high.csv")
+    d = sorted(lat[k] - plain[k] for k in lat if k in plain)
+    return percentile(d, 0.5) if d else None
+
+
+def latency_extra(rs, stats):
+    step = resolution(rs, "latency.csv", ("lat_p50_ns",))
+    cost = timing_cost(rs)
+    about = ("every increment of every run is timed (two tick reads around it) into one "
+             "histogram per run; the p50 values move in steps of %s ns (the timer's "
+             "resolution here)" % ("%.3g" % step if step else "?"))
+    if cost is not None:
+        about += ("; timing adds about %.0f ns per increment (1 thread: latency.csv against "
+                  "dice-fig4-high.csv), of which the cost of an empty pair of tick reads is "
+                  "subtracted from each sample" % cost)
+    zeros = sum(1 for pts in stats.values() for p in pts.values() if p["min"] <= 0)
+    note = "every increment timed; p50 moves in %s ns steps (the timer's resolution)" % (
+        "%.3g" % step if step else "?")
+    if cost is not None:
+        note += "; timing adds about %.0f ns per increment" % cost
+    out = [("sampling", about), ("note", note + "; 0 = at or below the subtracted timing cost"),
+           ("zero_floor", "%g" % (step / 2 if step else 1)),
+           ("zero_about", "%d point(s) have a run at 0 ns (at or below the subtracted timing "
+                          "cost); 0 is drawn at the axis floor labelled 0" % zeros)]
+    return out
+
+
+def read_cost_extra(rs, stats):
+    step = resolution(rs, "read-cost.csv", ("read_ns",))
+    ts = "/".join("%d" % t for t in sorted(set(r["threads"] for r in rs.rows("read-cost.csv",
+                                                                           "timed"))))
+    return [("note", "one get timed every ms (about 1000 a second) while %s threads increment: "
+                     "mostly whether the line was written since the last sample; %s ns steps"
+                     % (ts, "%.3g" % step if step else "?")),
+            ("sampling", "a reader thread that never increments times one get every "
+             "millisecond (about 1000 samples a second, at most 1024 per run) while the "
+             "others increment; read_ns is the median of a run's samples, so it measures "
+             "mostly whether the counter's line was written since the last sample; values "
+             "move in steps of %s ns (the timer's resolution here)"
+             % ("%.3g" % step if step else "?"))]
+
+
 def latency_panel(key, label):
     col = "lat_%s_ns" % key
     return Panel(column(col), "%s latency (ns)" % label,
@@ -66,13 +161,13 @@ def latency_panel(key, label):
 
 FIGURES = [
     Figure("dice-fig3", reproduces="Dice et al. Fig. 3",
-           title="Single counter, low contention (99.02% external work), up to 64 threads",
+           title="Single counter, low contention (99.02% external work)",
            **dict(THROUGHPUT, source="dice-fig3.csv")),
     Figure("dice-fig4-low", reproduces="Dice et al. Fig. 4 (top)",
-           title="Single counter, low contention (99% external work), all thread counts",
+           title="Single counter, low contention (99% external work)",
            **dict(THROUGHPUT, source="dice-fig4-low.csv")),
     Figure("dice-fig4-high", reproduces="Dice et al. Fig. 4 (bottom)",
-           title="Single counter, high contention (0% external work), all thread counts",
+           title="Single counter, high contention (0% external work)",
            **dict(THROUGHPUT, source="dice-fig4-high.csv")),
     Figure("dice-fig5", reproduces="Dice et al. Fig. 5",
            title="7500 counters, one hot, 0% external work",
@@ -115,11 +210,13 @@ FIGURES = [
            title="Latency of one increment, single counter, 0% external work",
            drawn="line: median over runs, band: min-max", x=threads, xlabel="threads",
            requires=("lat_p50_ns", "no latency columns (not run with --latency)"),
+           extra=latency_extra,
            panels=[latency_panel("p50", "median (p50)"), latency_panel("p99", "p99"),
                    latency_panel("p999", "p99.9")]),
     Figure("read-cost", reproduces="", source="read-cost.csv", mode="timed",
            title="Cost of reading a counter, and its memory",
-           drawn="bar: median, whisker: min-max", x=threads, xlabel="variant",
+           drawn="point: median, whisker: min-max", x=threads, xlabel="variant",
+           extra=read_cost_extra,
            select=[at_most_threads],
            selection="mode timed, {threads} incrementing threads, one reader thread",
            panels=[Panel(column("read_ns"), "read cost (ns per get)",

@@ -18,13 +18,13 @@ sys.path.insert(0, HERE)
 
 import figdata  # noqa: E402
 import style  # noqa: E402
+from mpl_common import (col, draw_series, n_axis, nan, series_band, series_line,  # noqa: E402
+                        series_points, threads_axis, y_linear_eng, y_log)
 
 import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import (FixedLocator, FuncFormatter, NullFormatter,  # noqa: E402
-                               NullLocator, ScalarFormatter)
 
 plt.rcParams.update({
     "font.size": 9,
@@ -36,85 +36,16 @@ plt.rcParams.update({
     "pdf.compression": 6,
 })
 NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
-BAND_ALPHA = 0.15
-
-
-def eng(v, _pos=None):
-    """Tick label with an SI suffix: 500k, 1.5M (as gnuplot's %s%c)."""
-    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(v) >= div:
-            return "%g%s" % (round(v / div, 3), suffix)
-    return "%g" % round(v, 6)
-
-
-def y_log(ax):
-    """Log y, labelled 10, 100, 1k ... (and 2, 5 between when under two decades)."""
-    ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FuncFormatter(eng))
-    lo, hi = ax.get_ylim()
-    if lo > 0 and hi / lo < 100:
-        ax.yaxis.set_minor_formatter(FuncFormatter(
-            lambda v, p: eng(v) if str("%g" % v)[0] in "25" else ""))
-    else:
-        ax.yaxis.set_minor_formatter(NullFormatter())
-
-
-def y_linear_eng(ax):
-    ax.yaxis.set_major_formatter(FuncFormatter(eng))
-
-
-def nan(v):
-    return v != v
-
-
-def col(rows, key):
-    return [r[key] for r in rows]
-
-
-def series_line(ax, name, rows, y="median", label=None, ayers=False, **kw):
-    lk = style.look(name)
-    if label is None:
-        label = lk["ayers_label"] if ayers else lk["label"]
-    xs = [r["x"] for r in rows if not nan(r[y])]
-    ys = [r[y] for r in rows if not nan(r[y])]
-    opts = dict(color=lk["color"], marker=lk["marker"], linestyle=lk["linestyle"],
-                linewidth=1.6, markersize=5, label=label)
-    if lk["fill"] == "none":
-        opts.update(markerfacecolor="white")
-    opts.update(kw)
-    return ax.plot(xs, ys, **opts)[0]
-
-
-def series_band(ax, name, rows, lo="min", hi="max", alpha=BAND_ALPHA, label=None):
-    pts = [r for r in rows if not nan(r[lo]) and not nan(r[hi])]
-    if len(pts) < 2:
-        return None
-    return ax.fill_between(col(pts, "x"), col(pts, lo), col(pts, hi), color=style.look(name)["color"],
-                           alpha=alpha, linewidth=0, label=label)
-
-
-def threads_axis(ax, rows_by_series):
-    ax.set_xscale("log", base=2)
-    xs = sorted(set(r["x"] for _, rows in rows_by_series for r in rows))
-    ticks = [2 ** k for k in range(0, 12) if xs and xs[0] <= 2 ** k <= xs[-1]]
-    ticks = sorted(set(ticks + [x for x in xs if x == int(x)]))
-    ax.xaxis.set_major_locator(FixedLocator(ticks))
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.xaxis.set_major_formatter(ScalarFormatter())
-    if len(xs) == 1:
-        ax.set_xlim(xs[0] / 1.5, xs[0] * 1.5)
-
-
-def n_axis(ax):
-    ax.set_xscale("log", base=10)
 
 
 def titles(fig, dat, top=None):
     m = dat["meta"]
     head = (m.get("reproduces") + ": " if m.get("reproduces") else "") + m.get("title", "")
     fig.suptitle(head, fontsize=11, y=0.995 if top is None else top)
-    fig.text(0.5, (0.955 if top is None else top - 0.04), "%s\n%s" % (m.get("drawn", ""), m.get("caption", "")),
-             ha="center", va="top", fontsize=8, color="#444444")
+    lines = ["measured: " + m["measured"]] if m.get("measured") else []
+    lines += [m.get("drawn", ""), m.get("caption", "")] + ([m["note"]] if m.get("note") else [])
+    fig.text(0.5, (0.955 if top is None else top - 0.04), "\n".join(lines),
+             ha="center", va="top", fontsize=8, color="#444444", wrap=True)
 
 
 def legend_right(ax, handles=None, **kw):
@@ -125,9 +56,9 @@ def legend_right(ax, handles=None, **kw):
                   frameon=False, **kw)
 
 
-def new_figure(w=9.5, h=5.8):
+def new_figure(w=9.5, h=6.0):
     fig, ax = plt.subplots(figsize=(w, h))
-    fig.subplots_adjust(left=0.08, right=0.78, top=0.84, bottom=0.1)
+    fig.subplots_adjust(left=0.08, right=0.78, top=0.8, bottom=0.1)
     return fig, ax
 
 
@@ -151,9 +82,7 @@ def finish(fig, ax, dat, ylabel_suffix="", handles=None):
 
 def draw_throughput(files, logy):
     dat, groups, fig, ax = one_panel(files)
-    for name, rows in groups:
-        series_band(ax, name, rows)
-        series_line(ax, name, rows)
+    draw_series(ax, dat, groups)
     threads_axis(ax, groups)
     if logy:
         y_log(ax)
@@ -164,33 +93,55 @@ def draw_throughput(files, logy):
 
 
 def draw_relerror(files):
-    dat, groups, fig, ax = one_panel(files)
-    env = dat["meta"].get("envelope_series", "").split()
+    """Dice Fig. 6: the probabilistic counters' worst errors on the y scale both Fig. 6
+    figures share, one line per distinct bound and the expected worst of n runs at it;
+    Serial in its own panel."""
+    dat = figdata.read_dat(files[0])
+    m = dat["meta"]
+    groups = figdata.by_series(dat)
+    prob = [(n, r) for n, r in groups if n != "Serial"]
+    serial = [r for n, r in groups if n == "Serial"]
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 5.8), squeeze=False,
+                             gridspec_kw={"width_ratios": [2.2, 1]})
+    ax, ax2 = axes[0]
+    fig.subplots_adjust(left=0.07, right=0.74, top=0.8, bottom=0.1, wspace=0.3)
+    points = m.get("draw") == "points"
     handles = []
-    for name, rows in groups:
-        if name == "Serial":
-            continue
-        handles.append(series_line(ax, name, rows, y="max"))
-    for name, rows in groups:
-        if name in env:
-            lk = style.look(name)
-            h = ax.plot(col(rows, "x"), col(rows, "env_hi"), color=lk["color"], linestyle="--",
-                        linewidth=1.2, label="%s RSTDV bound" % lk["label"])[0]
-            handles.append(h)
-    ax.set_ylim(bottom=0)
+    for i, (name, rows) in enumerate(prob):
+        if points:
+            handles.append(series_points(ax, name, rows, i, len(prob), "max", whiskers=False))
+        else:
+            handles.append(series_line(ax, name, rows, y="max"))
+    for v, who in zip(m.get("bound_values", "").split(), m.get("bound_labels", "").split()):
+        handles.append(ax.axhline(float(v), color="#444444", linestyle="--", linewidth=1.2,
+                                  label="RSTDV bound %s%% (%s)" % (v, who)))
+    if m.get("worst_of_n"):
+        handles.append(ax.axhline(float(m["worst_of_n"]), color="#444444", linestyle=":",
+                                  linewidth=1.2, label=m.get("worst_of_n_label", "")))
+    ym = float(m.get("y_max", "0") or 0) or None
+    ax.set_ylim(-0.03 * ym if ym else 0, ym)
     threads_axis(ax, groups)
-    ax.set_xlabel(dat["meta"]["xlabel"])
-    ax.set_ylabel("worst %s (probabilistic counters)" % dat["meta"]["ylabel"])
-    serial = [rows for name, rows in groups if name == "Serial"]
+    if points:
+        xs = [float(x) for x in m.get("x_values", "1").split()]
+        ax.set_xlim(xs[0] / 1.45, xs[-1] * 1.45)
+    ax.set_title("probabilistic counters (y scale shared by both Fig. 6 figures)", fontsize=9)
+    ax.set_xlabel(m["xlabel"])
+    ax.set_ylabel("worst %s" % m["ylabel"])
     if serial:
-        ax2 = ax.twinx()
-        ax2.grid(False)
-        handles.append(series_line(ax2, "Serial", serial[0], y="max", label="Serial (right axis)"))
-        ax2.set_ylim(0, 100)
+        if points:
+            series_points(ax2, "Serial", serial[0], 0, 1, "max", whiskers=False)
+        else:
+            series_line(ax2, "Serial", serial[0], y="max")
+        ax2.set_ylim(bottom=-0.03 * max(r["max"] for r in serial[0]))
+        threads_axis(ax2, [("Serial", serial[0])])
+        if points:
+            ax2.set_xlim(ax.get_xlim())
+        ax2.set_title("Serial (own scale)", fontsize=9)
+        ax2.set_xlabel(m["xlabel"])
         ax2.set_ylabel("worst |relative error| of Serial (%)")
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.12, 1.0), frameon=False)
     else:
-        legend_right(ax, handles)
+        ax2.set_visible(False)
+    fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.75, 0.8), frameon=False)
     titles(fig, dat)
     return fig
 
@@ -218,9 +169,14 @@ def draw_ayers_accuracy(files):
 def draw_ayers_detail(files):
     dat, groups, fig, ax = one_panel(files)
     env = dat["meta"].get("envelope_series", "").split()
+    flat = dat["meta"].get("flat_series", "").split()
     handles = []
     for name, rows in groups:
         lk = style.look(name)
+        if name in flat:   # every run agrees (interlocked: exact): one line, nothing hidden
+            handles.append(series_line(ax, name, rows, y="mean", ayers=True,
+                                       label="%s (every run exact)" % lk["ayers_label"]))
+            continue
         series_band(ax, name, rows, "p5", "p95")
         handles.append(Patch(color=lk["color"], alpha=0.3, label="%s 5th-95th pct" % lk["ayers_label"]))
         handles.append(series_line(ax, name, rows, y="mean", ayers=True,
@@ -231,8 +187,10 @@ def draw_ayers_detail(files):
         handles.append(h)
         if name in env:
             for k in ("env_lo", "env_hi"):
-                h = ax.plot(col(rows, "x"), col(rows, k), color=lk["color"], linestyle="--",
-                            linewidth=1.2, label="%s binomial model 5th-95th" % lk["ayers_label"])[0]
+                pts = [r for r in rows if not nan(r[k])]
+                h = ax.plot(col(pts, "x"), col(pts, k), color=lk["color"], linestyle="--",
+                            linewidth=1.2,
+                            label="%s binomial model 5th-95th (N > 2^T)" % lk["ayers_label"])[0]
             handles.append(h)
     n_axis(ax)
     switch_over(ax, dat)
@@ -265,18 +223,17 @@ def draw_ayers_time(files):
 def draw_panels(files, logy):
     dats = [figdata.read_dat(f) for f in files]
     n = len(dats)
-    fig, axes = plt.subplots(1, n, figsize=(4.2 * n + 2.2, 5.4), squeeze=False)
-    fig.subplots_adjust(left=0.06, right=0.84 if n > 2 else 0.8, top=0.8, bottom=0.11,
+    fig, axes = plt.subplots(1, n, figsize=(4.2 * n + 2.2, 5.8), squeeze=False)
+    fig.subplots_adjust(left=0.06, right=0.84 if n > 2 else 0.8, top=0.74, bottom=0.11,
                         wspace=0.28)
     handles = {}
     for ax, dat in zip(axes[0], dats):
         groups = figdata.by_series(dat)
-        for name, rows in groups:
-            series_band(ax, name, rows)
-            handles[name] = series_line(ax, name, rows)
+        floor = float(dat["meta"]["zero_floor"]) if dat["meta"].get("zero_floor") else None
+        handles.update(draw_series(ax, dat, groups, floor=floor))
         threads_axis(ax, groups)
         if logy:
-            y_log(ax)
+            y_log(ax, floor)
         ax.set_title(dat["meta"].get("panel", ""), fontsize=9)
         ax.set_xlabel(dat["meta"]["xlabel"])
         ax.set_ylabel(dat["meta"]["ylabel"])
@@ -287,20 +244,25 @@ def draw_panels(files, logy):
 
 
 def draw_read_cost(files):
+    """Per variant the median of the runs as a point, min-max as a whisker: read ns on a
+    linear axis from 0, bytes per counter on a log axis (no bars)."""
     dats = [figdata.read_dat(f) for f in files]
-    fig, axes = plt.subplots(len(dats), 1, figsize=(9.5, 3.6 * len(dats) + 1.2), squeeze=False)
-    fig.subplots_adjust(left=0.09, right=0.98, top=0.86 if len(dats) > 1 else 0.8,
+    fig, axes = plt.subplots(len(dats), 1, figsize=(9.5, 3.6 * len(dats) + 1.6), squeeze=False)
+    fig.subplots_adjust(left=0.09, right=0.98, top=0.8 if len(dats) > 1 else 0.72,
                         bottom=0.1, hspace=0.6)
     for ax, dat in zip(axes[:, 0], dats):
         groups = figdata.by_series(dat)
         for i, (name, rows) in enumerate(groups, 1):
             r = rows[-1]
             lk = style.look(name)
-            ax.bar([i], [r["median"]], width=0.7, color=lk["color"], alpha=0.8,
-                   edgecolor="#333333", linewidth=0.8)
             ax.errorbar([i], [r["median"]], yerr=[[r["median"] - r["min"]], [r["max"] - r["median"]]],
-                        color="#333333", capsize=3, linewidth=1)
-        y_log(ax)
+                        color=lk["color"], marker=lk["marker"], markersize=7, capsize=3,
+                        markerfacecolor="white" if lk["fill"] == "none" else lk["color"],
+                        linestyle="none")
+        if "bytes" in dat["meta"].get("ylabel", ""):
+            y_log(ax)
+        else:
+            ax.set_ylim(bottom=0)
         ax.set_xticks(range(1, len(groups) + 1))
         ax.set_xticklabels([style.look(n)["label"] for n, _ in groups], rotation=35, ha="right")
         ax.set_xlim(0.3, len(groups) + 0.7)

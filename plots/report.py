@@ -15,10 +15,16 @@ import sys
 
 # How each verdict of claims.json is written: in a row, and counted in the summary
 # (in this order). A new verdict of plots/claims/core.py gets a line here.
+# A verdict with no count phrase (None) is listed apart and not counted.
 VERDICT_TEXT = [("holds", "**holds**", "%d hold"),
+                ("consistent with", "**consistent with**", "%d consistent with it (within a "
+                 "stated tolerance)"),
                 ("does not hold", "**does not hold**", "%d do not hold"),
-                ("not measurable", "*not measurable*", "%d are not measurable here")]
+                ("inconclusive", "*inconclusive*", "%d are inconclusive"),
+                ("not measurable", "*not measurable*", "%d are not measurable here"),
+                ("by construction", "*by construction*", None)]
 VERDICT_MD = {v: md for v, md, _ in VERDICT_TEXT}
+APART = [v for v, _, phrase in VERDICT_TEXT if phrase is None]
 
 
 def cell(text):
@@ -82,6 +88,20 @@ def header_rows(rs):
     return rows
 
 
+def claim_table(out, d, claims, number):
+    out.append("| # | Claim (source) | Figure | Measured here | Verdict |")
+    out.append("|---|---|---|---|---|")
+    for i, c in enumerate(claims, 1):
+        verdict = VERDICT_MD.get(c["verdict"], c["verdict"])
+        if c.get("reason"):
+            verdict += ": " + c["reason"]
+        out.append("| %s | %s (%s) | %s | %s | %s |" % (
+            number % i, cell(c["claim"]), cell(c["source"]),
+            cell(figure_links(d, c["figure"].split(","))),
+            cell(c["measured"]) or "-", cell(verdict)))
+    out.append("")
+
+
 def render(d, doc):
     rs = doc.get("result_set", {})
     claims = doc.get("claims", [])
@@ -105,30 +125,30 @@ def render(d, doc):
     counts = {}
     for c in claims:
         counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
-    out.append("**%d claims: %s.**" % (len(claims), ", ".join(
-        phrase % counts.get(v, 0) for v, _, phrase in VERDICT_TEXT)))
+    apart = [c for c in claims if c["verdict"] in APART]
+    claims = [c for c in claims if c["verdict"] not in APART]
+    out.append("**%d claims: %s.**%s" % (len(claims), ", ".join(
+        phrase % counts.get(v, 0) for v, _, phrase in VERDICT_TEXT if phrase),
+        " (Not counted: %d that hold%s by construction, listed apart below.)"
+        % (len(apart), "s" if len(apart) == 1 else "") if apart else ""))
     out.append("")
     out.append("Verdicts:")
     for v, meaning in doc.get("verdicts", {}).items():
         out.append("- %s: %s." % (VERDICT_MD.get(v, v), meaning))
     out.append("- Thread-count claims are checked only at the thread counts the paper names "
                "(never rescaled to a smaller machine); the *measured* column then shows what "
-               "the largest thread count here gave, for context. Where a verdict needs a "
+               "the largest thread count here gave, for context. A claim over a range (\"up "
+               "to 8 threads\", a figure's whole axis) is judged at every count measured in "
+               "it, and holds only if the range was measured. Where a verdict needs a "
                "threshold for a word like \"about\" or \"similar\", the claim says which.")
     out.append("")
     out.append("## Claims")
     out.append("")
-    out.append("| # | Claim (source) | Figure | Measured here | Verdict |")
-    out.append("|---|---|---|---|---|")
-    for i, c in enumerate(claims, 1):
-        verdict = VERDICT_MD.get(c["verdict"], c["verdict"])
-        if c.get("reason"):
-            verdict += ": " + c["reason"]
-        out.append("| %d | %s (%s) | %s | %s | %s |" % (
-            i, cell(c["claim"]), cell(c["source"]),
-            cell(figure_links(d, c["figure"].split(","))),
-            cell(c["measured"]) or "-", cell(verdict)))
-    out.append("")
+    claim_table(out, d, claims, "%d")
+    if apart:
+        out.append("## Claims that hold by construction (not counted)")
+        out.append("")
+        claim_table(out, d, apart, "C%d")
     out.append("## Figures")
     out.append("")
     out.append("Each figure as PNG (gnuplot) and PDF/SVG (matplotlib) under `figures/`; "

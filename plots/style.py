@@ -50,6 +50,8 @@ def look(name):
         "fill": mk["fill"],
         "linestyle": s["dashes"][base["dash"]]["mpl"],
         "pt": base["pt"],
+        # gnuplot's point: its type number, or a quoted character for the shapes beyond 15
+        "gp_pt": '"%s"' % mk["gnuplot"] if "gnuplot" in mk else str(base["pt"]),
         "dt": s["dashes"][base["dash"]]["gnuplot"],
     }
 
@@ -68,8 +70,8 @@ def gnuplot_text():
     names = [e["name"] for e in s["series"]]
     for i, name in enumerate(names, 1):
         lk = look(name)
-        lines.append('set linetype %d lc rgb "%s" pt %d dt %d lw 2 ps 1.1  # %s'
-                     % (i, lk["color"], lk["pt"], lk["dt"], name))
+        lines.append('set linetype %d lc rgb "%s" pt %s dt %d lw 2 ps 1.1  # %s'
+                     % (i, lk["color"], lk["gp_pt"], lk["dt"], name))
     fb = len(names) + 1
     fbl = s["fallback"]
     lines.append('set linetype %d lc rgb "%s" pt %d dt %d lw 2 ps 1.1  # any other series'

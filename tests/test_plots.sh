@@ -142,8 +142,9 @@ assert set(VERDICTS) == set(report.VERDICT_MD), "a verdict the report cannot wri
 # A claim's declared threads and nodes are enforced whatever its rule: on the
 # fixture (1-2 threads, one node) a rule that always says "holds" is overruled
 # with the generated reasons.
-mkdir -p "$tmp/needs"
-check claim_needs_generate_not_measurable "$py" -B -c '
+# CLAIMS_CTX: Python that builds the claims context ctx of the fixture copy $rs
+# (argv: plots dir, result set, figdata dir).
+CLAIMS_CTX='
 import sys
 sys.path.insert(0, sys.argv[1])
 import claims
@@ -156,7 +157,10 @@ m = machine_summary(rs)
 figs = Figures(rs, m, FIGURES)
 figs.build(sys.argv[3])
 ctx = claims.Context(rs, figs, m)
-yes = lambda ctx, c: ("measured", HOLDS, "because")
+'
+mkdir -p "$tmp/needs"
+check claim_needs_generate_not_measurable "$py" -B -c "$CLAIMS_CTX"'
+yes = lambda ctx, c: ("measured", HOLDS, "because", 5)
 got = claims.evaluate(ctx, [
     Claim("t", "Dice §0", "x", "dice-fig4-low", yes, threads=64),
     Claim("n", "Dice §0", "x", "dice-fig4-low", yes, nodes=2, nodes_why=" (why)"),
@@ -169,6 +173,42 @@ want = [(NM, "needs at least 64 threads; the largest thread count in this result
 for g, (v, r) in zip(got, want):
     assert g["verdict"] == v and g["reason"].startswith(r), (g, v, r)
 ' "$plots" "$rs" "$tmp/needs"
+
+# The verdict rules that evaluate() enforces whatever a rule says: fewer runs than
+# claim.min_runs, or a "holds" of an up-to claim measured at fewer thread counts,
+# is inconclusive (a failure at a measured count stands); a claim true by
+# construction is listed apart; a ratio that one run decides (leave one out) is
+# flagged; the report counts every verdict and leaves "by construction" out.
+mkdir -p "$tmp/rules"
+check verdict_rules_inconclusive_consistent_by_construction "$py" -B -c "$CLAIMS_CTX"'
+import report
+from claims.core import BY_CONSTRUCTION, FAILS, INCONCLUSIVE
+from claims.rules import ratio_point
+def says(v, runs):
+    return lambda ctx, c: ("measured", v, "because", runs)
+got = [g["verdict"] for g in claims.evaluate(ctx, [
+    Claim("few", "Dice §0", "x", "dice-fig4-low", says(HOLDS, 2)),
+    Claim("enough", "Dice §0", "x", "dice-fig4-low", says(HOLDS, 3)),
+    Claim("upto", "Dice §0", "x", "dice-fig4-low", says(HOLDS, 5), threads=8, threads_upto=True),
+    Claim("uptofail", "Dice §0", "x", "dice-fig4-low", says(FAILS, 5), threads=8,
+          threads_upto=True),
+    Claim("bc", "Dice §0", "x", "dice-fig4-low", says(HOLDS, 5), by_construction="calibrated"),
+    Claim("bcfail", "Dice §0", "x", "dice-fig4-low", says(FAILS, 5), by_construction="cal."),
+    Claim("norun", "Dice §0", "x", "dice-fig4-low", says(HOLDS, None))])]
+assert got == [INCONCLUSIVE, HOLDS, INCONCLUSIVE, FAILS, BY_CONSTRUCTION, FAILS, INCONCLUSIVE], got
+gt1 = lambda r: r > 1.0
+assert ratio_point({"median": 11, "values": [10, 11, 12]},
+                   {"median": 10.5, "values": [10, 10.5, 30]}, gt1)[1:] == (True, True)
+assert ratio_point({"median": 21, "values": [20, 21, 22]},
+                   {"median": 10, "values": [10, 10, 11]}, gt1)[1:] == (True, False)
+doc = {"claims": [{"id": v, "source": "Dice §0", "claim": "x", "figure": "f", "measured": "",
+                   "verdict": v, "reason": "r"} for v, _, _ in report.VERDICT_TEXT]}
+text = report.render(sys.argv[3], doc)
+assert "**5 claims: 1 hold, 1 consistent with it (within a stated tolerance), 1 do not hold, " \
+       "1 are inconclusive, 1 are not measurable here.** (Not counted: 1 that holds by " \
+       "construction, listed apart below.)" in text, text
+assert "| C1 | x (Dice §0) |" in text
+' "$plots" "$rs" "$tmp/rules"
 
 # A partial result set (one file): no failure, the rest skipped with a reason.
 mkdir -p "$tmp/partial"
@@ -220,8 +260,13 @@ done
 check report_exits_0 test $? -eq 0
 rows=$(grep -cE '^\| [0-9]+ \|' "$rs/REPORT.md" 2>/dev/null)
 check "report_has_at_least_12_claim_rows ($rows)" test "${rows:-0}" -ge 12
+# Every row of a claim (numbered, or C<n> among those true by construction) ends
+# with one of the verdicts of plots/report.py's VERDICT_TEXT; those without a
+# count phrase only in the table apart.
 bad=$(grep -E '^\| [0-9]+ \|' "$rs/REPORT.md" |
-	grep -cvE '\| \*\*holds\*\*|\| \*\*does not hold\*\*|\| \*not measurable\*: .+')
+	grep -cvE '\| (\*\*holds\*\*|\*\*consistent with\*\*|\*\*does not hold\*\*)(: .+)? \|$|\| \*(inconclusive|not measurable)\*: .+ \|$')
+apart=$(grep -E '^\| C[0-9]+ \|' "$rs/REPORT.md" | grep -cvE '\| \*by construction\*: .+ \|$')
+bad=$((bad + apart))
 check "report_every_claim_row_has_a_verdict ($bad without)" test "$bad" -eq 0
 check report_has_machine_header grep -q '^| Machine | ' "$rs/REPORT.md"
 check report_names_both_papers sh -c "grep -q 'Dice §' '$rs/REPORT.md' && grep -q '(Ayers' '$rs/REPORT.md'"

@@ -6,11 +6,12 @@ to (claims/core.py says what a Claim declares; claims/rules.py has the verdict
 rules shared by a family). A new family gets a new module, listed here.
 """
 
-from claims import (ayers_accuracy, ayers_cost, dice_array, dice_error, dice_scaling,
-                    dice_serial)
+from claims import (ayers_accuracy, ayers_cost, ayers_notes, dice_array, dice_design,
+                    dice_error, dice_scaling, dice_serial)
 from claims.core import VERDICTS, Context, evaluate
 
 __all__ = ["CLAIMS", "MODULES", "VERDICTS", "Context", "evaluate"]
 
-MODULES = [dice_serial, dice_scaling, dice_array, dice_error, ayers_accuracy, ayers_cost]
+MODULES = [dice_serial, dice_scaling, dice_array, dice_error, dice_design, ayers_accuracy,
+           ayers_cost, ayers_notes]
 CLAIMS = [c for m in MODULES for c in m.CLAIMS]

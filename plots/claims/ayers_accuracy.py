@@ -3,7 +3,7 @@ interlocked (FetchAdd) and Scalable are when all PUs count to N."""
 
 import math
 
-from claims.core import NM, Claim, f_n, f_pct, f_rho
+from claims.core import INCONCLUSIVE, NM, Claim, f_n, f_pct, f_rho
 from claims.rules import verdict
 from envelopes import scalable_sigma
 from resultset import threshold_of
@@ -25,7 +25,7 @@ def series_rule(series, judge):
         meas, judged = judge(ctx, acc[series], ctx.count_rows("ayers.csv"), thr)
         if thr < c.threads:
             return meas, NM, ctx.threads_reason(c, used=thr)
-        return (meas,) + judged
+        return (meas,) + judged + (min(p["n"] for p in acc[series].values()),)
     return rule
 
 
@@ -74,7 +74,7 @@ def exact_below_switch(ctx, c):
     bad = [r for r in below if r["value"] != r["ops"]]
     return (("%d runs with N <= 2^T (%d thresholds): %d inexact"
              % (len(below), len(set(threshold_of(r) for r in below)), len(bad)),)
-            + verdict(not bad, "all exact", "some run inexact below 2^T"))
+            + verdict(not bad, "all exact", "some run inexact below 2^T") + (len(below),))
 
 
 def above_switch(judge, doublings=0):
@@ -106,9 +106,10 @@ def spread_within(bound):
         meas = "over %d N values > 2^%d: lowest p5 %.4f, highest p95 %.4f (%d+ runs per N)" % (
             len(above), t, lo["p5"], hi["p95"], nmin)
         if nmin < MIN_RUNS_PCT:
-            return meas, NM, too_few_runs(nmin)
+            return meas, INCONCLUSIVE, too_few_runs(nmin)
         return (meas,) + verdict(lo["p5"] >= 1 - bound and hi["p95"] <= 1 + bound,
-                                 "within +-%g%%" % (100 * bound), "beyond +-%g%%" % (100 * bound))
+                                 "within +-%g%%" % (100 * bound),
+                                 "beyond +-%g%%" % (100 * bound)) + (nmin,)
     return judge
 
 
@@ -118,7 +119,8 @@ def worst_within(bound):
         runs = sum(p["n"] for p in above.values())
         return (("worst |value/N - 1| over %d runs: %s" % (runs, f_pct(100 * worst)),)
                 + verdict(worst <= bound, "<= %g%%" % (100 * bound),
-                          "a run beyond %g%%" % (100 * bound)))
+                          "a run beyond %g%%" % (100 * bound))
+                + (min(p["n"] for p in above.values()),))
     return judge
 
 
@@ -135,7 +137,8 @@ def unbiased(zmax):
         return (("largest deviation: mean %.5f at N = %s (%.1f standard errors, n = %d)"
                  % (p["mean"], f_n(wn), worst, p["n"]),)
                 + verdict(ok, "unbiased within sampling error",
-                          "a mean beyond %g standard errors" % zmax))
+                          "a mean beyond %g standard errors" % zmax)
+                + (min(p["n"] for p in above.values()),))
     return judge
 
 
@@ -151,10 +154,10 @@ def model_predicts_spread(factor):
                 "predicted +-%s" % (min(r for _, r, _ in ratios), max(r for _, r, _ in ratios),
                                     len(ratios), f_n(nl[0]), f_pct(100 * nl[2])))
         if nmin < MIN_RUNS_PCT:
-            return meas, NM, too_few_runs(nmin)
+            return meas, INCONCLUSIVE, too_few_runs(nmin)
         return (meas,) + verdict(all(1.0 / factor <= r <= factor for _, r, _ in ratios),
                                  "within a factor %g" % factor,
-                                 "off by more than a factor %g" % factor)
+                                 "off by more than a factor %g" % factor) + (nmin,)
     return judge
 
 

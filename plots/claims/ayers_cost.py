@@ -1,8 +1,9 @@
 """Ayers, Accuracy/Notes/Scalability: what the switch-over 2^T buys (accuracy)
 and costs (time), and what counting to N costs each variant."""
 
-from claims.core import NM, Claim, f_n, f_pct, f_ratio, f_rho
-from claims.rules import on_figure, verdict
+from claims.core import NM, Claim, f_n, f_rho
+from claims.rules import compare_medians, on_figure, verdict
+from resultset import threshold_of
 from stats import percentile, spearman
 
 UNTIMED = ("most runs at this N read 0 s: their count-to-N time is below what the "
@@ -29,100 +30,99 @@ def untimed(stats, n, series):
     return None
 
 
-def spread_falls_with_t(nmin_exp, rho_max):
-    """At every common N > 2^nmin_exp the median p95-p5 spread over N falls with T."""
+def trend_with_t(measure, what, nmin_exp, sign, rho_min):
+    """The one rule of the threshold claims: at every common N > 2^nmin_exp (timed, for
+    a time), each T's measure(point) over the mean of all T's at that N; per T the
+    median of these over N; Spearman rho(T, that) * sign >= rho_min."""
     @on_figure
-    def rule(ctx, c, acc):
-        ts, common = thresholds(acc)
-        nbig = [n for n in common if n > 2 ** nmin_exp]
+    def rule(ctx, c, st):
+        ts, common = thresholds(st)
+        nbig = sorted(n for n in common if n > 2 ** nmin_exp)
         if len(ts) < 3 or not nbig:
             return "", NM, ("needs at least 3 thresholds and an N above 2^%d = %d for all "
                             "(largest N here: %s)" % (nmin_exp, 2 ** nmin_exp,
                                                       f_n(max(common)) if common else "none"))
-        spreads = [percentile(sorted(acc[s][n]["p95"] - acc[s][n]["p5"] for n in nbig), 0.5)
-                   for s in ts]
-        rho = spearman([t_of(s) for s in ts], spreads)
-        nmin = min(acc[s][n]["n"] for s in ts for n in nbig)
-        meas = "median p95-p5 spread over %d N > 2^%d: %s; rho = %s" % (
-            len(nbig), nmin_exp,
-            ", ".join("%s %s" % (s, f_pct(100 * v)) for s, v in zip(ts, spreads)), f_rho(rho))
-        if nmin < MIN_RUNS_PCT:
-            return meas, NM, ("needs at least %d runs per N for 5th/95th percentiles; this "
-                              "set has %d" % (MIN_RUNS_PCT, nmin))
-        return (meas,) + verdict(rho is not None and rho <= rho_max, "spread falls with T",
-                                 "no clear fall with T")
+        timed = [n for n in nbig if not untimed(st, n, ts)]
+        if not timed:
+            return untimed(st, nbig[-1], ts), NM, UNTIMED
+        rel = {s: [] for s in ts}
+        for n in timed:
+            mean = sum(measure(st[s][n]) for s in ts) / len(ts)
+            for s in ts:
+                rel[s].append(measure(st[s][n]) / mean if mean > 0 else 1.0)
+        per_t = [percentile(sorted(rel[s]), 0.5) for s in ts]
+        rho = spearman([t_of(s) for s in ts], per_t)
+        meas = ("%s over the mean of all T at the same N, median over %d N > 2^%d (%s..%s): %s; "
+                "rho = %s" % (what, len(timed), nmin_exp, f_n(timed[0]), f_n(timed[-1]),
+                              ", ".join("%s %.2f" % (s, v) for s, v in zip(ts, per_t)),
+                              f_rho(rho)))
+        if len(timed) < len(nbig):
+            meas += " (%d N left out: most runs read 0 s)" % (len(nbig) - len(timed))
+        runs = min(st[s][n]["n"] for s in ts for n in timed)
+        word = "falls" if sign < 0 else "rises"
+        return (meas,) + verdict(rho is not None and sign * rho >= rho_min,
+                                 "%s %s with T (rho %s %g)" % (what, word, "<=" if sign < 0
+                                                                else ">=", sign * rho_min),
+                                 "no clear %s with T" % word[:-1]) + (runs,)
     return rule
 
 
-def time_rises_with_t(nmin_exp, rho_min):
-    """At the largest common N the median time rises with T."""
-    @on_figure
-    def rule(ctx, c, sca):
-        ts, common = thresholds(sca)
-        if len(ts) < 3 or not common:
-            return "", NM, "needs at least 3 thresholds at a common N"
-        n = max(common)
-        short = untimed(sca, n, ts)
-        if short:
-            return short, NM, UNTIMED
-        meds = [sca[s][n]["median"] for s in ts]
-        rho = spearman([t_of(s) for s in ts], meds)
-        meas = "median time at N = %s: %s; rho = %s" % (
-            f_n(n), ", ".join("%s %.3g ms" % (s, 1e3 * v) for s, v in zip(ts, meds)), f_rho(rho))
-        thr = ctx.count_threads(ctx.figs.entry(c.figure).source)
-        if thr < c.threads:
-            return meas, NM, ctx.threads_reason(c, used=thr)
-        if n <= 2 ** nmin_exp:
-            return meas, NM, ("needs N above 2^%d = %d so that every T counts "
-                              "probabilistically" % (nmin_exp, 2 ** nmin_exp))
-        return (meas,) + verdict(rho is not None and rho >= rho_min, "time rises with T",
-                                 "no clear rise with T")
-    return rule
+def spread(p):
+    return p["p95"] - p["p5"]
 
 
-def time_ratio(a, b, judge):
-    """a's median time over b's at the largest common N; judge(ratio) -> ok."""
-    def rule(ctx, c):
-        sca = ctx.st(c.figure)
-        if not sca or a not in sca or b not in sca:
-            return "", NM, (ctx.missing(c.figure) if not sca else
-                            "%s or %s was not measured" % (a, b))
-        common = set(sca[a]) & set(sca[b])
-        if not common:
-            return "", NM, "no common N"
-        n = max(common)
-        short = untimed(sca, n, (a, b))
-        if short:
-            return short, NM, UNTIMED
-        thr = ctx.count_threads(ctx.figs.entry(c.figure).source)
-        r = sca[a][n]["median"] / sca[b][n]["median"]
-        meas = "at N = %s (%d threads): %s %.3g ms, %s %.3g ms, ratio %s" % (
-            f_n(n), thr, a, 1e3 * sca[a][n]["median"], b, 1e3 * sca[b][n]["median"],
-            f_ratio(r))
-        if thr < c.threads:
-            return meas, NM, ctx.threads_reason(c, used=thr)
-        return (meas,) + verdict(judge(r), "ratio %s" % f_ratio(r), "ratio %s" % f_ratio(r))
-    return rule
+def median_time(p):
+    return p["median"]
+
+
+def timed_n(above_switch):
+    """xsel of compare_medians on a count-to-N figure: N where most runs were timed
+    (and, with above_switch, N > 2^T of Scalable in ayers.csv)."""
+    def sel(ctx, c, stats, n, series):
+        if untimed(stats, n, series):
+            return False
+        if above_switch:
+            sc = [r for r in ctx.count_rows("ayers.csv") if r["counter"] == "Scalable"]
+            return n > 2 ** (threshold_of(sc[0]) if sc else 13)
+        return True
+    return sel
+
+
+def time_ratio(a, b, ok, yes, no, above_switch=False):
+    """a's median time over b's at every timed N (above 2^T with above_switch)."""
+    return compare_medians([(a, [b])], ok, yes, no, xsel=timed_n(above_switch),
+                           xtext=lambda n: "N = %s" % f_n(n), xname="N")
 
 
 CLAIMS = [
     Claim("ayers-higher-T-more-accurate", "Ayers, Accuracy",
-          "The higher the switch-over 2^T, the more accurate Scalable is (verdict: at "
-          "N > 2^15 the 5th-95th spread falls with T, Spearman rho <= -0.8)",
-          "ayers-accuracy-tunable", spread_falls_with_t(15, -0.8)),
+          "The higher the switch-over 2^T, the more accurate Scalable is (verdict: at every "
+          "N > 2^15 each T's 5th-95th spread relative to the mean of all T; its median over "
+          "N falls with T, Spearman rho <= -0.8; at least 20 runs per N)",
+          "ayers-accuracy-tunable", trend_with_t(spread, "5th-95th spread", 15, -1, 0.8),
+          min_runs=20),
     Claim("ayers-higher-T-more-costly", "Ayers, Notes",
-          "The higher the switch-over 2^T, the more costly Scalable is (verdict: at the "
-          "largest N the median time rises with T, Spearman rho >= 0.8)",
-          "ayers-scaling-detail", time_rises_with_t(15, 0.8),
+          "The higher the switch-over 2^T, the more costly Scalable is (verdict: the same "
+          "rule on the median time: rises with T, Spearman rho >= 0.8)",
+          "ayers-scaling-detail", trend_with_t(median_time, "median time", 15, 1, 0.8),
           threads=2, threads_why=" (contention)"),
     Claim("ayers-interlocked-costlier", "Ayers, Scalability",
           "Interlocked becomes quite a bit more costly than Scalable at high counts "
-          "(verdict: median time at the largest N >= 1.5x Scalable's)",
-          "ayers-scaling", time_ratio("FetchAdd", "Scalable", lambda r: r >= 1.5),
+          "(verdict: FetchAdd's median time >= 1.5x Scalable's at every timed N > 2^T)",
+          "ayers-scaling", time_ratio("FetchAdd", "Scalable", lambda r: r >= 1.5,
+                                      "at least 1.5x at every N > 2^T", "below 1.5x",
+                                      above_switch=True),
           threads=2, threads_why=" (contention)"),
     Claim("ayers-scalable-like-racing", "Ayers, Scalability",
-          "Scalable and racing have similar costs (verdict: Scalable's median time at the "
-          "largest N within 1.5x of racing's)",
-          "ayers-scaling", time_ratio("Scalable", "Serial", lambda r: 1 / 1.5 <= r <= 1.5),
+          "Scalable and racing have similar costs (verdict: Scalable's median time within "
+          "1.5x of racing's at every timed N)",
+          "ayers-scaling", time_ratio("Scalable", "Serial", lambda r: 1 / 1.5 <= r <= 1.5,
+                                      "within 1.5x at every N", "beyond 1.5x"),
+          threads=2, threads_why=" (contention)"),
+    Claim("ayers-interlocked-more-overhead", "Ayers, Precision",
+          "Interlocked fixes racing's accuracy but costs even more time than racing "
+          "(verdict: FetchAdd's median time above Serial's at every timed N)",
+          "ayers-scaling", time_ratio("FetchAdd", "Serial", lambda r: r > 1.0,
+                                      "slower than racing at every N", "not slower"),
           threads=2, threads_why=" (contention)"),
 ]

@@ -14,11 +14,24 @@ Standard library only.
 import re
 
 HOLDS, FAILS, NM = "holds", "does not hold", "not measurable"
+CONSISTENT, INCONCLUSIVE, BY_CONSTRUCTION = "consistent with", "inconclusive", "by construction"
 # The verdicts and their meaning (REPORT.md's legend); plots/report.py's
 # VERDICT_TEXT says how each is written and counted.
-VERDICTS = {HOLDS: "the measurement here agrees with the claim",
-            FAILS: "it was measured here and disagrees",
-            NM: "this result set cannot test it (the reason says why)"}
+VERDICTS = {HOLDS: "the measurement here agrees with the claim, at every point in range and "
+                   "with every point decided by more than one run",
+            CONSISTENT: "the measurement agrees only within the stated tolerance for sampling "
+                        "error (it does not pass the claim's bound itself)",
+            FAILS: "it was measured here and disagrees (at a point not decided by one run)",
+            INCONCLUSIVE: "measured, but the evidence is too thin to decide: too few runs, a "
+                          "point that one run decides, or evidence only at thread counts other "
+                          "than the claim's (the reason says which)",
+            NM: "this result set cannot test it (the reason says why)",
+            BY_CONSTRUCTION: "true because the harness makes it so (a calibration or a "
+                             "definition); listed apart and not counted"}
+JUDGED = (HOLDS, CONSISTENT, FAILS)
+# Runs per point below which no claim is judged: the papers report the median of 5;
+# with fewer than 3 a median is a single run or the mean of two.
+MIN_RUNS = 3
 
 
 class Claim:
@@ -28,15 +41,28 @@ class Claim:
     judged at exactly that count ("needs 256 threads"), else at that count and
     more ("needs at least 32 threads"); threads_text overrides the phrase
     ({threads} is the count); threads_why is appended to the reason.
+    threads_upto: the claim speaks of every thread count up to threads ("up
+    to 8 threads", or a paper figure's whole range): it is judged on the counts
+    measured, and a "holds" on fewer than those counts becomes inconclusive
+    (evidence only at other thread counts) while a failure at a measured count stands.
     nodes: the real NUMA nodes it needs; nodes_why is said after the count.
+    min_runs: the least runs per point (or per group, as the rule says) behind
+    a verdict; a rule reports the runs it used and evaluate() makes a verdict
+    on fewer inconclusive.
+    by_construction: why the claim holds by construction (a calibration, a
+    definition): it is still measured, and when it holds it is listed apart
+    and not counted.
     """
 
     def __init__(self, id, source, text, figure, rule, threads=1, threads_at=False,
-                 threads_text=None, threads_why="", nodes=1, nodes_why=""):
+                 threads_text=None, threads_why="", nodes=1, nodes_why="",
+                 threads_upto=False, min_runs=MIN_RUNS, by_construction=None):
         self.id, self.source, self.text, self.figure, self.rule = id, source, text, figure, rule
         self.threads, self.threads_at = threads, threads_at
         self.threads_text, self.threads_why = threads_text, threads_why
+        self.threads_upto = threads_upto
         self.nodes, self.nodes_why = nodes, nodes_why
+        self.min_runs, self.by_construction = min_runs, by_construction
 
     @property
     def paper(self):
@@ -175,7 +201,7 @@ def unmet_needs(ctx, c):
     """The generated reason why claim c cannot be judged here because it declares
     more threads or NUMA nodes than this result set has, or None."""
     why = ctx.nodes_reason(c)
-    if why or c.threads <= 1:
+    if why or c.threads <= 1 or c.threads_upto:
         return why
     for fid in c.figure.split(", "):
         panels = [st for (f, _), st in ctx.figs.stats.items() if f == fid]
@@ -195,17 +221,55 @@ def unmet_needs(ctx, c):
     return None
 
 
+def measured_threads(ctx, c):
+    """The thread counts of the claim's figures (timed ones), sorted."""
+    xs = set()
+    for fid in c.figure.split(", "):
+        for (f, _), st in ctx.figs.stats.items():
+            if f == fid and ctx.figs.entry(fid).mode != "count":
+                xs.update(x for pts in st.values() for x in pts)
+    return sorted(xs)
+
+
+def span(xs):
+    return "%d" % xs[0] if len(xs) == 1 else "%d-%d" % (xs[0], xs[-1])
+
+
 def evaluate(ctx, claims):
     """Every claim's entry of claims.json, in order. A rule decides the verdict
-    and says first why a claim is not measurable; a claim whose declared threads
-    or nodes this result set does not have is never judged, whatever its rule."""
+    and says first why a claim is not measurable; then, whatever the rule says:
+    a claim whose declared threads or nodes this result set does not have is
+    not measurable; a judged verdict resting on fewer than claim.min_runs runs
+    (the rule's fourth value, required with a judged verdict: without it the
+    verdict is inconclusive), or a "holds" of an up-to claim measured
+    at fewer thread counts than it speaks of, is inconclusive; a claim true by
+    construction that holds gets that verdict, with its measurement (one that
+    fails shows the construction broken, and is counted as failed)."""
     out = []
     for c in claims:
-        measured, verdict, reason = c.rule(ctx, c)
+        res = c.rule(ctx, c)
+        measured, verdict, reason = res[:3]
+        runs = res[3] if len(res) > 3 else None
         if verdict != NM:
             why = unmet_needs(ctx, c)
             if why:
                 verdict, reason = NM, why
+        if verdict in JUDGED and runs is None:
+            verdict, reason = INCONCLUSIVE, ("the rule did not say how many runs its %s "
+                                             "rests on (%s)" % (verdict, reason))
+        elif verdict in JUDGED and runs < c.min_runs:
+            verdict, reason = INCONCLUSIVE, (
+                "too few runs: %d per point (or group) here, this verdict needs at least %d; "
+                "the rule alone would say %s (%s)" % (runs, c.min_runs, verdict, reason))
+        if verdict in (HOLDS, CONSISTENT) and c.threads_upto:
+            xs = measured_threads(ctx, c)
+            if xs and xs[-1] < c.threads:
+                verdict, reason = INCONCLUSIVE, (
+                    "evidence only at %s threads; the claim speaks of thread counts up to %d "
+                    "(machine: %s PUs); at the counts measured: %s"
+                    % (span(xs), c.threads, ctx.m.get("pus", "?"), reason))
+        if c.by_construction and verdict in (HOLDS, CONSISTENT):
+            verdict, reason = BY_CONSTRUCTION, "%s; measured: %s" % (c.by_construction, reason)
         out.append({"id": c.id, "source": c.source, "claim": c.text, "figure": c.figure,
-                    "measured": measured, "verdict": verdict, "reason": reason})
+                    "measured": measured, "verdict": verdict, "reason": reason, "runs": runs})
     return out

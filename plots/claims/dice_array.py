@@ -12,9 +12,11 @@ CLAIMS = [
     Claim("dice-fig5-adaptive-wins", "Dice §5.3",
           "In the 7500-counter array the adaptive probabilistic counters beat their "
           "non-adaptive versions: MorrisAdapt > Morris, BFP-CSUP > BFP-DUP",
-          "dice-fig5", pairwise_faster([("MorrisAdapt", "Morris"), ("BFP-CSUP", "BFP-DUP")])),
+          "dice-fig5", pairwise_faster([("MorrisAdapt", "Morris"), ("BFP-CSUP", "BFP-DUP")]),
+          threads=256, threads_upto=True, threads_text="Fig. 5's thread counts, 1-{threads}"),
     Claim("dice-fig5-bfp-beats-morris", "Dice §5.3",
           "In the 7500-counter array the BFP counters beat the Morris ones: "
           "BFP-DUP > Morris, BFP-CSUP > MorrisAdapt",
-          "dice-fig5", pairwise_faster([("BFP-DUP", "Morris"), ("BFP-CSUP", "MorrisAdapt")])),
+          "dice-fig5", pairwise_faster([("BFP-DUP", "Morris"), ("BFP-CSUP", "MorrisAdapt")]),
+          threads=256, threads_upto=True, threads_text="Fig. 5's thread counts, 1-{threads}"),
 ]

@@ -5,7 +5,8 @@ figure the rule reads is the claim's unless the factory is told otherwise.
 
 import math
 
-from claims.core import FAILS, HOLDS, NM, f_pct, f_rate, f_ratio
+from claims.core import CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM, f_pct, f_rate, f_ratio
+from stats import percentile
 
 
 def verdict(ok, yes, no):
@@ -41,7 +42,8 @@ def serial_error_above(bound, use):
         what = "least of the runs" if use == "min" else "median of the runs"
         return (("Serial |error| (%s): %s" % (what, "; ".join(parts)),) + verdict(
             ok, "%s above %g%% at every thread count >= %d" % (what, bound, c.threads),
-            "%s not above %g%% at some thread count >= %d" % (what, bound, c.threads)))
+            "%s not above %g%% at some thread count >= %d" % (what, bound, c.threads))
+            + (min(stats["Serial"][x]["n"] for x in good),))
     return rule
 
 
@@ -58,56 +60,121 @@ def context_ratio(ctx, stats, num, den):
     return "at %d threads (the most here), over %s: %s" % (t, den[0], ", ".join(parts))
 
 
-def throughput_ratio_above(num, den, bound, den_max=False):
-    """median(num series) / median(den series) at claim.threads threads, every
-    ratio > bound. den_max: divide by the largest median among the den series."""
-    @on_figure
-    def rule(ctx, c, stats):
-        t = c.threads
-        why = ctx.nodes_reason(c)
-        if why:
-            return context_ratio(ctx, stats, num, den), NM, why
-        pts = {}
-        for s in num + den:
-            p, why = ctx.point(c, stats, s, t)
-            if p is None:
-                return context_ratio(ctx, stats, num, den), NM, why
-            pts[s] = p["median"]
-        if den_max:
-            dname = max(den, key=lambda s: pts[s])
-            dtext = "the best of %s (%s, %s)" % ("/".join(den), dname, f_rate(pts[dname]))
+# --- one rule for every comparison of medians: every point in range, each checked
+# --- for whether a single run decides it (leave one run out, each in turn) ----------
+
+def loo_medians(values):
+    """The medians of the runs with one run left out, each in turn (a jackknife)."""
+    if len(values) < 2:
+        return list(values)
+    return [percentile(values[:i] + values[i + 1:], 0.5) for i in range(len(values))]
+
+
+def ratio_point(pa, pb, ok):
+    """(median(a)/median(b), ok of it, decided by one run): the ratio's verdict
+    changes when one run of a or of b is left out."""
+    r = pa["median"] / pb["median"] if pb["median"] > 0 else float("inf")
+    base = ok(r)
+    alts = [ok(a / pb["median"] if pb["median"] > 0 else float("inf"))
+            for a in loo_medians(pa["values"])]
+    alts += [ok(pa["median"] / b if b > 0 else float("inf")) for b in loo_medians(pb["values"])]
+    return r, base, any(x != base for x in alts)
+
+
+def judge_points(pts, yes, no, unit=f_ratio):
+    """pts: [(where, ratio, ok, fragile, runs)] -> (verdict, reason, runs). A point
+    that fails and no single run decides is a failure; otherwise a point that
+    one run decides makes the claim inconclusive."""
+    runs = min(p[4] for p in pts)
+    bad = [p for p in pts if not p[2] and not p[3]]
+    frag = [p for p in pts if p[3]]
+    if bad:
+        return FAILS, "%s (%s)" % (no, "; ".join("%s %s" % (p[0], unit(p[1])) for p in bad[:4])), runs
+    if frag:
+        return INCONCLUSIVE, ("decided by one run at %s: leaving one run out changes the "
+                              "answer there" % "; ".join(p[0] for p in frag[:4])), runs
+    if any(not p[2] for p in pts):
+        return FAILS, no, runs
+    return HOLDS, yes, runs
+
+
+def describe(points, xname):
+    """'A/B: 1.2x at 1 thr, 0.9x at 2 thr' per pair, or a range over many x."""
+    out = []
+    for pair, pp in points:
+        if len(pp) <= 3:
+            out.append("%s: %s" % (pair, ", ".join("%s at %s" % (f_ratio(r), x)
+                                                    for x, r in pp)))
         else:
-            dname = den[0]
-            dtext = "%s (%s)" % (dname, f_rate(pts[dname]))
-        dv = pts[dname]
-        ratios = [(s, pts[s] / dv if dv > 0 else float("inf")) for s in num]
-        meas = "median throughput at %d threads over %s: %s" % (
-            t, dtext, ", ".join("%s %s" % (s, f_ratio(r)) for s, r in ratios))
-        return (meas,) + verdict(all(r > bound for _, r in ratios),
-                                 "every ratio above %gx" % bound,
-                                 "some ratio at or below %gx" % bound)
+            rs = [r for _, r in pp]
+            out.append("%s: %s-%s over %d %s (%s..%s)" % (
+                pair, f_ratio(min(rs)), f_ratio(max(rs)), len(pp), xname, pp[0][0], pp[-1][0]))
+    return "; ".join(out)
+
+
+def compare_medians(pairs, ok, yes, no, figures=None, at=None, xsel=None,
+                    xtext=lambda x: "%d thr" % x, xname="thread counts", den_best=False,
+                    panel=""):
+    """The one rule of the throughput and time comparisons: for each (a, [b...])
+    of pairs, median(a)/median(b) (b: the first, or with den_best the largest
+    median among them at that point) must satisfy ok(ratio) at every point in
+    range: every thread count (or N) of every figure measured, or with at
+    (an int, or "claim": claim.threads) only that thread count; xsel(ctx, c,
+    stats, x) may exclude x. Oversubscribed points are left out."""
+    def rule(ctx, c):
+        figs = figures or c.figure.split(", ")
+        pts, shown = [], []
+        for fid in figs:
+            stats = ctx.st(fid, panel)
+            if not stats:
+                return "", NM, ctx.missing(fid)
+            for a, den in pairs:
+                for s in [a] + den:
+                    if s not in stats:
+                        return "", NM, "%s was not measured" % s
+                want = c.threads if at == "claim" else at
+                if want is not None:
+                    for s in [a] + den:
+                        p, why = ctx.point(c, stats, s, want)
+                        if p is None:
+                            num = [x for x, _ in pairs]
+                            return context_ratio(ctx, stats, num, den), NM, why
+                    xs = [want]
+                else:
+                    xs = sorted(set(stats[a]).intersection(*[set(stats[b]) for b in den]))
+                    xs = [x for x in xs if not any(stats[s][x]["oversub"] for s in [a] + den)]
+                    if xsel:
+                        xs = [x for x in xs if xsel(ctx, c, stats, x, [a] + den)]
+                pp = []
+                for x in xs:
+                    b = max(den, key=lambda s: stats[s][x]["median"]) if den_best else den[0]
+                    r, good, frag = ratio_point(stats[a][x], stats[b][x], ok)
+                    where = "%s%s" % (xtext(x), "" if len(figs) == 1 else " (%s)" % fid)
+                    pts.append(("%s/%s at %s" % (a, b, where) if len(pairs) > 1 or den_best
+                                else where,
+                                r, good, frag, min(stats[a][x]["n"], stats[b][x]["n"])))
+                    pp.append((xtext(x) + ("" if len(figs) == 1 else " " + fid.split("-")[-1]), r))
+                shown.append(("%s/%s" % (a, "best of " + "/".join(den) if den_best else den[0]),
+                              pp))
+        if not pts:
+            return "", NM, "no %s in range with every series measured" % xname
+        verdict_, reason, runs = judge_points(pts, yes, no)
+        return "median ratios " + describe(shown, xname), verdict_, reason, runs
     return rule
+
+
+def throughput_ratio_above(num, den, bound, den_max=False):
+    """median(num series) / median(den series) at exactly claim.threads threads,
+    every ratio > bound. den_max: divide by the largest median among the den series."""
+    return compare_medians([(s, den) for s in num], lambda r: r > bound,
+                           "every ratio above %gx" % bound, "some ratio at or below %gx" % bound,
+                           at="claim", den_best=den_max)
 
 
 def pairwise_faster(pairs):
-    """For each (a, b): a's median throughput above b's at every common thread count."""
-    @on_figure
-    def rule(ctx, c, stats):
-        parts, ok = [], True
-        for a, b in pairs:
-            if a not in stats or b not in stats:
-                return "", NM, "%s or %s was not measured" % (a, b)
-            ts = sorted(set(stats[a]) & set(stats[b]))
-            rs = [(t, stats[a][t]["median"] / stats[b][t]["median"]) for t in ts
-                  if stats[b][t]["median"] > 0]
-            ok = ok and all(r > 1.0 for _, r in rs)
-            parts.append("%s/%s: %s" % (a, b, ", ".join("%s at %d thr" % (f_ratio(r), t)
-                                                          for t, r in rs)))
-        tmax = max(x for pts in stats.values() for x in pts)
-        return (("median throughput ratios " + "; ".join(parts),) + verdict(
-            ok, "faster at every thread count measured (1-%d)" % tmax,
-            "not faster at some thread count"))
-    return rule
+    """For each (a, b): a's median throughput above b's at every thread count measured."""
+    return compare_medians([(a, [b]) for a, b in pairs], lambda r: r > 1.0,
+                           "faster at every thread count measured", "not faster")
 
 
 def one_thread_work_ratio(variant, judge):
@@ -121,10 +188,13 @@ def one_thread_work_ratio(variant, judge):
         b, why2 = ctx.point(c, lo, variant, 1)
         if a is None or b is None:
             return "", NM, why or why2
-        r = a["median"] / b["median"]
+        r, good, frag = ratio_point(a, b, lambda x: judge(x)[0])
         measured = "%s at 1 thread: %s (0%% work) / %s (99%% work) = %s" % (
             variant, f_rate(a["median"]), f_rate(b["median"]), f_ratio(r))
-        return (measured,) + verdict(*judge(r))
+        runs = min(a["n"], b["n"])
+        if frag:
+            return measured, INCONCLUSIVE, "decided by one run: leaving one out changes it", runs
+        return (measured,) + verdict(*judge(r)) + (runs,)
     return rule
 
 
@@ -134,14 +204,18 @@ def rstdv_within(variant, bound_of):
     def rule(ctx, c):
         rows = ctx.timed_rows(("dice-fig4-low.csv", "dice-fig4-high.csv"), [variant])
         k = len(rows)
-        if k < 10:
-            return ("%d %s runs" % (k, variant), NM,
-                    "needs at least 10 runs of %s in dice-fig4-low/high.csv" % variant)
+        if not k:
+            return "", NM, "no run of %s in dice-fig4-low/high.csv" % variant
         rms = math.sqrt(sum(r["rel_error"] ** 2 for r in rows) / k)
         bound = max(bound_of(r["params_map"]) for r in rows)
         tol = 1.0 + 2.0 / math.sqrt(2.0 * k)  # two standard errors of an RMS estimate of k values
-        return (("RMS relative error over %d runs (all thread counts, both work levels): %s; "
-                 "bound %s (verdict allows x%.2f for sampling error)"
-                 % (k, f_pct(100 * rms), f_pct(100 * bound), tol),)
-                + verdict(rms <= bound * tol, "RMS within the bound", "RMS above the bound"))
+        meas = ("RMS relative error over %d runs (all thread counts, both work levels): %s; "
+                "bound %s (sampling tolerance x%.2f: two standard errors of an RMS of %d values)"
+                % (k, f_pct(100 * rms), f_pct(100 * bound), tol, k))
+        if rms <= bound:
+            return meas, HOLDS, "RMS within the bound", k
+        if rms <= bound * tol:
+            return (meas, CONSISTENT, "RMS above the bound by x%.2f, within the sampling "
+                    "tolerance x%.2f" % (rms / bound, tol), k)
+        return meas, FAILS, "RMS above the bound beyond the sampling tolerance", k
     return rule

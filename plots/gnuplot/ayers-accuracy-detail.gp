@@ -8,6 +8,11 @@ RESULTS = ARG1
 GPDIR = system("dirname '".ARG0."'")
 load GPDIR."/common.gp"
 S = META(FILE1, "series")
+# Series whose runs all agree (interlocked: exact) get one line, no band and no
+# min/max lines that would hide under it.
+FLAT = META(FILE1, "flat_series")
+SV = ""
+do for [w in S] { if (strstrt(" ".FLAT." ", " ".w." ") == 0) { SV = SV.(SV eq "" ? "" : " ").w } }
 ENV = META(FILE1, "envelope_series")
 set terminal @PNGTERM size 1150,720
 set output OUT
@@ -21,9 +26,9 @@ if (SO ne "") {
 	set arrow 1 from SO + 0, graph 0 to SO + 0, graph 1 nohead dt 3 lc rgb "#777777"
 	set label 1 sprintf("switch-over 2^{%s}", META(FILE1, "switch_over_exp")) at SO + 0, graph 0.04 offset 0.5,0 font ",9" tc rgb "#555555"
 }
-plot for [i=1:words(S)] FILE1 index (i-1) using 2:8:9 with @BAND lc rgb COLOR(word(S,i)) title ALABEL(word(S,i))." 5th-95th pct", \
-     for [i=1:words(S)] FILE1 index (i-1) using 2:7 with linespoints lt LT(word(S,i)) title ALABEL(word(S,i))." mean", \
-     for [i=1:words(S)] FILE1 index (i-1) using 2:5 with lines lc rgb COLOR(word(S,i)) dt 3 lw 1 title ALABEL(word(S,i))." min, max", \
-     for [i=1:words(S)] FILE1 index (i-1) using 2:6 with lines lc rgb COLOR(word(S,i)) dt 3 lw 1 notitle, \
-     for [i=1:words(ENV)] FILE1 index IDX(S, word(ENV,i)) using 2:10 with lines lc rgb COLOR(word(ENV,i)) dt 2 lw 1.5 title ALABEL(word(ENV,i))." binomial model 5th-95th", \
+plot for [i=1:words(SV)] FILE1 index IDX(S, word(SV,i)) using 2:8:9 with @BAND lc rgb COLOR(word(SV,i)) title ALABEL(word(SV,i))." 5th-95th pct", \
+     for [i=1:words(S)] FILE1 index (i-1) using 2:7 with linespoints lt LT(word(S,i)) title ALABEL(word(S,i)).(strstrt(" ".FLAT." ", " ".word(S,i)." ") ? " (every run exact)" : " mean"), \
+     for [i=1:words(SV)] FILE1 index IDX(S, word(SV,i)) using 2:5 with lines lc rgb COLOR(word(SV,i)) dt 3 lw 1 title ALABEL(word(SV,i))." min, max", \
+     for [i=1:words(SV)] FILE1 index IDX(S, word(SV,i)) using 2:6 with lines lc rgb COLOR(word(SV,i)) dt 3 lw 1 notitle, \
+     for [i=1:words(ENV)] FILE1 index IDX(S, word(ENV,i)) using 2:10 with lines lc rgb COLOR(word(ENV,i)) dt 2 lw 1.5 title ALABEL(word(ENV,i))." binomial model 5th-95th (N > 2^T)", \
      for [i=1:words(ENV)] FILE1 index IDX(S, word(ENV,i)) using 2:11 with lines lc rgb COLOR(word(ENV,i)) dt 2 lw 1.5 notitle

@@ -7,8 +7,8 @@ set output OUT
 set xlabel META(FILE1, "xlabel")
 set ylabel META(FILE1, "ylabel")
 @N_AXIS
-set logscale y 10
-set format y "10^{%T}"
+F = FILE1
+@LOG_Y
 set key outside right top vertical Left reverse samplen 2.5 spacing 1.1
 plot for [i=1:words(S)] FILE1 index (i-1) using 2:5:6 with @BAND lc rgb COLOR(word(S,i)) notitle, \
      for [i=1:words(S)] FILE1 index (i-1) using 2:4 with linespoints lt LT(word(S,i)) title ALABEL(word(S,i))

@@ -1,18 +1,16 @@
-# read-cost.gp - per variant, the cost of one get while all other PUs
-# increment (ns), and the memory per counter (bytes): bars at the median of the
-# runs, whiskers at min-max, log y.
+# read-cost.gp - per variant, the cost of one get while the other threads
+# increment (ns, linear y from 0) and the memory per counter (bytes, log y):
+# the median of the runs as a point, min-max as a whisker (no bars: a bar's
+# length means nothing on a log axis).
 # Usage: gnuplot -c plots/gnuplot/read-cost.gp RESULT_DIR  ->  RESULT_DIR/figures/read-cost.png
 FIG = "read-cost"
 RESULTS = ARG1
 GPDIR = system("dirname '".ARG0."'")
 load GPDIR."/common.gp"
 NP = words(FILES)
-set terminal @PNGTERM size 1100,(NP > 1 ? 900 : 520)
+set terminal @PNGTERM size 1100,(NP > 1 ? 940 : 560)
 set output OUT
-set multiplot layout NP,1 title TITLE_TEXT(FILE1) noenhanced
-set style fill solid 0.75 border lc rgb "#333333"
-set boxwidth 0.7
-set logscale y 10
+set multiplot layout NP,1 title TITLE_TEXT(FILE1) noenhanced margins 0.07, 0.98, 0.12, (NP > 1 ? 0.83 : 0.72) spacing 0.14
 set grid ytics
 set xtics rotate by 35 right
 unset key
@@ -23,9 +21,17 @@ do for [j=1:NP] {
 	set ylabel META(F, "ylabel")
 	set xlabel ""
 	set xrange [0.3:words(S) + 0.7]
-	set xtics () 
+	set xtics ()
 	do for [i=1:words(S)] { set xtics add (LABEL(word(S,i)) i) }
-	plot for [i=1:words(S)] F index (i-1) using (i):4 with boxes lt 1 lc rgb COLOR(word(S,i)), \
-	     for [i=1:words(S)] F index (i-1) using (i):4:5:6 with yerrorbars lt 1 lc rgb "#333333" pt 7 ps 0
+	if (strstrt(F, "bytes") > 0) {
+		@LOG_Y
+		set xrange [0.3:words(S) + 0.7]
+	} else {
+		unset logscale y
+		set format y "%g"
+		set ytics autofreq
+		set yrange [0:*]
+	}
+	plot for [i=1:words(S)] F index (i-1) using (i):4:5:6 with yerrorbars lt LT(word(S,i)) ps 1.4
 }
 unset multiplot

@@ -1,30 +1,49 @@
-# relerror.gp - body of Dice Fig. 6 (top and bottom): per probabilistic variant
-# the worst |relative error| of the runs at each thread count (the max column),
-# the analytic RSTDV bound dashed in the variant's colour, and Serial, whose
-# errors are two orders of magnitude larger, on the right axis.
+# relerror.gp - body of Dice Fig. 6 (top and bottom), two panels: left, per
+# probabilistic variant the worst |relative error| of the runs at each thread
+# count (the max column) on the y scale both Fig. 6 figures share (y_max), one
+# dashed line per distinct analytic RSTDV bound and a dotted line at the
+# expected worst of n runs at that bound; right, Serial on its own scale.
 S = META(FILE1, "series")
-ENV = META(FILE1, "envelope_series")
 SP = ""
 HAS_SERIAL = 0
 do for [w in S] {
 	if (w eq "Serial") { HAS_SERIAL = 1 } else { SP = SP.(SP eq "" ? "" : " ").w }
 }
-set terminal @PNGTERM size 1150,720
+BV = META(FILE1, "bound_values")
+BL = META(FILE1, "bound_labels")
+WN = META(FILE1, "worst_of_n")
+YMAX = META(FILE1, "y_max")
+set terminal @PNGTERM size 1450,720
 set output OUT
-@TITLE
-set xlabel META(FILE1, "xlabel")
-set ylabel "worst ".META(FILE1, "ylabel")." (probabilistic counters)"
+set multiplot title TITLE_TEXT(FILE1) noenhanced
+set tmargin at screen 0.8
+set bmargin at screen 0.1
 @THREADS_AXIS
-set yrange [0:*]
-set ytics nomirror
-set key outside right top vertical Left reverse samplen 3 spacing 1.1
-SERIAL_PLOT = ""
+if (DRAW eq "points") { @POINTS_X }
+set xlabel META(FILE1, "xlabel")
+# Left: the probabilistic counters.
+set lmargin at screen 0.07
+set rmargin at screen 0.5
+set title "probabilistic counters (y scale shared by both Fig. 6 figures)" noenhanced
+set ylabel "worst ".META(FILE1, "ylabel")
+YM = (YMAX eq "" ? 1 : YMAX + 0)
+set yrange [-0.03 * YM : YM]
+set key at screen 0.74, screen 0.8 top left vertical Left reverse samplen 3 spacing 1.1
+N = words(SP)
+STYLE = DRAW eq "points" ? "points" : "linespoints"
+plot for [i=1:N] FILE1 index IDX(S, word(SP,i)) using ($2 * (DRAW eq "points" ? DODGE(i, N) : 1)):6 with @STYLE lt LT(word(SP,i)) title LABEL(word(SP,i)), \
+     for [i=1:words(BV)] (word(BV,i) + 0) with lines lc rgb "#444444" dt 2 lw 1.5 title sprintf("RSTDV bound %s%% (%s)", word(BV,i), word(BL,i)), \
+     (WN eq "" ? NaN : WN + 0) with lines lc rgb "#444444" dt 3 lw 1.5 title (WN eq "" ? "" : META(FILE1, "worst_of_n_label"))
+# Right: Serial on its own scale.
 if (HAS_SERIAL) {
-	set y2label "worst |relative error| of Serial (%)"
-	set y2range [0:100]
-	set y2tics 10 nomirror
-	SERIAL_PLOT = ", FILE1 index IDX(S, \"Serial\") using 2:6 axes x1y2 with linespoints lt LT(\"Serial\") title \"Serial (right axis)\""
+	set lmargin at screen 0.57
+	set rmargin at screen 0.72
+	set title "Serial (own scale)" noenhanced
+	set ylabel "worst |relative error| of Serial (%)"
+	set yrange [*:*]
+	set autoscale yfix
+	set offsets 0, 0, graph 0.05, graph 0.03
+	unset key
+	plot FILE1 index IDX(S, "Serial") using 2:6 with @STYLE lt LT("Serial") notitle
 }
-plot for [i=1:words(SP)] FILE1 index IDX(S, word(SP,i)) using 2:6 with linespoints lt LT(word(SP,i)) title LABEL(word(SP,i)), \
-     for [i=1:words(ENV)] FILE1 index IDX(S, word(ENV,i)) using 2:11 with lines lc rgb COLOR(word(ENV,i)) dt 2 lw 1.5 title sprintf("%s RSTDV bound", LABEL(word(ENV,i))) \
-     @SERIAL_PLOT
+unset multiplot

@@ -1,0 +1,109 @@
+"""Ayers, Notes and End Notes: the binomial model's flat spread, the seeding of
+the per-thread RNGs, and the two variants the note proposes (CAS first, capped
+granularity), measured by count-to-N runs and by the timed runs of latency.csv."""
+
+import math
+
+from claims.core import INCONCLUSIVE, NM, Claim, f_n, f_pct
+from claims.rules import verdict
+from claims.ayers_accuracy import ACC, DETAIL, MIN_RUNS_PCT, above_switch, too_few_runs
+from resultset import threshold_of
+
+
+def spread_flat(factor):
+    """Scalable's half-spread (p95 - p5)/2 varies by at most factor over N > 2^(T+1)."""
+    def judge(ctx, far, t):
+        nmin = min(p["n"] for p in far.values())
+        half = [(n, (p["p95"] - p["p5"]) / 2) for n, p in sorted(far.items())]
+        lo, hi = min(h for _, h in half), max(h for _, h in half)
+        meas = "half-spread of value/N over %d N (%s..%s): %s" % (
+            len(half), f_n(half[0][0]), f_n(half[-1][0]),
+            ", ".join(f_pct(100 * h) for _, h in half))
+        if nmin < MIN_RUNS_PCT:
+            return meas, INCONCLUSIVE, too_few_runs(nmin)
+        r = hi / lo if lo > 0 else float("inf")
+        return (meas,) + verdict(r <= factor, "largest/smallest %.2f <= %g" % (r, factor),
+                                 "largest/smallest %.2f > %g" % (r, factor)) + (nmin,)
+    return judge
+
+
+def rms(values):
+    return math.sqrt(sum(v * v for v in values) / len(values)) if values else None
+
+
+def seeds_matter(ctx, c):
+    """Runs with same-seed=1 (every thread's RNG seeded alike) against the normal runs
+    at the same N > 2^T: the RMS error at least twice the normal one."""
+    rows = [r for name in ("ayers.csv", "ayers-tunable.csv") for r in ctx.count_rows(name)
+            if r["counter"] == "Scalable" and r["ops"] > 2 ** threshold_of(r)]
+    same = [r for r in rows if r["params_map"].get("same-seed") == "1"]
+    if not same:
+        return ("", NM, "no Scalable run with same-seed=1 (every thread's RNG seeded alike) "
+                "in ayers.csv or ayers-tunable.csv; run-all.sh does not run that experiment")
+    keys = set((r["ops"], threshold_of(r), r["threads"]) for r in same)
+    normal = [r for r in rows if r["params_map"].get("same-seed") != "1"
+              and (r["ops"], threshold_of(r), r["threads"]) in keys]
+    if not normal:
+        return "", NM, "no normally seeded runs at the N of the same-seed runs"
+    a = rms([r["value"] / r["ops"] - 1 for r in same])
+    b = rms([r["value"] / r["ops"] - 1 for r in normal])
+    return (("RMS |value/N - 1|: same seed %s (%d runs), own seeds %s (%d runs)"
+             % (f_pct(100 * a), len(same), f_pct(100 * b), len(normal)),)
+            + verdict(a >= 2 * b, "same seed at least 2x worse", "not 2x worse")
+            + (min(len(same), len(normal)),))
+
+
+def timed_errors(ctx, variant):
+    return [r["rel_error"] for r in ctx.rs.rows("latency.csv", "timed")
+            if r["counter"] == variant and r.get("rel_error") is not None]
+
+
+def exact_single_thread(variant):
+    def rule(ctx, c):
+        errs = [r["rel_error"] for name in ("latency.csv", "baselines.csv")
+                for r in ctx.rs.rows(name, "timed")
+                if r["counter"] == variant and r["threads"] == 1
+                and r.get("rel_error") is not None]
+        if not errs:
+            return "", NM, "no one-thread timed run of %s (latency.csv, baselines.csv)" % variant
+        bad = sum(1 for e in errs if e != 0)
+        return (("%d one-thread runs of %s: %d inexact (worst %s)"
+                 % (len(errs), variant, bad, f_pct(100 * max(errs))),)
+                + verdict(not bad, "every run exact", "a run inexact") + (len(errs),))
+    return rule
+
+
+def rms_below(a, b):
+    def rule(ctx, c):
+        ea, eb = timed_errors(ctx, a), timed_errors(ctx, b)
+        if not ea or not eb:
+            return "", NM, "needs timed runs of %s and %s in latency.csv" % (a, b)
+        ra, rb = rms(ea), rms(eb)
+        return (("RMS relative error of the timed runs: %s %s (%d runs), %s %s (%d runs)"
+                 % (a, f_pct(100 * ra), len(ea), b, f_pct(100 * rb), len(eb)),)
+                + verdict(ra < rb, "%s's below" % a, "%s's not below" % a)
+                + (min(len(ea), len(eb)),))
+    return rule
+
+
+CLAIMS = [
+    Claim("ayers-spread-flat", "Ayers, Notes",
+          "Doubling N while the update probability halves leaves Scalable's relative spread "
+          "about the same (verdict: the 5th-95th half-spread of value/N varies by at most "
+          "1.5x over N > 2^(T+1); at least 20 runs per N)",
+          DETAIL, above_switch(spread_flat(1.5), doublings=1), min_runs=MIN_RUNS_PCT),
+    Claim("ayers-seeds-critical", "Ayers, Notes",
+          "Scalable needs per-thread RNGs seeded differently (verdict: with every thread "
+          "seeded alike, the RMS error is at least 2x that of own seeds at the same N)",
+          ACC, seeds_matter, threads=2, min_runs=MIN_RUNS_PCT,
+          threads_why=" (one thread has no other seed to collide with)"),
+    Claim("ayers-cas-first-exact-alone", "Ayers, End Notes",
+          "Trying a compare-exchange first and going probabilistic only when it fails keeps a "
+          "single-threaded count exact (ScalableCAS; verdict: every one-thread run exact)",
+          "latency", exact_single_thread("ScalableCAS")),
+    Claim("ayers-capped-more-accurate", "Ayers, End Notes (after Dice et al.)",
+          "Capping the update granularity keeps more accuracy at high counts (ScalableCapped "
+          "against Scalable; verdict: lower RMS relative error over the same timed runs; at "
+          "least 10 runs each)",
+          "latency", rms_below("ScalableCapped", "Scalable"), min_runs=10),
+]

@@ -1,0 +1,174 @@
+"""Dice abstract, §2.1, §3.2, §4.2, §4.3, §5.1, §5.3, §5.5: what the design of each
+counter promises (cost at low contention, exactness, accuracy, the cost of a read),
+measured on the figures of §5 and on read-cost."""
+
+from claims.core import NM, Claim, f_n, f_pct
+from claims.dice_scaling import DICE_PROB, DICE_SCALABLE
+from claims.rules import compare_medians, judge_points, ratio_point, verdict
+from stats import percentile
+
+LOW = ["dice-fig3", "dice-fig4-low"]
+BOTH = ["dice-fig4-low", "dice-fig4-high"]
+FIG6_SOURCES = ("dice-fig4-low.csv", "dice-fig4-high.csv")
+
+
+def exact_below_mantissa_threshold(variant, threshold):
+    """Every count-mode run of variant with a true count <= threshold is exact."""
+    def rule(ctx, c):
+        rows = [r for name in ("ayers.csv", "ayers-tunable.csv") + FIG6_SOURCES
+                for r in ctx.rs.rows(name, "count") if r["counter"] == variant]
+        timed = [r for name in FIG6_SOURCES for r in ctx.rs.rows(name, "timed")
+                 if r["counter"] == variant and r.get("ops")]
+        small = [r for r in rows + timed if r["ops"] <= threshold]
+        if not small:
+            least = min([r["ops"] for r in rows + timed] or [0])
+            return ("", NM, "no %s run counted to %s or less (the smallest true count of a "
+                    "%s run here: %s); scbench --ops with a count-to-N run would test it"
+                    % (variant, f_n(threshold), variant, f_n(least) if least else "none"))
+        bad = [r for r in small if r["value"] != r["ops"]]
+        return (("%d runs with N <= %s: %d inexact" % (len(small), f_n(threshold), len(bad)),)
+                + verdict(not bad, "all exact", "a run inexact") + (len(small),))
+    return rule
+
+
+def error_median_below(a, b):
+    """a's median |relative error| over the Fig. 6 runs below b's (one run may not decide)."""
+    def rule(ctx, c):
+        runs = {}
+        for s in (a, b):
+            runs[s] = sorted(r["rel_error"] for r in ctx.timed_rows(FIG6_SOURCES, [s]))
+            if not runs[s]:
+                return "", NM, "no %s run with a relative error" % s
+        pa, pb = [{"median": percentile(runs[s], 0.5), "values": runs[s]} for s in (a, b)]
+        r, good, frag = ratio_point(pa, pb, lambda x: x < 1.0)
+        meas = "median |relative error|: %s %s (%d runs), %s %s (%d runs)" % (
+            a, f_pct(100 * pa["median"]), len(runs[a]), b, f_pct(100 * pb["median"]),
+            len(runs[b]))
+        v, reason, n = judge_points([("all runs", r, good, frag,
+                                      min(len(runs[a]), len(runs[b])))],
+                                    "%s's below %s's" % (a, b), "%s's not below" % a)
+        return meas, v, reason, n
+    return rule
+
+
+def falls_beyond(series, tmin):
+    """series' median at the largest thread count is below its best at counts >= tmin."""
+    def rule(ctx, c):
+        stats = ctx.st(c.figure)
+        if not stats or series not in stats:
+            return "", NM, ctx.missing(c.figure) if not stats else "%s not measured" % series
+        pts = {x: p for x, p in stats[series].items() if x >= tmin and not p["oversub"]}
+        if len(pts) < 2:
+            return ctx.context_at_max(stats, [series], lambda v: "%.0f ops/ms" % v), NM, \
+                ctx.threads_reason(c, stats)
+        best = max(pts, key=lambda x: pts[x]["median"])
+        last = max(pts)
+        r, good, frag = ratio_point(pts[last], pts[best], lambda x: x < 1.0)
+        v, reason, n = judge_points([("%d thr" % last, r, good, frag,
+                                      min(p["n"] for p in pts.values()))],
+                                    "falls after its best", "no fall after its best")
+        return ("%s: best at %d threads, %.3gx of it at %d" % (series, best, r, last), v,
+                reason, n)
+    return rule
+
+
+def reads_not_recorded(ctx, c):
+    return ("", NM, "scbench records no sequence of reads of one counter, so a value that "
+            "decreases between two reads cannot be seen in any result file")
+
+
+def prob_error_within(figure, bound_pct):
+    """Every run of the probabilistic counters in figure's CSV within bound_pct %."""
+    def rule(ctx, c):
+        rows = ctx.timed_rows([ctx.figs.entry(figure).source], DICE_PROB)
+        if not rows:
+            return "", NM, ctx.missing(figure)
+        w = max(rows, key=lambda r: r["rel_error"])
+        return (("worst hot-counter |error| of %d runs: %s (%s, %d thr)"
+                 % (len(rows), f_pct(100 * w["rel_error"]), w["counter"], w["threads"]),)
+                + verdict(w["rel_error"] <= bound_pct / 100.0, "every run <= %g%%" % bound_pct,
+                          "a run above %g%%" % bound_pct) + (len(rows),))
+    return rule
+
+
+READ = dict(figures=["read-cost"], panel="-ns")
+# What read-cost can say about GetVal: its read_ns is the median of gets sampled once
+# a millisecond while the others increment, so a miss (the line was written since the
+# last sample) or a hit dominates it more than the work of the read itself.
+READ_NOTE = (" (verdict on read-cost's median ns of a get sampled once a millisecond, "
+             "dominated by whether the line was written since the last sample)")
+CLAIMS = [
+    Claim("dice-competitive-low-contention", "Dice, abstract",
+          "The new counters stay competitive with the naive ones when contention is low "
+          "(verdict: with 99-99.02% external work each of Multiline, MultilineAdapt, Morris, "
+          "MorrisAdapt, BFP-DUP and BFP-CSUP gets at least 0.8x the median throughput of the "
+          "faster of Serial and CAS, at every thread count measured)",
+          "dice-fig3, dice-fig4-low",
+          compare_medians([(s, ["Serial", "CAS"]) for s in DICE_SCALABLE], lambda r: r >= 0.8,
+                          "at least 0.8x everywhere", "below 0.8x", figures=LOW,
+                          den_best=True)),
+    Claim("dice-rbonuma-low-contention-overhead", "Dice §2.1",
+          "RBONuma pays a significant overhead when there is no contention (verdict: one "
+          "thread, no external work: RBONuma's median throughput below 0.9x RBO's)",
+          "dice-fig4-high", compare_medians([("RBONuma", ["RBO"])], lambda r: r < 0.9,
+                                            "below 0.9x", "not below 0.9x", at=1)),
+    Claim("dice-rbonumaadapt-competitive", "Dice §2.1",
+          "RBONumaAdapt is competitive with the better of RBO and RBONuma at every contention "
+          "level (verdict: at least 0.8x the faster one's median at every thread count, "
+          "99% and 0% external work)", "dice-fig4-low, dice-fig4-high",
+          compare_medians([("RBONumaAdapt", ["RBO", "RBONuma"])], lambda r: r >= 0.8,
+                          "at least 0.8x everywhere", "below 0.8x", figures=BOTH,
+                          den_best=True),
+          threads=256, threads_upto=True),
+    Claim("dice-morris-slower-than-cas-low", "Dice §3.2",
+          "Without contention Morris is clearly slower than a plain CAS counter (the reason "
+          "MorrisAdapt exists; verdict: one thread, Morris's median throughput below 0.9x "
+          "CAS's at 99% and at 0% external work)", "dice-fig4-low, dice-fig4-high",
+          compare_medians([("Morris", ["CAS"])], lambda r: r < 0.9, "below 0.9x",
+                          "not below 0.9x", figures=BOTH, at=1)),
+    Claim("dice-bfpdup-exact-to-threshold", "Dice §4.2",
+          "BFP-DUP counts exactly until the count reaches MantissaThreshold (7,500 at a 1% "
+          "bound)", "dice-fig6-low, dice-fig6-high",
+          exact_below_mantissa_threshold("BFP-DUP", 7500)),
+    Claim("dice-csup-speed-like-dup", "Dice §4.3",
+          "BFP-CSUP performs about as well as BFP-DUP (verdict: median throughput within "
+          "0.8-1.25x of BFP-DUP's at every thread count, 99% and 0% external work)",
+          "dice-fig4-low, dice-fig4-high",
+          compare_medians([("BFP-CSUP", ["BFP-DUP"])], lambda r: 0.8 <= r <= 1.25,
+                          "within 0.8-1.25x everywhere", "outside 0.8-1.25x", figures=BOTH),
+          threads=256, threads_upto=True),
+    Claim("dice-csup-more-accurate", "Dice §4.3",
+          "BFP-CSUP is more accurate than BFP-DUP in practice (verdict: its median |relative "
+          "error| over the Fig. 6 runs is below BFP-DUP's; at least 10 runs each)",
+          "dice-fig6-low, dice-fig6-high", error_median_below("BFP-CSUP", "BFP-DUP"),
+          min_runs=10),
+    Claim("dice-rbo-negative-scalability", "Dice §5.1",
+          "With 99.02% external work RBO scales negatively once contention arises beyond 8 "
+          "threads (verdict: its median at the largest count is below its best at >= 8)",
+          "dice-fig3", falls_beyond("RBO", 8), threads=16,
+          threads_text="thread counts beyond 8 (at least {threads})"),
+    Claim("dice-serial-goes-backwards", "Dice §5.1",
+          "A Serial counter regularly goes backwards: a later read returns less than an "
+          "earlier one", "dice-fig4-high", reads_not_recorded),
+    Claim("dice-array-error-low", "Dice §5.3",
+          "In the 7500-counter array the probabilistic counters keep a low relative error "
+          "on the hot counter (verdict: every run within 3%, the bound of §5.4)",
+          "dice-fig5", prob_error_within("dice-fig5", 3.0)),
+    Claim("dice-getval-morris-float", "Dice §5.5",
+          "Morris's GetVal does floating-point work that makes it costlier than a BFP "
+          "counter's read (verdict: Morris's median read cost above BFP-DUP's)" + READ_NOTE,
+          "read-cost", compare_medians([("Morris", ["BFP-DUP"])], lambda r: r > 1.0,
+                                       "above", "not above", **READ)),
+    Claim("dice-getval-multiline-lines", "Dice §5.5",
+          "Multiline's GetVal reads several cache lines, one per node (verdict: its median "
+          "read cost above CAS's single line)" + READ_NOTE, "read-cost",
+          compare_medians([("Multiline", ["CAS"])], lambda r: r > 1.0, "above", "not above",
+                          **READ),
+          nodes=2, nodes_why=" (one component line per node)"),
+    Claim("dice-getval-multilineadapt-serial-misses", "Dice §5.5",
+          "An inflated MultilineAdapt's GetVal takes at least two cache misses in series "
+          "(pointer, then lines) (verdict: its median read cost above CAS's)" + READ_NOTE,
+          "read-cost",
+          compare_medians([("MultilineAdapt", ["CAS"])], lambda r: r > 1.0, "above",
+                          "not above", **READ)),
+]
