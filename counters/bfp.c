@@ -1,5 +1,5 @@
 /* bfp.c - configuration of the binary floating point counters (bfp.h). */
-#include "bfp.h"
+#include <scounters/sc_bfp.h>
 
 /*
  * accuracy: percent RSTDV. Above 50 MantThreshold would fall to 2 or 0; below

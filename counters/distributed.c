@@ -6,7 +6,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* sched_getcpu */
 #endif
-#include "distributed.h"
+#include <scounters/sc_distributed.h>
 
 #include <sched.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 /* morris.c - configuration of the float-threshold counters (morris.h). */
-#include "morris.h"
+#include <scounters/sc_morris.h>
 
 /* Accuracy in percent RSTDV; see morris.h for why the range is [0.5, 50]. */
 #define SC_MORRIS_ACC_MIN 0.5

@@ -1,5 +1,5 @@
 /* numa.c - configuration and slow paths of the NUMA-aware counters (numa.h). */
-#include "numa.h"
+#include <scounters/sc_numa.h>
 
 /* env.nodes in 1 .. max, or -1 with a message saying why. */
 static int numa_check_nodes(const sc_env *env, const char *variant, uint32_t max,

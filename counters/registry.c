@@ -3,7 +3,7 @@
  * list: one type-erased wrapper per operation per variant, lookup by name,
  * and the sc_table helper that lays out arrays of counters.
  */
-#include "scounters.h"
+#include <scounters/scounters.h>
 
 #include <stdio.h>
 #include <stdlib.h>

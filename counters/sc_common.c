@@ -1,5 +1,5 @@
 /* sc_common.c - the shared slow paths: seeds, parameters, errors, allocation. */
-#include "sc_common.h"
+#include <scounters/sc_common.h>
 
 #include <errno.h>
 #include <math.h>

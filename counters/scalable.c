@@ -1,5 +1,5 @@
 /* scalable.c - configuration of Ayers's integer counters (scalable.h). */
-#include "scalable.h"
+#include <scounters/sc_scalable.h>
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * one BFP-CSUP counter inlined, one counter chosen by name at run time.
  * CI compiles it against the installed scounters.pc and runs it.
  */
-#include <scounters.h>
+#include <scounters/scounters.h>
 #include <stdio.h>
 
 int main(void)

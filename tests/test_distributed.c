@@ -12,7 +12,7 @@
  * Deterministic: fixed seeds (sc_thread_init), no timing. Sizes are modest
  * so that the program also runs quickly under ThreadSanitizer.
  */
-#include "scounters.h"
+#include <scounters/scounters.h>
 
 #include <sched.h>
 #include <stdio.h>

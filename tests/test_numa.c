@@ -9,7 +9,7 @@
  * variant while another keeps changing the word without ever waiting; every
  * duel must itself be exact.
  */
-#include "scounters.h"
+#include <scounters/scounters.h>
 #include "tap.h"
 #include "testutil.h"
 

@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scounters.h"
+#include <scounters/scounters.h>
 #include "tap.h"
 #include "testutil.h"
 

@@ -18,7 +18,7 @@ extern "C" {
 
 /* Shared by the four: the counter word and a configuration with backoff bounds. */
 typedef struct sc_word_counter {
-	_Atomic uint64_t v;
+	SC_ATOMIC(uint64_t) v;
 } sc_word_counter;
 
 typedef struct sc_word_cfg {

@@ -10,14 +10,13 @@
 #ifndef SC_COMMON_H
 #define SC_COMMON_H
 
-#include <stdalign.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sc_config.h"
+#include "sc_atomic.h"
+#include "scounters/sc_config.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,8 +36,8 @@ extern "C" {
 
 /* A 64-bit atomic word alone on its padding unit. */
 typedef struct sc_padded_u64 {
-	alignas(SC_LINE_SIZE) _Atomic uint64_t v;
-	char pad_[SC_LINE_SIZE - sizeof(_Atomic uint64_t)];
+	alignas(SC_LINE_SIZE) SC_ATOMIC(uint64_t) v;
+	char pad_[SC_LINE_SIZE - sizeof(SC_ATOMIC(uint64_t))];
 } sc_padded_u64;
 
 /* What kind of answer a variant gives. */
@@ -285,7 +284,7 @@ void sc_free_lines(void *p);
 	{                                                                                  \
 		(void)cfg;                                                                 \
 		(void)err;                                                                 \
-		atomic_init(&c->FIELD, INITIAL);                                           \
+		sc_atomic_init(&c->FIELD, INITIAL);                                           \
 		return 0;                                                                  \
 	}                                                                                  \
 	static inline void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg)          \

@@ -21,7 +21,7 @@
 #define SC_NUMA_H
 
 #include "sc_common.h"
-#include "simple.h"
+#include "sc_simple.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,7 +77,7 @@ static inline uint32_t sc_numa_node(const sc_thread *t, uint32_t nodes)
 #define SC_RBONUMA_ADAPT_BACKOFF_TRIES 16u
 
 typedef struct sc_rbonuma {
-	_Atomic uint32_t w;
+	SC_ATOMIC(uint32_t) w;
 } sc_rbonuma_t;
 
 /*
@@ -93,8 +93,8 @@ typedef struct sc_rbonuma {
  * writes it.
  */
 typedef struct sc_rbonuma_cfg {
-	alignas(SC_LINE_SIZE) _Atomic uint32_t anti;
-	char anti_pad_[SC_LINE_SIZE - sizeof(_Atomic uint32_t)];
+	alignas(SC_LINE_SIZE) SC_ATOMIC(uint32_t) anti;
+	char anti_pad_[SC_LINE_SIZE - sizeof(SC_ATOMIC(uint32_t))];
 	sc_backoff_cfg backoff; /* backoff-min, backoff-max */
 	uint32_t patience;      /* rounds before a thread is impatient */
 	uint32_t nodes;         /* env.nodes */
@@ -102,9 +102,9 @@ typedef struct sc_rbonuma_cfg {
 	uint32_t value_mask;    /* 2^(31-nb) - 1 */
 } sc_rbonuma_cfg;
 
-static inline _Atomic uint32_t *sc_rbonuma_anti(const sc_rbonuma_cfg *cfg)
+static inline SC_ATOMIC(uint32_t) *sc_rbonuma_anti(const sc_rbonuma_cfg *cfg)
 {
-	return (_Atomic uint32_t *)&cfg->anti;
+	return (SC_ATOMIC(uint32_t) *)&cfg->anti;
 }
 
 /* Decoding a word (also for tests and diagnostics). */
@@ -250,7 +250,7 @@ typedef struct sc_multiline_part {
 	char pad_[SC_LINE_SIZE - sizeof(sc_rbo_t)];
 } sc_multiline_part;
 
-_Static_assert(sizeof(sc_multiline_part) == SC_LINE_SIZE, "one component per padding unit");
+SC_STATIC_ASSERT(sizeof(sc_multiline_part) == SC_LINE_SIZE, "one component per padding unit");
 
 /* The components' sum, each read relaxed; the caller masks to its range. */
 static inline uint64_t sc_multiline_sum(const sc_multiline_part *parts, uint32_t nodes)
@@ -329,7 +329,7 @@ static inline size_t sc_multiline_heap_bytes(const sc_multiline_t *c, const sc_m
 #define SC_MULTILINE_ADAPT_INFLATE_AFTER_MAX (1u << 20)
 
 typedef struct sc_multiline_adapt {
-	_Atomic uint64_t w;
+	SC_ATOMIC(uint64_t) w;
 } sc_multiline_adapt_t;
 
 typedef struct sc_multiline_adapt_cfg {

@@ -105,7 +105,7 @@ SC_DIST_OPS_(sharded)
 static inline void sc_sharded_inc(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_thread *t)
 {
 	(void)cfg;
-	_Atomic uint64_t *w = &c->slots[t->index].v;
+	SC_ATOMIC(uint64_t) *w = &c->slots[t->index].v;
 	/*
 	 * relaxed load and store: this thread is the only writer of w, so no
 	 * update can slip in between; they are atomics only because get reads
@@ -154,9 +154,9 @@ typedef struct sc_striped_table {
 } sc_striped_table;
 
 typedef struct sc_striped {
-	_Atomic uint64_t base;
-	_Atomic(sc_striped_table *) table; /* NULL until the first failed base CAS */
-	_Atomic uint32_t busy;             /* try-lock for creating or doubling the table */
+	SC_ATOMIC(uint64_t) base;
+	SC_ATOMIC(sc_striped_table *) table; /* NULL until the first failed base CAS */
+	SC_ATOMIC(uint32_t) busy;             /* try-lock for creating or doubling the table */
 } sc_striped_t;
 
 typedef struct sc_striped_cfg {
@@ -179,7 +179,7 @@ int sc_striped_grow(sc_striped_t *c, const sc_striped_cfg *cfg);
  * One CAS of w from its current value to value+1. Relaxed throughout: the
  * word publishes nothing else, and a failure means only "contended".
  */
-static inline bool sc_striped_try_inc_(_Atomic uint64_t *w)
+static inline bool sc_striped_try_inc_(SC_ATOMIC(uint64_t) *w)
 {
 	/* relaxed: a stale value just makes the CAS fail, which is a contention signal. */
 	uint64_t v = atomic_load_explicit(w, memory_order_relaxed);
@@ -248,7 +248,7 @@ SC_OP_NO_FLUSH(striped)
 #define SC_BATCHED_MAX (1u << 30)
 
 typedef struct sc_batched {
-	_Atomic uint64_t shared;
+	SC_ATOMIC(uint64_t) shared;
 	sc_padded_u64 *local; /* env->threads slots; the pointer is read-only after init */
 } sc_batched_t;
 
@@ -261,7 +261,7 @@ SC_DIST_OPS_(batched)
 
 static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
 {
-	_Atomic uint64_t *local = &c->local[t->index].v;
+	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
 	/*
 	 * relaxed load and store: only this thread touches its local count
 	 * during a run. It is an atomic (not a plain word the compiler could
@@ -290,7 +290,7 @@ static inline uint64_t sc_batched_get(const sc_batched_t *c, const sc_batched_cf
 static inline void sc_batched_flush(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
 {
 	(void)cfg;
-	_Atomic uint64_t *local = &c->local[t->index].v;
+	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
 	/* relaxed: as in sc_batched_inc (owner only). */
 	uint64_t n = atomic_load_explicit(local, memory_order_relaxed);
 	if (n) {

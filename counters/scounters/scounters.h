@@ -39,12 +39,12 @@
 
 #include "sc_common.h"
 
-#include "bfp.h"
-#include "distributed.h"
-#include "morris.h"
-#include "numa.h"
-#include "scalable.h"
-#include "simple.h"
+#include "sc_bfp.h"
+#include "sc_distributed.h"
+#include "sc_morris.h"
+#include "sc_numa.h"
+#include "sc_scalable.h"
+#include "sc_simple.h"
 
 #ifdef __cplusplus
 extern "C" {

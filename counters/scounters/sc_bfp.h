@@ -43,7 +43,7 @@ typedef struct sc_bfp_cfg {
 
 /* The word shared by both variants. */
 typedef struct sc_bfp {
-	_Atomic uint32_t w; /* e << 28 | m */
+	SC_ATOMIC(uint32_t) w; /* e << 28 | m */
 } sc_bfp;
 
 /* Shared configuration reader (the variant name goes into error messages). */

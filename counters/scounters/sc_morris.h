@@ -116,7 +116,7 @@ static inline uint32_t sc_morris_next_(uint32_t tbits, const sc_morris_cfg *cfg)
  * the counter to 0, as Fig. 1 does. bytes per counter: 4, packed.
  */
 typedef struct sc_morris {
-	_Atomic uint32_t t; /* bits of the float threshold */
+	SC_ATOMIC(uint32_t) t; /* bits of the float threshold */
 } sc_morris_t;
 
 int sc_morris_config(sc_morris_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
@@ -175,7 +175,7 @@ static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *
 #define SC_MORRIS_ADAPT_INIT ((uint64_t)SC_MORRIS_T0_BITS << 32)
 
 typedef struct sc_morris_adapt {
-	_Atomic uint64_t w; /* high 32 bits: threshold bits; low 32 bits: exact count */
+	SC_ATOMIC(uint64_t) w; /* high 32 bits: threshold bits; low 32 bits: exact count */
 } sc_morris_adapt_t;
 
 typedef sc_morris_cfg sc_morris_adapt_cfg;
