@@ -24,6 +24,10 @@
 	{                                                                                  \
 		sc_##P##_inc(c, cfg, t);                                                   \
 	}                                                                                  \
+	static void P##_add_(void *c, const void *cfg, sc_thread *t, uint64_t n)           \
+	{                                                                                  \
+		sc_##P##_add(c, cfg, t, n);                                                \
+	}                                                                                  \
 	static uint64_t P##_get_(const void *c, const void *cfg)                           \
 	{                                                                                  \
 		return sc_##P##_get(c, cfg);                                               \
@@ -44,7 +48,8 @@ SC_VARIANTS(SC_WRAP_)
 #define SC_ENTRY_(P, NAME, ALIAS, KIND, LAYOUT, SUMMARY, PARAMS)                           \
 	[SC_ID_##P] = {NAME,          ALIAS,      KIND,        LAYOUT,          SUMMARY,   \
 	               PARAMS,        sizeof(sc_##P##_cfg), P##_config_, P##_size_,        \
-	               P##_init_,     P##_inc_,   P##_get_,    P##_reset_,      P##_flush_, \
+	               P##_init_,     P##_inc_,   P##_add_,    P##_get_,        P##_reset_, \
+	               P##_flush_,                                                         \
 	               P##_destroy_,  P##_heap_bytes_},
 const sc_variant sc_variants[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_ENTRY_)};
 #undef SC_ENTRY_

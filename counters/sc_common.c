@@ -42,6 +42,12 @@ void sc_thread_init(sc_thread *t, uint32_t index, uint32_t node, uint64_t seed, 
 	t->probe = sc_derive_seed32(seed, index, 1);
 }
 
+uint64_t sc_geometric_gap(uint32_t r, double log1m)
+{
+	double g = floor(log((double)r * 0x1p-32) / log1m);
+	return g < 0x1p64 ? 1 + (uint64_t)g : UINT64_MAX; /* below 2^64 means at most 2^64 - 2048 */
+}
+
 void sc_err_set(sc_err *err, const char *fmt, ...)
 {
 	if (!err)

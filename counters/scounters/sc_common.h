@@ -171,6 +171,17 @@ static inline void sc_backoff(const sc_backoff_cfg *b, uint32_t failures, uint32
 		sc_cpu_relax();
 }
 
+/*
+ * For the probabilistic variants' add(n): the number of independent trials,
+ * each a success with probability p (0 < p < 1), up to and including the
+ * first success, drawn from one uniform 32-bit value r in 1 .. 2^32-1 (an
+ * xorshift output). With u = r/2^32 it is 1 + floor(log(u) / log(1-p)), so
+ * P(gap > k) = P(u < (1-p)^k): the geometric distribution, up to the 2^-32
+ * resolution of u. log1m is log(1-p), computed by the caller once per p.
+ * Saturates at UINT64_MAX.
+ */
+uint64_t sc_geometric_gap(uint32_t r, double log1m);
+
 /* Error message sink for configuration and allocation failures. */
 typedef struct sc_err {
 	char msg[256];

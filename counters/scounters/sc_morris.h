@@ -18,6 +18,23 @@
  * range: 3e-6 at 1%, 7e-6 at 0.5%, but 2e-4 at 0.2% and 3e-3 at 0.1%, more
  * than the error bound itself).
  *
+ * add(n), both variants (out of line, morris.c): n increments' worth of
+ * trials at the cost of the updates they make. Instead of one draw per
+ * trial it draws the gap to the next successful trial at the current
+ * threshold (geometric with p = floor(T)/MaxInt, one draw, sc_geometric_gap)
+ * and applies that update by CAS; a CAS that finds a lower threshold keeps
+ * the update with probability p_new/p_old (one more draw), as the
+ * increment re-checks its draw. Error contract: every trial is applied with
+ * the probability of the threshold it lands on, as for n increments, so
+ * the result is unbiased and meets the RSTDV bound 1/sqrt(2a) at the count
+ * it reaches; uncontended, it has the distribution of n consecutive
+ * increments up to the 2^-32 resolution of one draw per gap. Cost: one draw
+ * and one CAS per update, about a ln(1 + n/a) of them from 0 (a = 5000 at
+ * 1%) and n/(a + count) at a large count, instead of n draws.
+ * MorrisAdapt first adds what fits to the exact half (one CAS, while the
+ * exact mode lasts and the CAS does not fail 4 times), then the rest as
+ * Morris trials on the Morris half.
+ *
  * Every load, CAS and store below is relaxed: a statistics counter publishes
  * no other data, and get may return any value the word has held.
  */
@@ -145,6 +162,8 @@ static inline void sc_morris_inc(sc_morris_t *c, const sc_morris_cfg *cfg, sc_th
 	}
 }
 
+void sc_morris_add(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t, uint64_t n);
+
 static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *cfg)
 {
 	/* relaxed: any value the threshold has held is an acceptable reading. */
@@ -223,6 +242,9 @@ static inline void sc_morris_adapt_inc(sc_morris_adapt_t *c, const sc_morris_ada
 			return;
 	}
 }
+
+void sc_morris_adapt_add(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg, sc_thread *t,
+                         uint64_t n);
 
 static inline uint64_t sc_morris_adapt_get(const sc_morris_adapt_t *c,
                                            const sc_morris_adapt_cfg *cfg)

@@ -224,6 +224,17 @@ static inline uint64_t sc_rbonuma_adapt_get(const sc_rbonuma_adapt_t *c,
 }
 
 /*
+ * add(n), both variants: one CAS of value + n (modulo the range) with the
+ * calling thread's node recorded as an increment records it (RBONumaAdapt:
+ * only once a node is recorded), retried with randomized backoff. Exact.
+ * An add does not take part in the hold-off and anti-starvation protocol:
+ * it is one update however large n is, rare next to increments.
+ */
+void sc_rbonuma_add(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *t, uint64_t n);
+void sc_rbonuma_adapt_add(sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg *cfg, sc_thread *t,
+                          uint64_t n);
+
+/*
  * What all four share: config, init, reset and destroy are in numa.c, size
  * is the type's, flush does nothing. heap_bytes is each pair's own.
  */
@@ -292,6 +303,13 @@ static inline void sc_multiline_inc(sc_multiline_t *c, const sc_multiline_cfg *c
 static inline uint64_t sc_multiline_get(const sc_multiline_t *c, const sc_multiline_cfg *cfg)
 {
 	return sc_multiline_sum(c->parts, cfg->nodes);
+}
+
+/* add(n): RBO's add on the calling thread's component. Exact. */
+static inline void sc_multiline_add(sc_multiline_t *c, const sc_multiline_cfg *cfg, sc_thread *t,
+                                    uint64_t n)
+{
+	sc_rbo_add(&c->parts[sc_numa_node(t, cfg->nodes)].rbo, &cfg->rbo, t, n);
 }
 
 static inline size_t sc_multiline_heap_bytes(const sc_multiline_t *c, const sc_multiline_cfg *cfg)
@@ -393,6 +411,14 @@ static inline uint64_t sc_multiline_adapt_get(const sc_multiline_adapt_t *c,
 	return sc_multiline_sum(sc_multiline_adapt_word_parts(w), cfg->nodes) &
 	       SC_MULTILINE_ADAPT_VALUE_MASK;
 }
+
+/*
+ * add(n): one CAS of value + n (modulo 2^63) on the word, with backoff; once
+ * inflated, RBO's add on the calling thread's component. Exact. An add
+ * never inflates the counter: only increments measure contention.
+ */
+void sc_multiline_adapt_add(sc_multiline_adapt_t *c, const sc_multiline_adapt_cfg *cfg,
+                            sc_thread *t, uint64_t n);
 
 static inline size_t sc_multiline_adapt_heap_bytes(const sc_multiline_adapt_t *c,
                                                    const sc_multiline_adapt_cfg *cfg)

@@ -30,6 +30,20 @@
  * Parameters: threshold in [1, width - 1], default 13; width 32 or 64;
  * ScalableCapped also cap in [1, 32], default 10.
  *
+ * add(n), all three (out of line, scalable.c): n increments' worth of
+ * trials at the cost of the updates they make. Below 2^T the trials that
+ * fit below 2^T are added by one fetch-and-add; above, it draws the gap to
+ * the next successful trial at the step 2^s chosen from the count seen
+ * (geometric with p = 2^-s, one draw, sc_geometric_gap) and adds 2^s by
+ * fetch-and-add. Error contract: every trial has an expected gain of exactly
+ * 2^-s * 2^s = 1, whatever count it was chosen at, so add is unbiased, with
+ * the variance of the same n increments; uncontended it has their
+ * distribution (up to the 2^-32 resolution of one draw per gap), hence the
+ * RSTDV bound sqrt(3/2^(T+2)) at the count reached. ScalableCAS first tries
+ * one CAS of count + n (exact; a lone thread is exact over the whole range)
+ * and only on failure takes Scalable's path. Cost: one fetch-and-add below
+ * 2^T, then one draw and one fetch-and-add per update, about n 2^-s.
+ *
  * Every atomic is relaxed: the counter publishes no other data, and get may
  * return any value the word has held.
  */
@@ -220,6 +234,12 @@ static inline void sc_scalable_capped_inc(sc_scalable_capped_t *c,
 {
 	sc_scalable_inc(c, cfg, t);
 }
+
+void sc_scalable_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t, uint64_t n);
+void sc_scalable_cas_add(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg, sc_thread *t,
+                         uint64_t n);
+void sc_scalable_capped_add(sc_scalable_capped_t *c, const sc_scalable_capped_cfg *cfg,
+                            sc_thread *t, uint64_t n);
 
 /* The operations the three share, stamped out for each. */
 #define SC_SCALABLE_OPS_(P)                                                                \

@@ -26,6 +26,11 @@
  *   size_t sc_P_size(const sc_P_cfg *);            bytes of one sc_P_t
  *   int    sc_P_init(sc_P_t *, const sc_P_cfg *, sc_err *);
  *   static inline void     sc_P_inc(sc_P_t *, const sc_P_cfg *, sc_thread *);
+ *   void   sc_P_add(sc_P_t *, const sc_P_cfg *, sc_thread *, uint64_t n);
+ *                  n increments at once (inline for some variants, out of
+ *                  line for others): exact for precise variants; for
+ *                  probabilistic ones unbiased, with the contract stated in
+ *                  the family header
  *   static inline uint64_t sc_P_get(const sc_P_t *, const sc_P_cfg *);
  *   void   sc_P_reset(sc_P_t *, const sc_P_cfg *);  only while nothing increments
  *   static inline void sc_P_flush(sc_P_t *, const sc_P_cfg *, sc_thread *);
@@ -120,6 +125,7 @@ typedef struct sc_variant {
 	size_t (*size)(const void *cfg);
 	int (*init)(void *c, const void *cfg, sc_err *err);
 	void (*inc)(void *c, const void *cfg, sc_thread *t);
+	void (*add)(void *c, const void *cfg, sc_thread *t, uint64_t n);
 	uint64_t (*get)(const void *c, const void *cfg);
 	void (*reset)(void *c, const void *cfg);
 	void (*flush)(void *c, const void *cfg, sc_thread *t);
