@@ -45,6 +45,7 @@
 #include "sc_common.h"
 
 #include "sc_bfp.h"
+#include "sc_counter.h"
 #include "sc_distributed.h"
 #include "sc_morris.h"
 #include "sc_numa.h"
