@@ -1,7 +1,8 @@
 /*
  * test_api.c - the per-variant API beyond the increment, for all 19
  * variants through the registry: add(n) of the precise variants is exact
- * (one thread, and 8 threads mixing adds and increments), Serial's add never
+ * (one thread, and 8 threads mixing adds and increments) and wraps at the top
+ * of each variant's range, Serial's add never
  * overshoots, and no thread index or node id, however large, makes any
  * variant write outside its memory (run under AddressSanitizer by CI): an
  * index at or above the configured thread count still counts exactly.
@@ -145,6 +146,35 @@ static void test_out_of_range_index_single(const sc_variant *v)
 	sc_table_destroy(&t);
 }
 
+/*
+ * add at the top of the range: add(max) then one increment wraps every
+ * precise variant to 0, max being its range (2^64 - 1; 2^(31-nb) - 1 for
+ * RBONuma(Adapt); 2^63 - 1 for MultilineAdapt), on 2 nodes.
+ */
+static void test_add_wraps_at_range(const sc_variant *v)
+{
+	sc_table t;
+	sc_env env = {2, 2, 2};
+	void *c = open_one(&t, v, env);
+	if (!c)
+		return;
+	uint64_t max = UINT64_MAX;
+	if (v == &sc_variants[SC_ID_rbonuma] || v == &sc_variants[SC_ID_rbonuma_adapt])
+		max = ((const sc_rbonuma_cfg *)t.cfg)->value_mask;
+	else if (v == &sc_variants[SC_ID_multiline_adapt])
+		max = SC_MULTILINE_ADAPT_VALUE_MASK;
+	sc_thread th;
+	sc_thread_init(&th, 1, 1, 0xf00u, false);
+	v->add(c, t.cfg, &th, max);
+	v->flush(c, t.cfg, &th);
+	bool top = v->get(c, t.cfg) == max;
+	v->inc(c, t.cfg, &th);
+	v->flush(c, t.cfg, &th);
+	tap_ok(top && v->get(c, t.cfg) == 0, "%s_add_reaches_%#llx_then_wraps_to_0", v->name,
+	       (unsigned long long)max);
+	sc_table_destroy(&t);
+}
+
 /* The overflow slot of Sharded takes part in the 2^64 wrap like any slot. */
 static void test_sharded_overflow_slot_wraps(void)
 {
@@ -169,6 +199,8 @@ int main(void)
 		const sc_variant *v = &sc_variants[i];
 		if (v->kind != SC_PROBABILISTIC)
 			test_add_single_thread(v);
+		if (v->kind == SC_PRECISE)
+			test_add_wraps_at_range(v);
 		test_out_of_range_index_single(v);
 		test_add_8_threads_beyond_configured(v, 0);
 		test_add_8_threads_beyond_configured(v, UINT32_MAX - 7);

@@ -594,6 +594,7 @@ typedef struct mt_shared {
 	inst *in;
 	uint64_t per_thread;
 	uint64_t seed;
+	bool by_add; /* adds cycling through ADD_CHUNKS instead of increments */
 } mt_shared;
 
 static void mt_worker(test_thread_arg *a)
@@ -601,7 +602,10 @@ static void mt_worker(test_thread_arg *a)
 	mt_shared *s = a->shared;
 	sc_thread t;
 	sc_thread_init(&t, a->index, 0, s->seed, false);
-	inst_inc(s->in, &t, s->per_thread);
+	if (s->by_add)
+		inst_add_chunks(s->in, &t, s->per_thread, a->index);
+	else
+		inst_inc(s->in, &t, s->per_thread);
 	s->in->v->flush(s->in->c, s->in->cfg, &t);
 }
 
@@ -624,9 +628,10 @@ static double mt_bound(inst *in, uint64_t n)
  * only shrinks the step), so a false failure has probability at most the
  * normal tail at 5, 5.7e-7. Thread interleavings vary; the seeds are fixed:
  * 0x7007 + the variant's index among the probabilistic ones (thread i uses
- * stream i of it), printed.
+ * stream i of it), printed. by_add: the same 250,000 per thread given as
+ * adds cycling through ADD_CHUNKS (seeds 0x7107 + the index), same bound.
  */
-static void test_multithreaded_within_bound(void)
+static void test_multithreaded_within_bound(bool by_add)
 {
 	const unsigned threads = 4;
 	const uint64_t per = 250000, n = per * threads;
@@ -636,53 +641,17 @@ static void test_multithreaded_within_bound(void)
 			continue;
 		inst in;
 		inst_must_open(&in, id, "");
-		mt_shared s = {&in, per, 0x7007u + index++};
+		mt_shared s = {&in, per, (by_add ? 0x7107u : 0x7007u) + index++, by_add};
 		test_run_threads(threads, mt_worker, &s);
 		double rel = (double)inst_get(&in) / (double)n - 1.0, b = mt_bound(&in, n);
-		tap_ok(fabs(rel) <= MT_Z * b, "%s: %u threads x %llu: relative error %+.4f%%, "
-		       "within %.0f x %.4f%%", sc_variants[id].name, threads, (unsigned long long)per,
-		       100 * rel, MT_Z, 100 * b);
+		tap_ok(fabs(rel) <= MT_Z * b, "%s%s: %u threads x %llu: relative error %+.4f%%, "
+		       "within %.0f x %.4f%%", sc_variants[id].name, by_add ? " add" : "", threads,
+		       (unsigned long long)per, 100 * rel, MT_Z, 100 * b);
 		tap_diag("  false-failure probability %.1e (normal tail at z = %.0f), seed %#llx; "
 		         "final word %#llx",
 		         normal_two_sided_tail(MT_Z), MT_Z, (unsigned long long)s.seed,
 		         (unsigned long long)(in.v->size(in.cfg) == 8 ? atomic_load(word64(&in))
 		                                                       : atomic_load(word32(&in))));
-		inst_close(&in);
-	}
-}
-
-/*
- * add(n) from several threads: 4 threads each give 250,000 as adds cycling
- * through ADD_CHUNKS; the same bound and false-failure probability as the
- * increments above. Seeds 0x7107 + the variant's index among the
- * probabilistic ones, printed.
- */
-static void mt_add_worker(test_thread_arg *a)
-{
-	mt_shared *s = a->shared;
-	sc_thread t;
-	sc_thread_init(&t, a->index, 0, s->seed, false);
-	inst_add_chunks(s->in, &t, s->per_thread, a->index);
-}
-
-static void test_multithreaded_add_within_bound(void)
-{
-	const unsigned threads = 4;
-	const uint64_t per = 250000, n = per * threads;
-	unsigned index = 0;
-	for (int id = 0; id < SC_VARIANT_COUNT; id++) {
-		if (sc_variants[id].kind != SC_PROBABILISTIC)
-			continue;
-		inst in;
-		inst_must_open(&in, id, "");
-		mt_shared s = {&in, per, 0x7107u + index++};
-		test_run_threads(threads, mt_add_worker, &s);
-		double rel = (double)inst_get(&in) / (double)n - 1.0, b = mt_bound(&in, n);
-		tap_ok(fabs(rel) <= MT_Z * b, "%s add: %u threads x %llu: relative error %+.4f%%, "
-		       "within %.0f x %.4f%%", sc_variants[id].name, threads, (unsigned long long)per,
-		       100 * rel, MT_Z, 100 * b);
-		tap_diag("  false-failure probability %.1e (normal tail at z = %.0f), seed %#llx",
-		         normal_two_sided_tail(MT_Z), MT_Z, (unsigned long long)s.seed);
 		inst_close(&in);
 	}
 }
@@ -1100,10 +1069,10 @@ int main(int argc, char **argv)
 	test_morris_adapt_exact_half();
 	test_morris_small_counts();
 	test_unbiased_rstdv_within_bound(CHECK_RUNS, CHECK_N, false, false);
+	test_multithreaded_within_bound(false);
 	test_unbiased_rstdv_within_bound(CHECK_RUNS, CHECK_N, false, true);
 	test_add_exact_where_inc_is();
-	test_multithreaded_add_within_bound();
-	test_multithreaded_within_bound();
+	test_multithreaded_within_bound(true);
 	test_morris_overflow_wraps();
 	test_morris_adapt_overflow_wraps();
 	test_bfp_overflow_wraps();
