@@ -1,4 +1,4 @@
-/* bfp.c - configuration of the binary floating point counters (bfp.h). */
+/* bfp.c - configuration of the binary floating point counters (sc_bfp.h). */
 #include <scounters/sc_bfp.h>
 
 #include <math.h>
@@ -83,7 +83,7 @@ int sc_bfp_csup_config(sc_bfp_csup_cfg *cfg, sc_params *p, const sc_env *env, sc
 			w = atomic_load_explicit(&c->w, memory_order_relaxed);             \
 			if (!sc_bfp_chosen_(w, &r, &t->rng))                               \
 				return;                                                    \
-			/* strong and relaxed: as in the fast path (bfp.h). */             \
+			/* strong and relaxed: as in the fast path (sc_bfp.h). */             \
 			if (atomic_compare_exchange_strong_explicit(                       \
 				    &c->w, &w, NEXT(w, cfg->mant_threshold),               \
 				    memory_order_relaxed, memory_order_relaxed))           \
@@ -93,7 +93,7 @@ int sc_bfp_csup_config(sc_bfp_csup_cfg *cfg, sc_params *p, const sc_env *env, sc
 SC_BFP_RETRY_(bfp_dup, sc_bfp_dup_next_)
 SC_BFP_RETRY_(bfp_csup, sc_bfp_csup_next_contended_)
 
-/* ---- add(n): runs of bumps at e = 0, geometric gaps above (see bfp.h) ------- */
+/* ---- add(n): runs of bumps at e = 0, geometric gaps above (see sc_bfp.h) ------- */
 
 /*
  * Updates from word w (at e = 0) that are plain mantissa bumps, w + 1 each:
@@ -110,7 +110,7 @@ static uint64_t bfp_plain_bumps(uint32_t w, const sc_bfp_cfg *cfg, bool csup)
 
 static void bfp_add(sc_bfp *c, const sc_bfp_cfg *cfg, sc_thread *t, uint64_t n, bool csup)
 {
-	/* relaxed throughout: see the top of bfp.h. */
+	/* relaxed throughout: see the top of sc_bfp.h. */
 	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	bool bulk_failed = false;
 	while (n) {

@@ -1,5 +1,5 @@
 /*
- * distributed.c - the slow paths of the distributed counters (distributed.h):
+ * distributed.c - the slow paths of the distributed counters (sc_distributed.h):
  * configuration, allocation of the slot arrays, Striped's table growth, and
  * PerCPU's sched_getcpu() fallback (the only part that needs _GNU_SOURCE).
  */

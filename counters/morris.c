@@ -1,9 +1,9 @@
-/* morris.c - configuration of the float-threshold counters (morris.h). */
+/* morris.c - configuration of the float-threshold counters (sc_morris.h). */
 #include <scounters/sc_morris.h>
 
 #include <math.h>
 
-/* Accuracy in percent RSTDV; see morris.h for why the range is [0.5, 50]. */
+/* Accuracy in percent RSTDV; see sc_morris.h for why the range is [0.5, 50]. */
 #define SC_MORRIS_ACC_MIN 0.5
 #define SC_MORRIS_ACC_MAX 50.0
 #define SC_MORRIS_ACC_DEFAULT 1.0
@@ -49,7 +49,7 @@ int sc_morris_adapt_config(sc_morris_adapt_cfg *cfg, sc_params *p, const sc_env 
 	return sc_morris_config_named(cfg, p, "MorrisAdapt", err);
 }
 
-/* ---- add(n): geometric gaps between updates (see morris.h) ---------------- */
+/* ---- add(n): geometric gaps between updates (see sc_morris.h) ---------------- */
 
 /* Probability that a trial at threshold bits tbits updates, as sc_morris_chosen_ decides. */
 static double morris_p(uint32_t tbits)
@@ -76,7 +76,7 @@ static bool morris_still_chosen(double p_old, double p_new, uint32_t *rng)
 
 void sc_morris_add(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t, uint64_t n)
 {
-	/* relaxed throughout: see the top of morris.h. */
+	/* relaxed throughout: see the top of sc_morris.h. */
 	uint32_t seen = atomic_load_explicit(&c->t, memory_order_relaxed);
 	while (n) {
 		double p;
@@ -102,7 +102,7 @@ void sc_morris_add(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t, uint6
 void sc_morris_adapt_add(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg, sc_thread *t,
                          uint64_t n)
 {
-	/* relaxed throughout: see the top of morris.h. */
+	/* relaxed throughout: see the top of sc_morris.h. */
 	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	for (uint32_t fails = 0; n && sc_morris_adapt_exact_mode_(w) && fails < SC_MORRIS_ADAPT_TRIES;
 	     fails++) {

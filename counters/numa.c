@@ -1,4 +1,4 @@
-/* numa.c - configuration and slow paths of the NUMA-aware counters (numa.h). */
+/* numa.c - configuration and slow paths of the NUMA-aware counters (sc_numa.h). */
 #include <scounters/sc_numa.h>
 
 /* env.nodes in 1 .. max, or -1 with a message saying why. */
@@ -58,7 +58,7 @@ int sc_rbonuma_adapt_init(sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg *cfg
 	return sc_rbonuma_init(c, cfg, err);
 }
 
-/* Zero the value, keep the flag and node bits (see RBONumaAdapt in numa.h). */
+/* Zero the value, keep the flag and node bits (see RBONumaAdapt in sc_numa.h). */
 void sc_rbonuma_reset(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg)
 {
 	/* relaxed, load and store: reset runs while no thread increments (SPEC §3). */

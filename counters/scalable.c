@@ -1,4 +1,4 @@
-/* scalable.c - configuration of Ayers's integer counters (scalable.h). */
+/* scalable.c - configuration of Ayers's integer counters (sc_scalable.h). */
 #include <scounters/sc_scalable.h>
 
 #include <math.h>
@@ -60,7 +60,7 @@ int sc_scalable_capped_config(sc_scalable_capped_cfg *cfg, sc_params *p, const s
 	return sc_scalable_config_named(cfg, p, "ScalableCapped", true, err);
 }
 
-/* ---- add(n): see scalable.h ------------------------------------------------- */
+/* ---- add(n): see sc_scalable.h ------------------------------------------------- */
 
 /* fetch-and-add of d at the configured width; the count before the add. */
 static uint64_t scalable_fetch_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint64_t d)

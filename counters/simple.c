@@ -1,4 +1,4 @@
-/* simple.c - configuration of the central-word counters (simple.h). */
+/* simple.c - configuration of the central-word counters (sc_simple.h). */
 #include <scounters/sc_simple.h>
 
 /* Serial, CAS and FetchAdd have no parameters of their own. */

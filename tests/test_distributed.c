@@ -1,5 +1,5 @@
 /*
- * test_distributed.c - the distributed precise counters (distributed.h):
+ * test_distributed.c - the distributed precise counters (sc_distributed.h):
  * Sharded, Striped, Batched and PerCPU.
  *
  * Every variant: exact on one thread and under 2, 4 and 8 threads on purpose

@@ -1,5 +1,5 @@
 /*
- * bfp.h - the binary floating point counters: BFP-DUP and BFP-CSUP (Dice §4).
+ * sc_bfp.h - the binary floating point counters: BFP-DUP and BFP-CSUP (Dice §4).
  *
  * One 32-bit word holds an exponent e (bits 31-28) and a mantissa m (bits
  * 27-0) and represents m * 2^e. An increment is applied with probability

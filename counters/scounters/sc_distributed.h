@@ -1,5 +1,5 @@
 /*
- * distributed.h - precise counters that spread one count over several words,
+ * sc_distributed.h - precise counters that spread one count over several words,
  * so that increments of different threads write different cache lines:
  * Sharded, Striped, Batched and PerCPU.
  *

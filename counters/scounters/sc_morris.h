@@ -1,5 +1,5 @@
 /*
- * morris.h - the float-threshold counters after Morris: Morris and
+ * sc_morris.h - the float-threshold counters after Morris: Morris and
  * MorrisAdapt (Dice §3, Fig. 1).
  *
  * Morris's counter stores v and represents n(v) = a((1 + 1/a)^v - 1); the

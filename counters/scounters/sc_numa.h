@@ -1,5 +1,5 @@
 /*
- * numa.h - the NUMA-aware precise counters of Dice §2.1-2.2: RBONuma,
+ * sc_numa.h - the NUMA-aware precise counters of Dice §2.1-2.2: RBONuma,
  * RBONumaAdapt, Multiline and MultilineAdapt.
  *
  * All four are exact under any number of threads: every increment is one

@@ -1,5 +1,5 @@
 /*
- * scalable.h - Ayers's integer approximate counters: Scalable (alias ayers),
+ * sc_scalable.h - Ayers's integer approximate counters: Scalable (alias ayers),
  * ScalableCAS and ScalableCapped.
  *
  * The counter is a plain unsigned integer, 32 or 64 bits (parameter width,

@@ -1,5 +1,5 @@
 /*
- * simple.h - the central-word counters: Serial, CAS, FetchAdd and RBO.
+ * sc_simple.h - the central-word counters: Serial, CAS, FetchAdd and RBO.
  *
  * All four keep the count in one 64-bit word, so their range is 0 .. 2^64-1
  * and an increment at 2^64-1 wraps to 0 (unsigned arithmetic; a test starts a
