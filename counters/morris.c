@@ -74,63 +74,63 @@ static bool morris_still_chosen(double p_old, double p_new, uint32_t *rng)
 	return p_new >= p_old || (double)sc_xorshift_dice(rng) * 0x1p-32 * p_old < p_new;
 }
 
+/*
+ * n trials on a word of type T (one Morris word, or MorrisAdapt's whole
+ * word) holding threshold bits TBITS(w); NEXT(w, cfg) is the word after one
+ * update. Skips to each update by its gap, then applies it by CAS, keeping
+ * it after a failed CAS only as morris_still_chosen says.
+ */
+#define SC_MORRIS_TRIALS_(NAME, T, TBITS, NEXT)                                            \
+	static void NAME(SC_ATOMIC(T) *word, const sc_morris_cfg *cfg, uint32_t *rng,      \
+	                 uint64_t n)                                                       \
+	{                                                                                  \
+		/* relaxed throughout: see the top of sc_morris.h. */                      \
+		T w = atomic_load_explicit(word, memory_order_relaxed);                    \
+		while (n) {                                                                \
+			double p;                                                          \
+			uint64_t gap = morris_gap(TBITS(w), &p, rng);                      \
+			if (gap > n)                                                       \
+				return;                                                    \
+			n -= gap;                                                          \
+			for (;;) {                                                         \
+				T next = NEXT(w, cfg);                                     \
+				if (atomic_compare_exchange_weak_explicit(                 \
+					    word, &w, next, memory_order_relaxed,          \
+					    memory_order_relaxed)) {                       \
+					w = next;                                          \
+					break;                                             \
+				}                                                          \
+				double p_new = morris_p(TBITS(w));                         \
+				if (!morris_still_chosen(p, p_new, rng))                   \
+					break;                                             \
+				p = p_new;                                                 \
+			}                                                                  \
+		}                                                                          \
+	}
+#define SC_MORRIS_TBITS32_(w) (w)
+#define SC_MORRIS_TBITS64_(w) ((uint32_t)((w) >> 32))
+SC_MORRIS_TRIALS_(morris_trials, uint32_t, SC_MORRIS_TBITS32_, sc_morris_next_)
+SC_MORRIS_TRIALS_(morris_adapt_trials, uint64_t, SC_MORRIS_TBITS64_, sc_morris_adapt_next_)
+
 void sc_morris_add(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t, uint64_t n)
 {
-	/* relaxed throughout: see the top of sc_morris.h. */
-	uint32_t seen = atomic_load_explicit(&c->t, memory_order_relaxed);
-	while (n) {
-		double p;
-		uint64_t gap = morris_gap(seen, &p, &t->rng);
-		if (gap > n)
-			return;
-		n -= gap;
-		for (;;) {
-			uint32_t next = sc_morris_next_(seen, cfg);
-			if (atomic_compare_exchange_weak_explicit(&c->t, &seen, next, memory_order_relaxed,
-			                                          memory_order_relaxed)) {
-				seen = next;
-				break;
-			}
-			double p_new = morris_p(seen);
-			if (!morris_still_chosen(p, p_new, &t->rng))
-				break;
-			p = p_new;
-		}
-	}
+	morris_trials(&c->t, cfg, &t->rng, n);
 }
 
 void sc_morris_adapt_add(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg, sc_thread *t,
                          uint64_t n)
 {
-	/* relaxed throughout: see the top of sc_morris.h. */
+	/* relaxed: as Morris; the CAS below validates what was read. */
 	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	for (uint32_t fails = 0; n && sc_morris_adapt_exact_mode_(w) && fails < SC_MORRIS_ADAPT_TRIES;
 	     fails++) {
 		uint64_t room = UINT32_MAX - (uint32_t)w, k = n < room ? n : room;
-		/* strong: as the increment, a lone thread never fails. */
+		/* strong: as the increment, a lone thread never fails; relaxed: as Morris. */
 		if (atomic_compare_exchange_strong_explicit(&c->w, &w, w + k, memory_order_relaxed,
 		                                            memory_order_relaxed)) {
 			n -= k; /* done, or the exact half is full */
 			w += k;
 		}
 	}
-	while (n) {
-		double p;
-		uint64_t gap = morris_gap((uint32_t)(w >> 32), &p, &t->rng);
-		if (gap > n)
-			return;
-		n -= gap;
-		for (;;) {
-			uint64_t next = sc_morris_adapt_next_(w, cfg);
-			if (atomic_compare_exchange_weak_explicit(&c->w, &w, next, memory_order_relaxed,
-			                                          memory_order_relaxed)) {
-				w = next;
-				break;
-			}
-			double p_new = morris_p((uint32_t)(w >> 32));
-			if (!morris_still_chosen(p, p_new, &t->rng))
-				break;
-			p = p_new;
-		}
-	}
+	morris_adapt_trials(&c->w, cfg, &t->rng, n);
 }
