@@ -64,7 +64,13 @@ typedef struct sc_env {
 	uint32_t cpus;    /* CPU ids are 0 .. cpus-1 (PerCPU, Striped); 0: ask the OS */
 } sc_env;
 
-/* Fill env with one thread, one node and the OS's CPU count. */
+/*
+ * Fill env with one thread, one node and the OS's CPU count. Set
+ * env.threads to the number of threads that will increment: with the
+ * default, Sharded and Batched give index 0 its own slot and send every
+ * other index to their shared overflow path (exact and in bounds, but
+ * contended). Thread-safe; never fails.
+ */
 void sc_env_default(sc_env *env);
 
 /*
@@ -72,8 +78,8 @@ void sc_env_default(sc_env *env);
  * must not share it between threads.
  */
 typedef struct sc_thread {
-	uint32_t index; /* 0 .. env.threads-1 */
-	uint32_t node;  /* 0 .. env.nodes-1, real or virtual */
+	uint32_t index; /* 0 .. env.threads-1 own slots; any larger one is safe (shared path) */
+	uint32_t node;  /* 0 .. env.nodes-1, real or virtual; larger ones are folded in */
 	uint32_t rng;   /* counter-decision xorshift32 state, never 0 */
 	uint32_t probe; /* Striped's cell probe, never 0 */
 } sc_thread;
