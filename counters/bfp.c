@@ -1,5 +1,7 @@
-/* bfp.c - configuration of the binary floating point counters (bfp.h). */
-#include "bfp.h"
+/* bfp.c - configuration of the binary floating point counters (sc_bfp.h). */
+#include <scounters/sc_bfp.h>
+
+#include <math.h>
 
 /*
  * accuracy: percent RSTDV. Above 50 MantThreshold would fall to 2 or 0; below
@@ -81,7 +83,7 @@ int sc_bfp_csup_config(sc_bfp_csup_cfg *cfg, sc_params *p, const sc_env *env, sc
 			w = atomic_load_explicit(&c->w, memory_order_relaxed);             \
 			if (!sc_bfp_chosen_(w, &r, &t->rng))                               \
 				return;                                                    \
-			/* strong and relaxed: as in the fast path (bfp.h). */             \
+			/* strong and relaxed: as in the fast path (sc_bfp.h). */             \
 			if (atomic_compare_exchange_strong_explicit(                       \
 				    &c->w, &w, NEXT(w, cfg->mant_threshold),               \
 				    memory_order_relaxed, memory_order_relaxed))           \
@@ -90,3 +92,77 @@ int sc_bfp_csup_config(sc_bfp_csup_cfg *cfg, sc_params *p, const sc_env *env, sc
 	}
 SC_BFP_RETRY_(bfp_dup, sc_bfp_dup_next_)
 SC_BFP_RETRY_(bfp_csup, sc_bfp_csup_next_contended_)
+
+/* ---- add(n): runs of bumps at e = 0, geometric gaps above (see sc_bfp.h) ------- */
+
+/*
+ * Updates from word w (at e = 0) that are plain mantissa bumps, w + 1 each:
+ * BFP-DUP until m + 1 would reach MantThreshold, BFP-CSUP's first attempts
+ * until the mantissa is full.
+ */
+static uint64_t bfp_plain_bumps(uint32_t w, const sc_bfp_cfg *cfg, bool csup)
+{
+	uint32_t m = sc_bfp_mant_(w), limit = SC_BFP_MANT_MAX;
+	if (!csup && cfg->mant_threshold - 1 < limit)
+		limit = cfg->mant_threshold - 1;
+	return m < limit ? limit - m : 0;
+}
+
+static void bfp_add(sc_bfp *c, const sc_bfp_cfg *cfg, sc_thread *t, uint64_t n, bool csup)
+{
+	/* relaxed throughout: see the top of sc_bfp.h. */
+	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	bool bulk_failed = false;
+	while (n) {
+		uint32_t e = sc_bfp_exp_(w), r = 0;
+		if (e == 0 && !bulk_failed && n >= 2) {
+			uint64_t k = bfp_plain_bumps(w, cfg, csup);
+			k = k < n ? k : n;
+			if (k >= 2) {
+				/* strong: a failure is contention, answered by one ordinary step. */
+				if (atomic_compare_exchange_strong_explicit(&c->w, &w, w + (uint32_t)k,
+				                                            memory_order_relaxed,
+				                                            memory_order_relaxed)) {
+					n -= k;
+					w += (uint32_t)k;
+				} else {
+					bulk_failed = true;
+				}
+				continue;
+			}
+		}
+		bulk_failed = false;
+		if (e > 0) {
+			uint64_t gap = sc_geometric_gap(sc_xorshift_dice(&t->rng),
+			                                log1p(-ldexp(1.0, -(int)e)));
+			if (gap > n)
+				return;
+			n -= gap - 1;
+			/* A draw that passes at e, as sc_bfp_chosen_ tests it: r - 1 has e low zero bits. */
+			r = ((sc_xorshift_dice(&t->rng) - 1) & ~((1u << e) - 1)) + 1;
+		}
+		/* One update, exactly as the increment makes it (r = 0: not drawn yet). */
+		n--;
+		uint32_t next = csup ? sc_bfp_bump_(w) : sc_bfp_dup_next_(w, cfg->mant_threshold);
+		if (atomic_compare_exchange_strong_explicit(&c->w, &w, next, memory_order_relaxed,
+		                                            memory_order_relaxed)) {
+			w = next;
+			continue;
+		}
+		if (csup)
+			sc_bfp_csup_inc_retry(c, cfg, t, w, r);
+		else
+			sc_bfp_dup_inc_retry(c, cfg, t, w, r);
+		w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	}
+}
+
+void sc_bfp_dup_add(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, sc_thread *t, uint64_t n)
+{
+	bfp_add(c, cfg, t, n, false);
+}
+
+void sc_bfp_csup_add(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, sc_thread *t, uint64_t n)
+{
+	bfp_add(c, cfg, t, n, true);
+}

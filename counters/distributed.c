@@ -1,12 +1,12 @@
 /*
- * distributed.c - the slow paths of the distributed counters (distributed.h):
+ * distributed.c - the slow paths of the distributed counters (sc_distributed.h):
  * configuration, allocation of the slot arrays, Striped's table growth, and
  * PerCPU's sched_getcpu() fallback (the only part that needs _GNU_SOURCE).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* sched_getcpu */
 #endif
-#include "distributed.h"
+#include <scounters/sc_distributed.h>
 
 #include <sched.h>
 #include <unistd.h>
@@ -73,13 +73,13 @@ int sc_sharded_config(sc_sharded_cfg *cfg, sc_params *p, const sc_env *env, sc_e
 
 int sc_sharded_init(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_err *err)
 {
-	c->slots = slots_alloc("Sharded", cfg->threads, err);
+	c->slots = slots_alloc("Sharded", cfg->threads + 1, err); /* + the overflow slot */
 	return c->slots ? 0 : -1;
 }
 
 void sc_sharded_reset(sc_sharded_t *c, const sc_sharded_cfg *cfg)
 {
-	slots_zero(c->slots, cfg->threads);
+	slots_zero(c->slots, cfg->threads + 1);
 }
 
 void sc_sharded_destroy(sc_sharded_t *c, const sc_sharded_cfg *cfg)
@@ -91,7 +91,7 @@ void sc_sharded_destroy(sc_sharded_t *c, const sc_sharded_cfg *cfg)
 
 size_t sc_sharded_heap_bytes(const sc_sharded_t *c, const sc_sharded_cfg *cfg)
 {
-	return slots_bytes(c->slots, cfg->threads);
+	return slots_bytes(c->slots, cfg->threads + 1);
 }
 
 /* ---- Striped ------------------------------------------------------------- */
@@ -238,6 +238,26 @@ void sc_striped_inc_slow(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *
 		}
 		sc_xorshift_ayers(&t->probe);
 	}
+}
+
+void sc_striped_add(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *t, uint64_t n)
+{
+	/* acquire: as in sc_striped_inc. */
+	sc_striped_table *tab = atomic_load_explicit(&c->table, memory_order_acquire);
+	SC_ATOMIC(uint64_t) *w = tab ? &tab->cells[t->probe & (tab->size - 1)]->v : &c->base;
+	/* relaxed: as sc_striped_try_inc_; a failure only signals contention. */
+	uint64_t v = atomic_load_explicit(w, memory_order_relaxed);
+	if (atomic_compare_exchange_strong_explicit(w, &v, v + n, memory_order_relaxed,
+	                                            memory_order_relaxed))
+		return;
+	if (!tab) {
+		striped_expand(c, cfg, NULL); /* a no-op when another thread holds the lock */
+	} else {
+		sc_xorshift_ayers(&t->probe); /* as the increment's rehash */
+		w = &tab->cells[t->probe & (tab->size - 1)]->v;
+	}
+	/* relaxed: the add is atomic whatever the order; nothing else is published. */
+	atomic_fetch_add_explicit(w, n, memory_order_relaxed);
 }
 
 void sc_striped_reset(sc_striped_t *c, const sc_striped_cfg *cfg)

@@ -1,7 +1,9 @@
-/* morris.c - configuration of the float-threshold counters (morris.h). */
-#include "morris.h"
+/* morris.c - configuration of the float-threshold counters (sc_morris.h). */
+#include <scounters/sc_morris.h>
 
-/* Accuracy in percent RSTDV; see morris.h for why the range is [0.5, 50]. */
+#include <math.h>
+
+/* Accuracy in percent RSTDV; see sc_morris.h for why the range is [0.5, 50]. */
 #define SC_MORRIS_ACC_MIN 0.5
 #define SC_MORRIS_ACC_MAX 50.0
 #define SC_MORRIS_ACC_DEFAULT 1.0
@@ -45,4 +47,90 @@ int sc_morris_adapt_config(sc_morris_adapt_cfg *cfg, sc_params *p, const sc_env 
 {
 	(void)env;
 	return sc_morris_config_named(cfg, p, "MorrisAdapt", err);
+}
+
+/* ---- add(n): geometric gaps between updates (see sc_morris.h) ---------------- */
+
+/* Probability that a trial at threshold bits tbits updates, as sc_morris_chosen_ decides. */
+static double morris_p(uint32_t tbits)
+{
+	int64_t floor_t = (int64_t)sc_morris_float_(tbits);
+	return floor_t >= (int64_t)UINT32_MAX ? 1.0 : (double)floor_t / (double)UINT32_MAX;
+}
+
+/*
+ * Trials up to and including the next update at threshold bits tbits (1 when
+ * the update is certain); *p receives the probability used.
+ */
+static uint64_t morris_gap(uint32_t tbits, double *p, uint32_t *rng)
+{
+	*p = morris_p(tbits);
+	return *p >= 1.0 ? 1 : sc_geometric_gap(sc_xorshift_dice(rng), log1p(-*p));
+}
+
+/* After a failed CAS: keep an update chosen at probability p_old now that it is p_new? */
+static bool morris_still_chosen(double p_old, double p_new, uint32_t *rng)
+{
+	return p_new >= p_old || (double)sc_xorshift_dice(rng) * 0x1p-32 * p_old < p_new;
+}
+
+/*
+ * n trials on a word of type T (one Morris word, or MorrisAdapt's whole
+ * word) holding threshold bits TBITS(w); NEXT(w, cfg) is the word after one
+ * update. Skips to each update by its gap, then applies it by CAS, keeping
+ * it after a failed CAS only as morris_still_chosen says.
+ */
+#define SC_MORRIS_TRIALS_(NAME, T, TBITS, NEXT)                                            \
+	static void NAME(SC_ATOMIC(T) *word, const sc_morris_cfg *cfg, uint32_t *rng,      \
+	                 uint64_t n)                                                       \
+	{                                                                                  \
+		/* relaxed throughout: see the top of sc_morris.h. */                      \
+		T w = atomic_load_explicit(word, memory_order_relaxed);                    \
+		while (n) {                                                                \
+			double p;                                                          \
+			uint64_t gap = morris_gap(TBITS(w), &p, rng);                      \
+			if (gap > n)                                                       \
+				return;                                                    \
+			n -= gap;                                                          \
+			for (;;) {                                                         \
+				T next = NEXT(w, cfg);                                     \
+				if (atomic_compare_exchange_weak_explicit(                 \
+					    word, &w, next, memory_order_relaxed,          \
+					    memory_order_relaxed)) {                       \
+					w = next;                                          \
+					break;                                             \
+				}                                                          \
+				double p_new = morris_p(TBITS(w));                         \
+				if (!morris_still_chosen(p, p_new, rng))                   \
+					break;                                             \
+				p = p_new;                                                 \
+			}                                                                  \
+		}                                                                          \
+	}
+#define SC_MORRIS_TBITS32_(w) (w)
+#define SC_MORRIS_TBITS64_(w) ((uint32_t)((w) >> 32))
+SC_MORRIS_TRIALS_(morris_trials, uint32_t, SC_MORRIS_TBITS32_, sc_morris_next_)
+SC_MORRIS_TRIALS_(morris_adapt_trials, uint64_t, SC_MORRIS_TBITS64_, sc_morris_adapt_next_)
+
+void sc_morris_add(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t, uint64_t n)
+{
+	morris_trials(&c->t, cfg, &t->rng, n);
+}
+
+void sc_morris_adapt_add(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg, sc_thread *t,
+                         uint64_t n)
+{
+	/* relaxed: as Morris; the CAS below validates what was read. */
+	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	for (uint32_t fails = 0; n && sc_morris_adapt_exact_mode_(w) && fails < SC_MORRIS_ADAPT_TRIES;
+	     fails++) {
+		uint64_t room = UINT32_MAX - (uint32_t)w, k = n < room ? n : room;
+		/* strong: as the increment, a lone thread never fails; relaxed: as Morris. */
+		if (atomic_compare_exchange_strong_explicit(&c->w, &w, w + k, memory_order_relaxed,
+		                                            memory_order_relaxed)) {
+			n -= k; /* done, or the exact half is full */
+			w += k;
+		}
+	}
+	morris_adapt_trials(&c->w, cfg, &t->rng, n);
 }

@@ -1,5 +1,5 @@
-/* numa.c - configuration and slow paths of the NUMA-aware counters (numa.h). */
-#include "numa.h"
+/* numa.c - configuration and slow paths of the NUMA-aware counters (sc_numa.h). */
+#include <scounters/sc_numa.h>
 
 /* env.nodes in 1 .. max, or -1 with a message saying why. */
 static int numa_check_nodes(const sc_env *env, const char *variant, uint32_t max,
@@ -58,7 +58,7 @@ int sc_rbonuma_adapt_init(sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg *cfg
 	return sc_rbonuma_init(c, cfg, err);
 }
 
-/* Zero the value, keep the flag and node bits (see RBONumaAdapt in numa.h). */
+/* Zero the value, keep the flag and node bits (see RBONumaAdapt in sc_numa.h). */
 void sc_rbonuma_reset(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg)
 {
 	/* relaxed, load and store: reset runs while no thread increments (SPEC §3). */
@@ -343,4 +343,67 @@ void sc_multiline_adapt_destroy(sc_multiline_adapt_t *c, const sc_multiline_adap
 	if (sc_multiline_adapt_word_inflated(w))
 		sc_free_lines(sc_multiline_adapt_word_parts(w));
 	atomic_store_explicit(&c->w, 0, memory_order_relaxed); /* relaxed: the counter is dead */
+}
+
+/* ---- add(n) ---------------------------------------------------------------- */
+
+/* The new word after adding n to w's value; tagged with `me` when tag is set. */
+static uint32_t rbonuma_word_plus(const sc_rbonuma_cfg *cfg, uint32_t w, uint64_t n, bool tag,
+                                  uint32_t me)
+{
+	uint32_t value = (uint32_t)(((uint64_t)(w & cfg->value_mask) + n) & cfg->value_mask);
+	uint32_t bits = tag ? sc_rbonuma_tag(cfg, me) : (w & ~cfg->value_mask);
+	return bits | value;
+}
+
+/* adaptive: tag only once a node is recorded (RBONumaAdapt), else always (RBONuma). */
+static void rbonuma_add(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *t, uint64_t n,
+                        bool adaptive)
+{
+	uint32_t me = sc_numa_node(t, cfg->nodes);
+	/* relaxed: the CAS validates it. */
+	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	for (uint32_t failures = 0;; failures++) {
+		bool tag = !adaptive || sc_rbonuma_word_recorded(w);
+		/* relaxed: as sc_rbonuma_try; a failed CAS hands back the current word. */
+		if (atomic_compare_exchange_weak_explicit(&c->w, &w,
+		                                          rbonuma_word_plus(cfg, w, n, tag, me),
+		                                          memory_order_relaxed, memory_order_relaxed))
+			return;
+		sc_backoff(&cfg->backoff, failures, &t->rng);
+	}
+}
+
+void sc_rbonuma_add(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *t, uint64_t n)
+{
+	rbonuma_add(c, cfg, t, n, false);
+}
+
+void sc_rbonuma_adapt_add(sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg *cfg, sc_thread *t,
+                          uint64_t n)
+{
+	rbonuma_add(c, cfg, t, n, true);
+}
+
+void sc_multiline_adapt_add(sc_multiline_adapt_t *c, const sc_multiline_adapt_cfg *cfg,
+                            sc_thread *t, uint64_t n)
+{
+	/* acquire: as in sc_multiline_adapt_inc, a pointer comes with its components. */
+	uint64_t w = atomic_load_explicit(&c->w, memory_order_acquire);
+	for (uint32_t failures = 0;; failures++) {
+		if (sc_multiline_adapt_word_inflated(w)) {
+			sc_rbo_add(&sc_multiline_adapt_word_parts(w)[sc_numa_node(t, cfg->nodes)].rbo,
+			           &cfg->rbo, t, n);
+			return;
+		}
+		/*
+		 * value + n in the value form: w + 2n keeps the tag bit 0 and wraps
+		 * the value modulo 2^63. acquire on both: as in the increment, the
+		 * word handed back may be the pointer.
+		 */
+		if (atomic_compare_exchange_weak_explicit(&c->w, &w, w + 2 * n, memory_order_acquire,
+		                                          memory_order_acquire))
+			return;
+		sc_backoff(&cfg->rbo.backoff, failures, &t->rng);
+	}
 }

@@ -3,7 +3,7 @@
  * list: one type-erased wrapper per operation per variant, lookup by name,
  * and the sc_table helper that lays out arrays of counters.
  */
-#include "scounters.h"
+#include <scounters/scounters.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,10 @@
 	static void P##_inc_(void *c, const void *cfg, sc_thread *t)                       \
 	{                                                                                  \
 		sc_##P##_inc(c, cfg, t);                                                   \
+	}                                                                                  \
+	static void P##_add_(void *c, const void *cfg, sc_thread *t, uint64_t n)           \
+	{                                                                                  \
+		sc_##P##_add(c, cfg, t, n);                                                \
 	}                                                                                  \
 	static uint64_t P##_get_(const void *c, const void *cfg)                           \
 	{                                                                                  \
@@ -44,7 +48,8 @@ SC_VARIANTS(SC_WRAP_)
 #define SC_ENTRY_(P, NAME, ALIAS, KIND, LAYOUT, SUMMARY, PARAMS)                           \
 	[SC_ID_##P] = {NAME,          ALIAS,      KIND,        LAYOUT,          SUMMARY,   \
 	               PARAMS,        sizeof(sc_##P##_cfg), P##_config_, P##_size_,        \
-	               P##_init_,     P##_inc_,   P##_get_,    P##_reset_,      P##_flush_, \
+	               P##_init_,     P##_inc_,   P##_add_,    P##_get_,        P##_reset_, \
+	               P##_flush_,                                                         \
 	               P##_destroy_,  P##_heap_bytes_},
 const sc_variant sc_variants[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_ENTRY_)};
 #undef SC_ENTRY_

@@ -1,5 +1,5 @@
 /* sc_common.c - the shared slow paths: seeds, parameters, errors, allocation. */
-#include "sc_common.h"
+#include <scounters/sc_common.h>
 
 #include <errno.h>
 #include <math.h>
@@ -40,6 +40,12 @@ void sc_thread_init(sc_thread *t, uint32_t index, uint32_t node, uint64_t seed, 
 	t->node = node;
 	t->rng = sc_derive_seed32(seed, who, 0);
 	t->probe = sc_derive_seed32(seed, index, 1);
+}
+
+uint64_t sc_geometric_gap(uint32_t r, double log1m)
+{
+	double g = floor(log((double)r * 0x1p-32) / log1m);
+	return g < 0x1p64 ? 1 + (uint64_t)g : UINT64_MAX; /* below 2^64 means at most 2^64 - 2048 */
 }
 
 void sc_err_set(sc_err *err, const char *fmt, ...)

@@ -1,5 +1,7 @@
-/* scalable.c - configuration of Ayers's integer counters (scalable.h). */
-#include "scalable.h"
+/* scalable.c - configuration of Ayers's integer counters (sc_scalable.h). */
+#include <scounters/sc_scalable.h>
+
+#include <math.h>
 
 #include <string.h>
 
@@ -56,4 +58,88 @@ int sc_scalable_capped_config(sc_scalable_capped_cfg *cfg, sc_params *p, const s
 {
 	(void)env;
 	return sc_scalable_config_named(cfg, p, "ScalableCapped", true, err);
+}
+
+/* ---- add(n): see sc_scalable.h ------------------------------------------------- */
+
+/* fetch-and-add of d at the configured width; the count before the add. */
+static uint64_t scalable_fetch_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint64_t d)
+{
+	/* relaxed: as the increment's fetch-and-add, nothing else is published. */
+	if (cfg->width == 32)
+		return atomic_fetch_add_explicit(sc_scalable_w32_(c), (uint32_t)d, memory_order_relaxed);
+	return atomic_fetch_add_explicit(sc_scalable_w64_(c), d, memory_order_relaxed);
+}
+
+/* The count after adding d to `before`, at the configured width. */
+static uint64_t scalable_wrap(const sc_scalable_cfg *cfg, uint64_t before, uint64_t d)
+{
+	uint64_t after = before + d;
+	return cfg->width == 32 ? (uint32_t)after : after;
+}
+
+/* Scalable's add from the count `seen` (possibly stale, as in the increment). */
+static void scalable_add_from(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t,
+                              uint64_t n, uint64_t seen)
+{
+	while (n) {
+		unsigned s = sc_scalable_shift_(seen, cfg);
+		uint64_t d;
+		if (s == 0) {
+			/* Exact below 2^T: the trials that fit there, all at once. */
+			uint64_t room = ((uint64_t)1 << cfg->threshold) - seen;
+			d = n < room ? n : room;
+			n -= d;
+		} else {
+			uint64_t gap = sc_geometric_gap(sc_xorshift_ayers(&t->rng),
+			                                log1p(-ldexp(1.0, -(int)s)));
+			if (gap > n)
+				return;
+			n -= gap;
+			d = (uint64_t)1 << s;
+		}
+		seen = scalable_wrap(cfg, scalable_fetch_add(c, cfg, d), d);
+	}
+}
+
+static uint64_t scalable_load(const sc_scalable_t *c, const sc_scalable_cfg *cfg)
+{
+	/* relaxed: the value only picks the step, as in the increment. */
+	if (cfg->width == 32)
+		return atomic_load_explicit(sc_scalable_cw32_(c), memory_order_relaxed);
+	return atomic_load_explicit(sc_scalable_cw64_(c), memory_order_relaxed);
+}
+
+void sc_scalable_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t, uint64_t n)
+{
+	scalable_add_from(c, cfg, t, n, scalable_load(c, cfg));
+}
+
+void sc_scalable_capped_add(sc_scalable_capped_t *c, const sc_scalable_capped_cfg *cfg,
+                            sc_thread *t, uint64_t n)
+{
+	sc_scalable_add(c, cfg, t, n);
+}
+
+void sc_scalable_cas_add(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg, sc_thread *t,
+                         uint64_t n)
+{
+	uint64_t seen;
+	/* strong: a spurious failure would cost exactness; relaxed: nothing to publish. */
+	if (cfg->width == 32) {
+		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
+		uint32_t v = atomic_load_explicit(w, memory_order_relaxed);
+		if (atomic_compare_exchange_strong_explicit(w, &v, (uint32_t)(v + n),
+		                                            memory_order_relaxed, memory_order_relaxed))
+			return;
+		seen = v;
+	} else {
+		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
+		uint64_t v = atomic_load_explicit(w, memory_order_relaxed);
+		if (atomic_compare_exchange_strong_explicit(w, &v, v + n, memory_order_relaxed,
+		                                            memory_order_relaxed))
+			return;
+		seen = v;
+	}
+	scalable_add_from(c, cfg, t, n, seen);
 }

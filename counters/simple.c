@@ -1,5 +1,5 @@
-/* simple.c - configuration of the central-word counters (simple.h). */
-#include "simple.h"
+/* simple.c - configuration of the central-word counters (sc_simple.h). */
+#include <scounters/sc_simple.h>
 
 /* Serial, CAS and FetchAdd have no parameters of their own. */
 int sc_serial_config(sc_serial_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)

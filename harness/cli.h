@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "scounters.h"
+#include <scounters/scounters.h>
 
 /* Upper bounds that keep a typo from exhausting the machine, not NUMA limits. */
 #define CLI_MAX_THREADS 16384u

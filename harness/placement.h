@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "cli.h"       /* placement_kind */
-#include "sc_common.h" /* sc_err */
+#include <scounters/sc_common.h> /* sc_err */
 
 typedef struct topo topo; /* opaque */
 

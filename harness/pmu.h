@@ -17,7 +17,7 @@
 
 #include <stdbool.h>
 
-#include "sc_common.h"
+#include <scounters/sc_common.h>
 
 #define PMU_MAX_EVENTS 8
 

@@ -1,5 +1,5 @@
 /*
- * test_numa.c - the NUMA-aware precise counters (numa.h): exactness under
+ * test_numa.c - the NUMA-aware precise counters (sc_numa.h): exactness under
  * oversubscription with virtual nodes, the multi-node paths (node recording,
  * anti-starvation, adaptation, inflation), overflow boundaries, reset and
  * parameter validation. Thread i runs on virtual node i % nodes; seeds are
@@ -9,7 +9,7 @@
  * variant while another keeps changing the word without ever waiting; every
  * duel must itself be exact.
  */
-#include "scounters.h"
+#include <scounters/scounters.h>
 #include "tap.h"
 #include "testutil.h"
 

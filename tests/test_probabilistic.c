@@ -22,6 +22,11 @@
  *      counter that had silently become exact would pass (a) and (b)); the
  *      chi-square lower tail this allows is printed, 1.7e-29 at K = 200.
  *
+ * add(n) is held to the same three checks with the same bounds (its contract
+ * is that of n increments, see the family headers): the N of a run is
+ * given as adds of a cycle of sizes from 1 to 2^17 (ADD_CHUNKS), seeded from
+ * base seed + 0x800000.
+ *
  *   test_probabilistic               make check: K = 200, N = 2^19 (about 3 s
  *                                    at -O2, 10 s under ASan+UBSan, 2 cores)
  *   test_probabilistic --acceptance  K = 200, N = 2,000,000, with a table
@@ -35,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scounters.h"
+#include <scounters/scounters.h>
 #include "tap.h"
 #include "testutil.h"
 
@@ -117,6 +122,24 @@ static const inc_n_fn inc_n[SC_VARIANT_COUNT] = {SC_VARIANTS(INC_N_ENTRY_)};
 static void inst_inc(inst *in, sc_thread *t, uint64_t n)
 {
 	inc_n[in->v - sc_variants](in->c, in->cfg, t, n);
+}
+
+/*
+ * n increments given as adds whose sizes cycle through ADD_CHUNKS, starting
+ * at entry `phase`: singles, small and large adds mixed, so that add's runs
+ * of bumps, its gaps and its ordinary single updates all take part.
+ */
+static const uint64_t ADD_CHUNKS[] = {1, 3, 1000, 2, 17, 131072, 1, 4096, 250, 65536, 7, 30000};
+#define N_ADD_CHUNKS (sizeof ADD_CHUNKS / sizeof ADD_CHUNKS[0])
+
+static void inst_add_chunks(inst *in, sc_thread *t, uint64_t n, unsigned phase)
+{
+	for (unsigned i = phase; n; i++) {
+		uint64_t k = ADD_CHUNKS[i % N_ADD_CHUNKS];
+		k = k < n ? k : n;
+		in->v->add(in->c, in->cfg, t, k);
+		n -= k;
+	}
 }
 
 /* The raw counter word (every variant here is one 32- or 64-bit atomic word). */
@@ -494,7 +517,7 @@ typedef struct stat_result {
 } stat_result;
 
 static void run_statistics(const stat_spec *s, unsigned runs, uint64_t n, uint64_t seed,
-                           stat_result *res)
+                           bool by_add, stat_result *res)
 {
 	inst in;
 	inst_must_open(&in, s->id, s->params);
@@ -505,7 +528,10 @@ static void run_statistics(const stat_spec *s, unsigned runs, uint64_t n, uint64
 		sc_thread_init(&t, 0, 0, seed + i, false);
 		in.v->reset(in.c, in.cfg);
 		uint64_t start = s->preset ? s->preset(&in, n) : 0;
-		inst_inc(&in, &t, n);
+		if (by_add)
+			inst_add_chunks(&in, &t, n, i);
+		else
+			inst_inc(&in, &t, n);
 		test_stats_add(&res->x, (double)(inst_get(&in) - start) / (double)n);
 	}
 	res->seconds = test_seconds() - t0;
@@ -516,10 +542,11 @@ static void run_statistics(const stat_spec *s, unsigned runs, uint64_t n, uint64
 
 /* Checks (a), (b), (c) of the top comment on r, each with its false-failure probability. */
 static void check_statistics(const stat_spec *s, unsigned runs, uint64_t n, uint64_t seed,
-                             const stat_result *res)
+                             bool by_add, const stat_result *res)
 {
 	const stat_result r = *res;
-	const char *name = sc_variants[s->id].name;
+	char name[64];
+	snprintf(name, sizeof name, "%s%s", sc_variants[s->id].name, by_add ? " add" : "");
 	double k = runs - 1, sd = test_stats_sd(&r.x);
 	double z = (r.x.mean - 1.0) / (r.bound / sqrt(runs));
 	double q = chi2_upper_quantile(k, FALSE_FAIL);
@@ -548,16 +575,16 @@ static void check_statistics(const stat_spec *s, unsigned runs, uint64_t n, uint
 static void print_table_row(const stat_spec *s, unsigned runs, const stat_result *r);
 
 /* Each spec: runs seeded runs of n; acceptance also prints a table row. */
-static void test_unbiased_rstdv_within_bound(unsigned runs, uint64_t n, bool table)
+static void test_unbiased_rstdv_within_bound(unsigned runs, uint64_t n, bool table, bool by_add)
 {
 	for (unsigned i = 0; i < sizeof stat_specs / sizeof *stat_specs; i++) {
 		const stat_spec *s = &stat_specs[i];
-		uint64_t seed = STAT_SEED + 0x10000u * i;
+		uint64_t seed = STAT_SEED + 0x10000u * i + (by_add ? 0x800000u : 0);
 		stat_result r;
-		run_statistics(s, runs, n, seed, &r);
+		run_statistics(s, runs, n, seed, by_add, &r);
 		if (table)
 			print_table_row(s, runs, &r);
-		check_statistics(s, runs, n, seed, &r);
+		check_statistics(s, runs, n, seed, by_add, &r);
 	}
 }
 
@@ -567,6 +594,7 @@ typedef struct mt_shared {
 	inst *in;
 	uint64_t per_thread;
 	uint64_t seed;
+	bool by_add; /* adds cycling through ADD_CHUNKS instead of increments */
 } mt_shared;
 
 static void mt_worker(test_thread_arg *a)
@@ -574,7 +602,10 @@ static void mt_worker(test_thread_arg *a)
 	mt_shared *s = a->shared;
 	sc_thread t;
 	sc_thread_init(&t, a->index, 0, s->seed, false);
-	inst_inc(s->in, &t, s->per_thread);
+	if (s->by_add)
+		inst_add_chunks(s->in, &t, s->per_thread, a->index);
+	else
+		inst_inc(s->in, &t, s->per_thread);
 	s->in->v->flush(s->in->c, s->in->cfg, &t);
 }
 
@@ -597,9 +628,10 @@ static double mt_bound(inst *in, uint64_t n)
  * only shrinks the step), so a false failure has probability at most the
  * normal tail at 5, 5.7e-7. Thread interleavings vary; the seeds are fixed:
  * 0x7007 + the variant's index among the probabilistic ones (thread i uses
- * stream i of it), printed.
+ * stream i of it), printed. by_add: the same 250,000 per thread given as
+ * adds cycling through ADD_CHUNKS (seeds 0x7107 + the index), same bound.
  */
-static void test_multithreaded_within_bound(void)
+static void test_multithreaded_within_bound(bool by_add)
 {
 	const unsigned threads = 4;
 	const uint64_t per = 250000, n = per * threads;
@@ -609,12 +641,12 @@ static void test_multithreaded_within_bound(void)
 			continue;
 		inst in;
 		inst_must_open(&in, id, "");
-		mt_shared s = {&in, per, 0x7007u + index++};
+		mt_shared s = {&in, per, (by_add ? 0x7107u : 0x7007u) + index++, by_add};
 		test_run_threads(threads, mt_worker, &s);
 		double rel = (double)inst_get(&in) / (double)n - 1.0, b = mt_bound(&in, n);
-		tap_ok(fabs(rel) <= MT_Z * b, "%s: %u threads x %llu: relative error %+.4f%%, "
-		       "within %.0f x %.4f%%", sc_variants[id].name, threads, (unsigned long long)per,
-		       100 * rel, MT_Z, 100 * b);
+		tap_ok(fabs(rel) <= MT_Z * b, "%s%s: %u threads x %llu: relative error %+.4f%%, "
+		       "within %.0f x %.4f%%", sc_variants[id].name, by_add ? " add" : "", threads,
+		       (unsigned long long)per, 100 * rel, MT_Z, 100 * b);
 		tap_diag("  false-failure probability %.1e (normal tail at z = %.0f), seed %#llx; "
 		         "final word %#llx",
 		         normal_two_sided_tail(MT_Z), MT_Z, (unsigned long long)s.seed,
@@ -622,6 +654,60 @@ static void test_multithreaded_within_bound(void)
 		                                                       : atomic_load(word32(&in))));
 		inst_close(&in);
 	}
+}
+
+/*
+ * Where n increments by one thread are exact, so is add(n) (it applies the
+ * same updates): each variant's exact range, reached by adds of mixed sizes,
+ * checked after every add. add(0) changes nothing.
+ */
+static void test_add_exact_where_inc_is(void)
+{
+	static const struct {
+		int id;
+		const char *params;
+		uint64_t limit; /* exact up to here */
+	} cases[] = {
+		{SC_ID_scalable, "", 1u << 13},
+		{SC_ID_scalable_capped, "threshold=20", 1u << 20},
+		{SC_ID_scalable_cas, "", 3000000},
+		{SC_ID_scalable_cas, "width=64", 3000000},
+		{SC_ID_bfp_dup, "", 7500},
+		{SC_ID_bfp_csup, "", SC_BFP_MANT_MAX},
+		{SC_ID_morris_adapt, "", 3000000},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		inst in;
+		inst_must_open(&in, cases[i].id, cases[i].params);
+		sc_thread t;
+		sc_thread_init(&t, 0, 0, 0xadd0u + i, false);
+		uint64_t done = 0;
+		bool ok = true;
+		for (unsigned j = 0; done < cases[i].limit; j++) {
+			uint64_t k = ADD_CHUNKS[j % N_ADD_CHUNKS] * (j % 3 == 0 ? 97 : 1);
+			k = k < cases[i].limit - done ? k : cases[i].limit - done;
+			in.v->add(in.c, in.cfg, &t, k);
+			done += k;
+			ok = ok && inst_get(&in) == done;
+		}
+		in.v->add(in.c, in.cfg, &t, 0);
+		ok = ok && inst_get(&in) == done;
+		tap_ok(ok, "%s '%s': add is exact up to %llu, as the increment", sc_variants[cases[i].id].name,
+		       cases[i].params, (unsigned long long)cases[i].limit);
+		inst_close(&in);
+	}
+	/* MorrisAdapt: the exact half fills to 2^32 - 1 by add, then the Morris half takes over. */
+	inst in;
+	inst_must_open(&in, SC_ID_morris_adapt, "");
+	sc_thread t;
+	sc_thread_init(&t, 0, 0, 0xadd9u, false);
+	in.v->add(in.c, in.cfg, &t, UINT32_MAX - 5);
+	bool exact = inst_get(&in) == UINT32_MAX - 5;
+	in.v->add(in.c, in.cfg, &t, 10);
+	uint64_t w = atomic_load(word64(&in));
+	tap_ok(exact && (uint32_t)w == UINT32_MAX && (uint32_t)(w >> 32) != SC_MORRIS_T0_BITS,
+	       "MorrisAdapt: add fills the exact half to 2^32-1, the rest goes to the Morris half");
+	inst_close(&in);
 }
 
 /* ---- 4. overflow boundaries ---- */
@@ -960,7 +1046,7 @@ static void test_single_thread_exact_from_zero(unsigned runs, uint64_t n)
 	for (unsigned i = 0; i < 3; i++) {
 		stat_spec s = {ids[i], "", morris_bound, morris_predict, NULL, "exact"};
 		stat_result r;
-		run_statistics(&s, runs, n, STAT_SEED + 0x100000u * (i + 1), &r);
+		run_statistics(&s, runs, n, STAT_SEED + 0x100000u * (i + 1), false, &r);
 		r.bound = r.predicted = 0;
 		print_table_row(&s, runs, &r);
 		tap_ok(r.x.min == 1 && r.x.max == 1, "%s: %u single-thread runs of %llu from 0 are "
@@ -972,7 +1058,7 @@ int main(int argc, char **argv)
 {
 	tap_plan_lazy();
 	if (argc > 1 && strcmp(argv[1], "--acceptance") == 0) {
-		test_unbiased_rstdv_within_bound(200, 2000000, true);
+		test_unbiased_rstdv_within_bound(200, 2000000, true, false);
 		test_single_thread_exact_from_zero(200, 2000000);
 		return tap_done();
 	}
@@ -982,8 +1068,11 @@ int main(int argc, char **argv)
 	test_bfp_csup_exact_single_thread();
 	test_morris_adapt_exact_half();
 	test_morris_small_counts();
-	test_unbiased_rstdv_within_bound(CHECK_RUNS, CHECK_N, false);
-	test_multithreaded_within_bound();
+	test_unbiased_rstdv_within_bound(CHECK_RUNS, CHECK_N, false, false);
+	test_multithreaded_within_bound(false);
+	test_unbiased_rstdv_within_bound(CHECK_RUNS, CHECK_N, false, true);
+	test_add_exact_where_inc_is();
+	test_multithreaded_within_bound(true);
 	test_morris_overflow_wraps();
 	test_morris_adapt_overflow_wraps();
 	test_bfp_overflow_wraps();

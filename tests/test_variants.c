@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "scounters.h"
+#include <scounters/scounters.h>
 #include "tap.h"
 #include "testutil.h"
 #include "workload.h"

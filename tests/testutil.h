@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "scounters.h"
+#include <scounters/scounters.h>
 
 typedef struct test_thread_arg {
 	unsigned index;

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scounters.h"
+#include <scounters/scounters.h>
 
 /*
  * External work: the pause routine run k times, k drawn from the thread's

@@ -1,5 +1,5 @@
 /*
- * numa.h - the NUMA-aware precise counters of Dice §2.1-2.2: RBONuma,
+ * sc_numa.h - the NUMA-aware precise counters of Dice §2.1-2.2: RBONuma,
  * RBONumaAdapt, Multiline and MultilineAdapt.
  *
  * All four are exact under any number of threads: every increment is one
@@ -21,7 +21,7 @@
 #define SC_NUMA_H
 
 #include "sc_common.h"
-#include "simple.h"
+#include "sc_simple.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,7 +77,7 @@ static inline uint32_t sc_numa_node(const sc_thread *t, uint32_t nodes)
 #define SC_RBONUMA_ADAPT_BACKOFF_TRIES 16u
 
 typedef struct sc_rbonuma {
-	_Atomic uint32_t w;
+	SC_ATOMIC(uint32_t) w;
 } sc_rbonuma_t;
 
 /*
@@ -93,8 +93,8 @@ typedef struct sc_rbonuma {
  * writes it.
  */
 typedef struct sc_rbonuma_cfg {
-	alignas(SC_LINE_SIZE) _Atomic uint32_t anti;
-	char anti_pad_[SC_LINE_SIZE - sizeof(_Atomic uint32_t)];
+	alignas(SC_LINE_SIZE) SC_ATOMIC(uint32_t) anti;
+	char anti_pad_[SC_LINE_SIZE - sizeof(SC_ATOMIC(uint32_t))];
 	sc_backoff_cfg backoff; /* backoff-min, backoff-max */
 	uint32_t patience;      /* rounds before a thread is impatient */
 	uint32_t nodes;         /* env.nodes */
@@ -102,9 +102,9 @@ typedef struct sc_rbonuma_cfg {
 	uint32_t value_mask;    /* 2^(31-nb) - 1 */
 } sc_rbonuma_cfg;
 
-static inline _Atomic uint32_t *sc_rbonuma_anti(const sc_rbonuma_cfg *cfg)
+static inline SC_ATOMIC(uint32_t) *sc_rbonuma_anti(const sc_rbonuma_cfg *cfg)
 {
-	return (_Atomic uint32_t *)&cfg->anti;
+	return (SC_ATOMIC(uint32_t) *)&cfg->anti;
 }
 
 /* Decoding a word (also for tests and diagnostics). */
@@ -224,6 +224,17 @@ static inline uint64_t sc_rbonuma_adapt_get(const sc_rbonuma_adapt_t *c,
 }
 
 /*
+ * add(n), both variants: one CAS of value + n (modulo the range) with the
+ * calling thread's node recorded as an increment records it (RBONumaAdapt:
+ * only once a node is recorded), retried with randomized backoff. Exact.
+ * An add does not take part in the hold-off and anti-starvation protocol:
+ * it is one update however large n is, rare next to increments.
+ */
+void sc_rbonuma_add(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *t, uint64_t n);
+void sc_rbonuma_adapt_add(sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg *cfg, sc_thread *t,
+                          uint64_t n);
+
+/*
  * What all four share: config, init, reset and destroy are in numa.c, size
  * is the type's, flush does nothing. heap_bytes is each pair's own.
  */
@@ -250,7 +261,7 @@ typedef struct sc_multiline_part {
 	char pad_[SC_LINE_SIZE - sizeof(sc_rbo_t)];
 } sc_multiline_part;
 
-_Static_assert(sizeof(sc_multiline_part) == SC_LINE_SIZE, "one component per padding unit");
+SC_STATIC_ASSERT(sizeof(sc_multiline_part) == SC_LINE_SIZE, "one component per padding unit");
 
 /* The components' sum, each read relaxed; the caller masks to its range. */
 static inline uint64_t sc_multiline_sum(const sc_multiline_part *parts, uint32_t nodes)
@@ -294,6 +305,13 @@ static inline uint64_t sc_multiline_get(const sc_multiline_t *c, const sc_multil
 	return sc_multiline_sum(c->parts, cfg->nodes);
 }
 
+/* add(n): RBO's add on the calling thread's component. Exact. */
+static inline void sc_multiline_add(sc_multiline_t *c, const sc_multiline_cfg *cfg, sc_thread *t,
+                                    uint64_t n)
+{
+	sc_rbo_add(&c->parts[sc_numa_node(t, cfg->nodes)].rbo, &cfg->rbo, t, n);
+}
+
 static inline size_t sc_multiline_heap_bytes(const sc_multiline_t *c, const sc_multiline_cfg *cfg)
 {
 	return c->parts ? (size_t)cfg->nodes * sizeof(sc_multiline_part) : 0;
@@ -329,7 +347,7 @@ static inline size_t sc_multiline_heap_bytes(const sc_multiline_t *c, const sc_m
 #define SC_MULTILINE_ADAPT_INFLATE_AFTER_MAX (1u << 20)
 
 typedef struct sc_multiline_adapt {
-	_Atomic uint64_t w;
+	SC_ATOMIC(uint64_t) w;
 } sc_multiline_adapt_t;
 
 typedef struct sc_multiline_adapt_cfg {
@@ -393,6 +411,14 @@ static inline uint64_t sc_multiline_adapt_get(const sc_multiline_adapt_t *c,
 	return sc_multiline_sum(sc_multiline_adapt_word_parts(w), cfg->nodes) &
 	       SC_MULTILINE_ADAPT_VALUE_MASK;
 }
+
+/*
+ * add(n): one CAS of value + n (modulo 2^63) on the word, with backoff; once
+ * inflated, RBO's add on the calling thread's component. Exact. An add
+ * never inflates the counter: only increments measure contention.
+ */
+void sc_multiline_adapt_add(sc_multiline_adapt_t *c, const sc_multiline_adapt_cfg *cfg,
+                            sc_thread *t, uint64_t n);
 
 static inline size_t sc_multiline_adapt_heap_bytes(const sc_multiline_adapt_t *c,
                                                    const sc_multiline_adapt_cfg *cfg)

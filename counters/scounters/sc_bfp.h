@@ -1,5 +1,5 @@
 /*
- * bfp.h - the binary floating point counters: BFP-DUP and BFP-CSUP (Dice §4).
+ * sc_bfp.h - the binary floating point counters: BFP-DUP and BFP-CSUP (Dice §4).
  *
  * One 32-bit word holds an exponent e (bits 31-28) and a mantissa m (bits
  * 27-0) and represents m * 2^e. An increment is applied with probability
@@ -19,6 +19,22 @@
  * MantThreshold/2); or mantissa-threshold, given directly: even, in
  * [2, 2^28] (not both). backoff-min, backoff-max: the randomized backoff
  * between retries (sc_backoff).
+ *
+ * add(n), both variants (out of line, bfp.c): n increments' worth of
+ * trials at the cost of the updates they make. At e = 0, where every trial
+ * updates, runs of plain mantissa bumps are applied as one CAS of m + k;
+ * at e > 0 it draws the gap to the next successful trial (geometric with
+ * p = 2^-e, one draw, sc_geometric_gap) and applies that update as the
+ * increment would, through the increment's own retry path when the CAS
+ * fails (which re-tests the draw against the exponent it finds). Error
+ * contract: the expected gain of every trial is exactly 2^-e * 2^e = 1, as
+ * for n increments, so add is unbiased, and the variance is that of the
+ * same n increments: uncontended, the result has the distribution of n
+ * consecutive increments by one thread (up to the 2^-32 resolution of one
+ * draw per gap), so the RSTDV bound sqrt(3/(8M - 3)) (BFP-DUP) holds at the
+ * count reached, and BFP-CSUP stays exact up to 2^28 - 1. Cost: one CAS per
+ * run of bumps at e = 0 and one draw and CAS per update at e > 0, about
+ * n 2^-e at exponent e, instead of n draws.
  *
  * Every atomic is relaxed: the word publishes no other data, and get may
  * return any value it has held.
@@ -43,7 +59,7 @@ typedef struct sc_bfp_cfg {
 
 /* The word shared by both variants. */
 typedef struct sc_bfp {
-	_Atomic uint32_t w; /* e << 28 | m */
+	SC_ATOMIC(uint32_t) w; /* e << 28 | m */
 } sc_bfp;
 
 /* Shared configuration reader (the variant name goes into error messages). */
@@ -196,6 +212,9 @@ SC_ALWAYS_INLINE void sc_bfp_csup_inc(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *c
 		return;
 	sc_bfp_csup_inc_retry(c, cfg, t, w, r);
 }
+
+void sc_bfp_dup_add(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, sc_thread *t, uint64_t n);
+void sc_bfp_csup_add(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, sc_thread *t, uint64_t n);
 
 /* The operations both variants share, stamped out for each. */
 #define SC_BFP_OPS_(P)                                                                     \

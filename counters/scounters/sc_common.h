@@ -10,14 +10,13 @@
 #ifndef SC_COMMON_H
 #define SC_COMMON_H
 
-#include <stdalign.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sc_config.h"
+#include "sc_atomic.h"
+#include "scounters/sc_config.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,8 +36,8 @@ extern "C" {
 
 /* A 64-bit atomic word alone on its padding unit. */
 typedef struct sc_padded_u64 {
-	alignas(SC_LINE_SIZE) _Atomic uint64_t v;
-	char pad_[SC_LINE_SIZE - sizeof(_Atomic uint64_t)];
+	alignas(SC_LINE_SIZE) SC_ATOMIC(uint64_t) v;
+	char pad_[SC_LINE_SIZE - sizeof(SC_ATOMIC(uint64_t))];
 } sc_padded_u64;
 
 /* What kind of answer a variant gives. */
@@ -65,7 +64,13 @@ typedef struct sc_env {
 	uint32_t cpus;    /* CPU ids are 0 .. cpus-1 (PerCPU, Striped); 0: ask the OS */
 } sc_env;
 
-/* Fill env with one thread, one node and the OS's CPU count. */
+/*
+ * Fill env with one thread, one node and the OS's CPU count. Set
+ * env.threads to the number of threads that will increment: with the
+ * default, Sharded and Batched give index 0 its own slot and send every
+ * other index to their shared overflow path (exact and in bounds, but
+ * contended). Thread-safe; never fails.
+ */
 void sc_env_default(sc_env *env);
 
 /*
@@ -73,8 +78,8 @@ void sc_env_default(sc_env *env);
  * must not share it between threads.
  */
 typedef struct sc_thread {
-	uint32_t index; /* 0 .. env.threads-1 */
-	uint32_t node;  /* 0 .. env.nodes-1, real or virtual */
+	uint32_t index; /* 0 .. env.threads-1 own slots; any larger one is safe (shared path) */
+	uint32_t node;  /* 0 .. env.nodes-1, real or virtual; larger ones are folded in */
 	uint32_t rng;   /* counter-decision xorshift32 state, never 0 */
 	uint32_t probe; /* Striped's cell probe, never 0 */
 } sc_thread;
@@ -171,6 +176,17 @@ static inline void sc_backoff(const sc_backoff_cfg *b, uint32_t failures, uint32
 	while (spins--)
 		sc_cpu_relax();
 }
+
+/*
+ * For the probabilistic variants' add(n): the number of independent trials,
+ * each a success with probability p (0 < p < 1), up to and including the
+ * first success, drawn from one uniform 32-bit value r in 1 .. 2^32-1 (an
+ * xorshift output). With u = r/2^32 it is 1 + floor(log(u) / log(1-p)), so
+ * P(gap > k) = P(u < (1-p)^k): the geometric distribution, up to the 2^-32
+ * resolution of u. log1m is log(1-p), computed by the caller once per p.
+ * Saturates at UINT64_MAX.
+ */
+uint64_t sc_geometric_gap(uint32_t r, double log1m);
 
 /* Error message sink for configuration and allocation failures. */
 typedef struct sc_err {
@@ -285,7 +301,7 @@ void sc_free_lines(void *p);
 	{                                                                                  \
 		(void)cfg;                                                                 \
 		(void)err;                                                                 \
-		atomic_init(&c->FIELD, INITIAL);                                           \
+		sc_atomic_init(&c->FIELD, INITIAL);                                           \
 		return 0;                                                                  \
 	}                                                                                  \
 	static inline void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg)          \

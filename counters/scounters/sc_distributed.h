@@ -1,5 +1,5 @@
 /*
- * distributed.h - precise counters that spread one count over several words,
+ * sc_distributed.h - precise counters that spread one count over several words,
  * so that increments of different threads write different cache lines:
  * Sharded, Striped, Batched and PerCPU.
  *
@@ -20,6 +20,8 @@
  *    message (out of memory) and destroy frees them; heap_bytes reports them.
  *  - reset stores 0 everywhere and keeps the allocation; only while nothing
  *    increments (SPEC §3).
+ *  - add(n) is the increment's update with n in place of 1: exact, same
+ *    parts, same thread-index rules (Striped: see its comment).
  */
 #ifndef SC_DISTRIBUTED_H
 #define SC_DISTRIBUTED_H
@@ -82,18 +84,21 @@ static inline uint64_t sc_dist_slots_sum(const sc_padded_u64 *slots, uint32_t n)
  * word per thread, written by that thread only, so an increment is a relaxed
  * load and a relaxed store, no read-modify-write; get sums all words.
  *
- * Contract: the caller configures env->threads >= every thread index it will
- * use (t->index < env->threads), and two threads that may increment at the
- * same time never share an index. Breaking the first writes out of bounds,
- * breaking the second loses increments; neither is checked on the fast path.
+ * Thread indices: indices 0 .. env->threads-1 each own a slot; two threads
+ * that may increment at the same time must never share one of those
+ * indices (that would lose increments; it is not checked). An index at or
+ * above env->threads is never used to index memory: such threads share one
+ * extra overflow slot, updated with an atomic fetch-and-add, so they count
+ * exactly too, at the cost of contention among themselves. The check is
+ * one well-predicted compare on the fast path.
  *
  * Range: 2^64 total, wraps (see above). Errors: config fails when
  * env->threads is 0 or above SC_DIST_MAX_SLOTS; init fails when out of
  * memory. Bytes per counter: a pointer (8) in the array, packed, plus
- * env->threads * SC_LINE_SIZE on the heap.
+ * (env->threads + 1) * SC_LINE_SIZE on the heap.
  */
 typedef struct sc_sharded {
-	sc_padded_u64 *slots; /* env->threads slots; the pointer is read-only after init */
+	sc_padded_u64 *slots; /* env->threads + 1 slots; the pointer is read-only after init */
 } sc_sharded_t;
 
 typedef struct sc_sharded_cfg {
@@ -104,8 +109,12 @@ SC_DIST_OPS_(sharded)
 
 static inline void sc_sharded_inc(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_thread *t)
 {
-	(void)cfg;
-	_Atomic uint64_t *w = &c->slots[t->index].v;
+	if (__builtin_expect(t->index >= cfg->threads, 0)) {
+		/* relaxed: the shared overflow slot; the add is atomic whatever the order. */
+		atomic_fetch_add_explicit(&c->slots[cfg->threads].v, 1, memory_order_relaxed);
+		return;
+	}
+	SC_ATOMIC(uint64_t) *w = &c->slots[t->index].v;
 	/*
 	 * relaxed load and store: this thread is the only writer of w, so no
 	 * update can slip in between; they are atomics only because get reads
@@ -115,9 +124,23 @@ static inline void sc_sharded_inc(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc
 	atomic_store_explicit(w, v + 1, memory_order_relaxed);
 }
 
+static inline void sc_sharded_add(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_thread *t,
+                                  uint64_t n)
+{
+	if (__builtin_expect(t->index >= cfg->threads, 0)) {
+		/* relaxed: as in sc_sharded_inc. */
+		atomic_fetch_add_explicit(&c->slots[cfg->threads].v, n, memory_order_relaxed);
+		return;
+	}
+	SC_ATOMIC(uint64_t) *w = &c->slots[t->index].v;
+	/* relaxed: single writer, as in sc_sharded_inc. */
+	atomic_store_explicit(w, atomic_load_explicit(w, memory_order_relaxed) + n,
+	                      memory_order_relaxed);
+}
+
 static inline uint64_t sc_sharded_get(const sc_sharded_t *c, const sc_sharded_cfg *cfg)
 {
-	return sc_dist_slots_sum(c->slots, cfg->threads);
+	return sc_dist_slots_sum(c->slots, cfg->threads + 1);
 }
 
 SC_OP_NO_FLUSH(sharded)
@@ -154,9 +177,9 @@ typedef struct sc_striped_table {
 } sc_striped_table;
 
 typedef struct sc_striped {
-	_Atomic uint64_t base;
-	_Atomic(sc_striped_table *) table; /* NULL until the first failed base CAS */
-	_Atomic uint32_t busy;             /* try-lock for creating or doubling the table */
+	SC_ATOMIC(uint64_t) base;
+	SC_ATOMIC(sc_striped_table *) table; /* NULL until the first failed base CAS */
+	SC_ATOMIC(uint32_t) busy;             /* try-lock for creating or doubling the table */
 } sc_striped_t;
 
 typedef struct sc_striped_cfg {
@@ -179,7 +202,7 @@ int sc_striped_grow(sc_striped_t *c, const sc_striped_cfg *cfg);
  * One CAS of w from its current value to value+1. Relaxed throughout: the
  * word publishes nothing else, and a failure means only "contended".
  */
-static inline bool sc_striped_try_inc_(_Atomic uint64_t *w)
+static inline bool sc_striped_try_inc_(SC_ATOMIC(uint64_t) *w)
 {
 	/* relaxed: a stale value just makes the CAS fail, which is a contention signal. */
 	uint64_t v = atomic_load_explicit(w, memory_order_relaxed);
@@ -204,6 +227,16 @@ static inline void sc_striped_inc(sc_striped_t *c, const sc_striped_cfg *cfg, sc
 	}
 	sc_striped_inc_slow(c, cfg, t, tab != NULL);
 }
+
+/*
+ * add(n): one CAS of +n on the base word (no table yet) or on the probe's
+ * cell; when that CAS fails, the first failure creates the table (the same
+ * try-lock as increments; never waits) and a failed cell rehashes the
+ * probe, and then the n goes in by one fetch-and-add on the base or the
+ * cell, so an add never loops. Exact. Doubling is left to increments, which
+ * measure repeated collisions.
+ */
+void sc_striped_add(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *t, uint64_t n);
 
 static inline uint64_t sc_striped_get(const sc_striped_t *c, const sc_striped_cfg *cfg)
 {
@@ -235,9 +268,12 @@ SC_OP_NO_FLUSH(striped)
  * instance, the threads were joined). get never exceeds the number of
  * increments begun.
  *
- * Same thread-index contract as Sharded (indices < env->threads, unique
- * among running threads); only the owner touches its local count while
- * increments run, and reset zeroes them (only while nothing increments).
+ * Thread indices as Sharded: 0 .. env->threads-1 own a local count and
+ * must be unique among running threads; only the owner touches its local
+ * count while increments run, and reset zeroes them (only while nothing
+ * increments). A thread whose index is at or above env->threads has no
+ * local count and adds straight to the shared word (a fetch-and-add per
+ * increment, exact, never out of bounds); its flush does nothing.
  *
  * Range: 2^64 total, wraps. Errors: config fails when batch is outside
  * 1 .. 2^30 or env->threads is 0 or above SC_DIST_MAX_SLOTS; init fails when
@@ -248,7 +284,7 @@ SC_OP_NO_FLUSH(striped)
 #define SC_BATCHED_MAX (1u << 30)
 
 typedef struct sc_batched {
-	_Atomic uint64_t shared;
+	SC_ATOMIC(uint64_t) shared;
 	sc_padded_u64 *local; /* env->threads slots; the pointer is read-only after init */
 } sc_batched_t;
 
@@ -261,7 +297,12 @@ SC_DIST_OPS_(batched)
 
 static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
 {
-	_Atomic uint64_t *local = &c->local[t->index].v;
+	if (__builtin_expect(t->index >= cfg->threads, 0)) {
+		/* relaxed: as the flush below; no local count for this index. */
+		atomic_fetch_add_explicit(&c->shared, 1, memory_order_relaxed);
+		return;
+	}
+	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
 	/*
 	 * relaxed load and store: only this thread touches its local count
 	 * during a run. It is an atomic (not a plain word the compiler could
@@ -280,6 +321,26 @@ static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc
 	atomic_store_explicit(local, 0, memory_order_relaxed);
 }
 
+static inline void sc_batched_add(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t,
+                                  uint64_t n)
+{
+	if (__builtin_expect(t->index >= cfg->threads, 0)) {
+		/* relaxed: as in sc_batched_inc. */
+		atomic_fetch_add_explicit(&c->shared, n, memory_order_relaxed);
+		return;
+	}
+	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
+	/* relaxed: owner only, as in sc_batched_inc. */
+	uint64_t held = atomic_load_explicit(local, memory_order_relaxed) + n;
+	if (held < cfg->batch) {
+		atomic_store_explicit(local, held, memory_order_relaxed);
+		return;
+	}
+	/* relaxed: as in sc_batched_inc. */
+	atomic_fetch_add_explicit(&c->shared, held, memory_order_relaxed);
+	atomic_store_explicit(local, 0, memory_order_relaxed);
+}
+
 static inline uint64_t sc_batched_get(const sc_batched_t *c, const sc_batched_cfg *cfg)
 {
 	(void)cfg;
@@ -289,8 +350,9 @@ static inline uint64_t sc_batched_get(const sc_batched_t *c, const sc_batched_cf
 
 static inline void sc_batched_flush(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
 {
-	(void)cfg;
-	_Atomic uint64_t *local = &c->local[t->index].v;
+	if (t->index >= cfg->threads)
+		return; /* such a thread holds nothing back (see above) */
+	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
 	/* relaxed: as in sc_batched_inc (owner only). */
 	uint64_t n = atomic_load_explicit(local, memory_order_relaxed);
 	if (n) {
@@ -367,6 +429,17 @@ static inline void sc_percpu_inc(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_th
 		cpu %= cfg->cpus;
 	/* relaxed: the add is atomic whatever the order, and publishes nothing else. */
 	atomic_fetch_add_explicit(&c->slots[cpu].v, 1, memory_order_relaxed);
+}
+
+static inline void sc_percpu_add(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t,
+                                 uint64_t n)
+{
+	(void)t;
+	uint32_t cpu = sc_percpu_cpu();
+	if (__builtin_expect(cpu >= cfg->cpus, 0))
+		cpu %= cfg->cpus;
+	/* relaxed: as in sc_percpu_inc. */
+	atomic_fetch_add_explicit(&c->slots[cpu].v, n, memory_order_relaxed);
 }
 
 static inline uint64_t sc_percpu_get(const sc_percpu_t *c, const sc_percpu_cfg *cfg)

@@ -1,5 +1,5 @@
 /*
- * scalable.h - Ayers's integer approximate counters: Scalable (alias ayers),
+ * sc_scalable.h - Ayers's integer approximate counters: Scalable (alias ayers),
  * ScalableCAS and ScalableCapped.
  *
  * The counter is a plain unsigned integer, 32 or 64 bits (parameter width,
@@ -30,6 +30,20 @@
  * Parameters: threshold in [1, width - 1], default 13; width 32 or 64;
  * ScalableCapped also cap in [1, 32], default 10.
  *
+ * add(n), all three (out of line, scalable.c): n increments' worth of
+ * trials at the cost of the updates they make. Below 2^T the trials that
+ * fit below 2^T are added by one fetch-and-add; above, it draws the gap to
+ * the next successful trial at the step 2^s chosen from the count seen
+ * (geometric with p = 2^-s, one draw, sc_geometric_gap) and adds 2^s by
+ * fetch-and-add. Error contract: every trial has an expected gain of exactly
+ * 2^-s * 2^s = 1, whatever count it was chosen at, so add is unbiased, with
+ * the variance of the same n increments; uncontended it has their
+ * distribution (up to the 2^-32 resolution of one draw per gap), hence the
+ * RSTDV bound sqrt(3/2^(T+2)) at the count reached. ScalableCAS first tries
+ * one CAS of count + n (exact; a lone thread is exact over the whole range)
+ * and only on failure takes Scalable's path. Cost: one fetch-and-add below
+ * 2^T, then one draw and one fetch-and-add per update, about n 2^-s.
+ *
  * Every atomic is relaxed: the counter publishes no other data, and get may
  * return any value the word has held.
  */
@@ -43,7 +57,7 @@ extern "C" {
 #endif
 
 /*
- * The counter: an _Atomic uint32_t or _Atomic uint64_t, as the
+ * The counter: an SC_ATOMIC(uint32_t) or SC_ATOMIC(uint64_t), as the
  * configuration's width says, so a packed array is dense (sc_scalable_size
  * bytes apart). The type is deliberately incomplete: point it at storage of
  * sc_scalable_size(cfg) bytes aligned to 8, e.g. malloc'd memory, the
@@ -53,8 +67,8 @@ typedef struct sc_scalable_word sc_scalable_t;
 
 /* Storage for one counter of either width: (sc_scalable_t *)&storage. */
 typedef union sc_scalable_storage {
-	_Atomic uint32_t w32;
-	_Atomic uint64_t w64;
+	SC_ATOMIC(uint32_t) w32;
+	SC_ATOMIC(uint64_t) w64;
 } sc_scalable_storage;
 
 #define SC_SCALABLE_STEP_MAX 32u /* largest step exponent: see above */
@@ -69,24 +83,24 @@ typedef struct sc_scalable_cfg {
 int sc_scalable_config_named(sc_scalable_cfg *cfg, sc_params *p, const char *variant,
                              bool capped, sc_err *err);
 
-static inline _Atomic uint32_t *sc_scalable_w32_(sc_scalable_t *c)
+static inline SC_ATOMIC(uint32_t) *sc_scalable_w32_(sc_scalable_t *c)
 {
-	return (_Atomic uint32_t *)(void *)c;
+	return (SC_ATOMIC(uint32_t) *)(void *)c;
 }
 
-static inline _Atomic uint64_t *sc_scalable_w64_(sc_scalable_t *c)
+static inline SC_ATOMIC(uint64_t) *sc_scalable_w64_(sc_scalable_t *c)
 {
-	return (_Atomic uint64_t *)(void *)c;
+	return (SC_ATOMIC(uint64_t) *)(void *)c;
 }
 
-static inline const _Atomic uint32_t *sc_scalable_cw32_(const sc_scalable_t *c)
+static inline const SC_ATOMIC(uint32_t) *sc_scalable_cw32_(const sc_scalable_t *c)
 {
-	return (const _Atomic uint32_t *)(const void *)c;
+	return (const SC_ATOMIC(uint32_t) *)(const void *)c;
 }
 
-static inline const _Atomic uint64_t *sc_scalable_cw64_(const sc_scalable_t *c)
+static inline const SC_ATOMIC(uint64_t) *sc_scalable_cw64_(const sc_scalable_t *c)
 {
-	return (const _Atomic uint64_t *)(const void *)c;
+	return (const SC_ATOMIC(uint64_t) *)(const void *)c;
 }
 
 /* floor(log2 x) for x >= 1. */
@@ -124,7 +138,7 @@ static inline bool sc_scalable_chosen_(unsigned s, uint32_t *rng)
 }
 
 /* Add 2^s with probability 2^-s, s chosen at the count seen: an expected gain of one. */
-static inline void sc_scalable_add32_(_Atomic uint32_t *w, uint32_t seen,
+static inline void sc_scalable_add32_(SC_ATOMIC(uint32_t) *w, uint32_t seen,
                                       const sc_scalable_cfg *cfg, uint32_t *rng)
 {
 	unsigned s = sc_scalable_shift_(seen, cfg);
@@ -134,7 +148,7 @@ static inline void sc_scalable_add32_(_Atomic uint32_t *w, uint32_t seen,
 	atomic_fetch_add_explicit(w, (uint32_t)1 << s, memory_order_relaxed);
 }
 
-static inline void sc_scalable_add64_(_Atomic uint64_t *w, uint64_t seen,
+static inline void sc_scalable_add64_(SC_ATOMIC(uint64_t) *w, uint64_t seen,
                                       const sc_scalable_cfg *cfg, uint32_t *rng)
 {
 	unsigned s = sc_scalable_shift_(seen, cfg);
@@ -155,11 +169,11 @@ int sc_scalable_config(sc_scalable_cfg *cfg, sc_params *p, const sc_env *env, sc
 static inline void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
 {
 	if (cfg->width == 32) {
-		_Atomic uint32_t *w = sc_scalable_w32_(c);
+		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		/* relaxed: the value only picks the step; see above. */
 		sc_scalable_add32_(w, atomic_load_explicit(w, memory_order_relaxed), cfg, &t->rng);
 	} else {
-		_Atomic uint64_t *w = sc_scalable_w64_(c);
+		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
 		/* relaxed: the value only picks the step; see above. */
 		sc_scalable_add64_(w, atomic_load_explicit(w, memory_order_relaxed), cfg, &t->rng);
 	}
@@ -182,7 +196,7 @@ static inline void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalable_c
                                        sc_thread *t)
 {
 	if (cfg->width == 32) {
-		_Atomic uint32_t *w = sc_scalable_w32_(c);
+		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		/* relaxed: validated by the CAS, which orders nothing else. */
 		uint32_t seen = atomic_load_explicit(w, memory_order_relaxed);
 		uint32_t next = seen + 1;
@@ -191,7 +205,7 @@ static inline void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalable_c
 		                                             memory_order_relaxed))
 			sc_scalable_add32_(w, seen, cfg, &t->rng);
 	} else {
-		_Atomic uint64_t *w = sc_scalable_w64_(c);
+		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
 		/* relaxed: validated by the CAS, which orders nothing else. */
 		uint64_t seen = atomic_load_explicit(w, memory_order_relaxed);
 		uint64_t next = seen + 1;
@@ -221,6 +235,12 @@ static inline void sc_scalable_capped_inc(sc_scalable_capped_t *c,
 	sc_scalable_inc(c, cfg, t);
 }
 
+void sc_scalable_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t, uint64_t n);
+void sc_scalable_cas_add(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg, sc_thread *t,
+                         uint64_t n);
+void sc_scalable_capped_add(sc_scalable_capped_t *c, const sc_scalable_capped_cfg *cfg,
+                            sc_thread *t, uint64_t n);
+
 /* The operations the three share, stamped out for each. */
 #define SC_SCALABLE_OPS_(P)                                                                \
 	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
@@ -231,9 +251,9 @@ static inline void sc_scalable_capped_inc(sc_scalable_capped_t *c,
 	{                                                                                  \
 		(void)err;                                                                 \
 		if (cfg->width == 32)                                                      \
-			atomic_init(sc_scalable_w32_(c), 0);                               \
+			sc_atomic_init(sc_scalable_w32_(c), 0);                               \
 		else                                                                       \
-			atomic_init(sc_scalable_w64_(c), 0);                               \
+			sc_atomic_init(sc_scalable_w64_(c), 0);                               \
 		return 0;                                                                  \
 	}                                                                                  \
 	static inline uint64_t sc_##P##_get(const sc_##P##_t *c, const sc_##P##_cfg *cfg)  \

@@ -1,5 +1,5 @@
 /*
- * simple.h - the central-word counters: Serial, CAS, FetchAdd and RBO.
+ * sc_simple.h - the central-word counters: Serial, CAS, FetchAdd and RBO.
  *
  * All four keep the count in one 64-bit word, so their range is 0 .. 2^64-1
  * and an increment at 2^64-1 wraps to 0 (unsigned arithmetic; a test starts a
@@ -18,7 +18,7 @@ extern "C" {
 
 /* Shared by the four: the counter word and a configuration with backoff bounds. */
 typedef struct sc_word_counter {
-	_Atomic uint64_t v;
+	SC_ATOMIC(uint64_t) v;
 } sc_word_counter;
 
 typedef struct sc_word_cfg {
@@ -104,6 +104,51 @@ static inline void sc_rbo_inc(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t)
 	uint32_t failures = 0;
 	/* relaxed: as CAS; the failed CAS hands back the current value. */
 	while (!atomic_compare_exchange_weak_explicit(&c->v, &v, v + 1, memory_order_relaxed,
+	                                              memory_order_relaxed))
+		sc_backoff(&cfg->backoff, failures++, &t->rng);
+}
+
+/*
+ * add(n) for the four: the increment's own step with n in place of 1, so
+ * the same contract holds (Serial may lose whole adds; the others are exact
+ * and wrap modulo 2^64). Thread-safe as inc.
+ */
+static inline void sc_serial_add(sc_serial_t *c, const sc_serial_cfg *cfg, sc_thread *t,
+                                 uint64_t n)
+{
+	(void)cfg;
+	(void)t;
+	/* relaxed: as sc_serial_inc, racy by design. */
+	uint64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	atomic_store_explicit(&c->v, v + n, memory_order_relaxed);
+}
+
+static inline void sc_cas_add(sc_cas_t *c, const sc_cas_cfg *cfg, sc_thread *t, uint64_t n)
+{
+	(void)cfg;
+	(void)t;
+	uint64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	/* relaxed: as sc_cas_inc. */
+	while (!atomic_compare_exchange_weak_explicit(&c->v, &v, v + n, memory_order_relaxed,
+	                                              memory_order_relaxed))
+		;
+}
+
+static inline void sc_fetchadd_add(sc_fetchadd_t *c, const sc_fetchadd_cfg *cfg, sc_thread *t,
+                                   uint64_t n)
+{
+	(void)cfg;
+	(void)t;
+	/* relaxed: as sc_fetchadd_inc. */
+	atomic_fetch_add_explicit(&c->v, n, memory_order_relaxed);
+}
+
+static inline void sc_rbo_add(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t, uint64_t n)
+{
+	uint64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	uint32_t failures = 0;
+	/* relaxed: as sc_rbo_inc. */
+	while (!atomic_compare_exchange_weak_explicit(&c->v, &v, v + n, memory_order_relaxed,
 	                                              memory_order_relaxed))
 		sc_backoff(&cfg->backoff, failures++, &t->rng);
 }

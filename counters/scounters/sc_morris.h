@@ -1,5 +1,5 @@
 /*
- * morris.h - the float-threshold counters after Morris: Morris and
+ * sc_morris.h - the float-threshold counters after Morris: Morris and
  * MorrisAdapt (Dice §3, Fig. 1).
  *
  * Morris's counter stores v and represents n(v) = a((1 + 1/a)^v - 1); the
@@ -17,6 +17,23 @@
  * drifts from T0 (a/(a+1))^v systematically (largest drift over the whole
  * range: 3e-6 at 1%, 7e-6 at 0.5%, but 2e-4 at 0.2% and 3e-3 at 0.1%, more
  * than the error bound itself).
+ *
+ * add(n), both variants (out of line, morris.c): n increments' worth of
+ * trials at the cost of the updates they make. Instead of one draw per
+ * trial it draws the gap to the next successful trial at the current
+ * threshold (geometric with p = floor(T)/MaxInt, one draw, sc_geometric_gap)
+ * and applies that update by CAS; a CAS that finds a lower threshold keeps
+ * the update with probability p_new/p_old (one more draw), as the
+ * increment re-checks its draw. Error contract: every trial is applied with
+ * the probability of the threshold it lands on, as for n increments, so
+ * the result is unbiased and meets the RSTDV bound 1/sqrt(2a) at the count
+ * it reaches; uncontended, it has the distribution of n consecutive
+ * increments up to the 2^-32 resolution of one draw per gap. Cost: one draw
+ * and one CAS per update, about a ln(1 + n/a) of them from 0 (a = 5000 at
+ * 1%) and n/(a + count) at a large count, instead of n draws.
+ * MorrisAdapt first adds what fits to the exact half (one CAS, while the
+ * exact mode lasts and the CAS does not fail 4 times), then the rest as
+ * Morris trials on the Morris half.
  *
  * Every load, CAS and store below is relaxed: a statistics counter publishes
  * no other data, and get may return any value the word has held.
@@ -116,7 +133,7 @@ static inline uint32_t sc_morris_next_(uint32_t tbits, const sc_morris_cfg *cfg)
  * the counter to 0, as Fig. 1 does. bytes per counter: 4, packed.
  */
 typedef struct sc_morris {
-	_Atomic uint32_t t; /* bits of the float threshold */
+	SC_ATOMIC(uint32_t) t; /* bits of the float threshold */
 } sc_morris_t;
 
 int sc_morris_config(sc_morris_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
@@ -144,6 +161,8 @@ static inline void sc_morris_inc(sc_morris_t *c, const sc_morris_cfg *cfg, sc_th
 			return;
 	}
 }
+
+void sc_morris_add(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t, uint64_t n);
 
 static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *cfg)
 {
@@ -175,7 +194,7 @@ static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *
 #define SC_MORRIS_ADAPT_INIT ((uint64_t)SC_MORRIS_T0_BITS << 32)
 
 typedef struct sc_morris_adapt {
-	_Atomic uint64_t w; /* high 32 bits: threshold bits; low 32 bits: exact count */
+	SC_ATOMIC(uint64_t) w; /* high 32 bits: threshold bits; low 32 bits: exact count */
 } sc_morris_adapt_t;
 
 typedef sc_morris_cfg sc_morris_adapt_cfg;
@@ -223,6 +242,9 @@ static inline void sc_morris_adapt_inc(sc_morris_adapt_t *c, const sc_morris_ada
 			return;
 	}
 }
+
+void sc_morris_adapt_add(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg, sc_thread *t,
+                         uint64_t n);
 
 static inline uint64_t sc_morris_adapt_get(const sc_morris_adapt_t *c,
                                            const sc_morris_adapt_cfg *cfg)

@@ -1,9 +1,15 @@
 /*
  * scounters.h - umbrella header of the scalable statistics counters library.
+ * Include it as <scounters/scounters.h> (pkg-config's Cflags name the
+ * include directory above scounters/); valid C11 and C++17 and later.
  *
- * Two ways to use a counter:
+ * Three ways to use a counter:
  *
- *  1. Directly, inlined: include this header (or one family header) and call
+ *  1. By name with managed thread contexts: the handle API of sc_counter.h
+ *     (sc_counter_new("Sharded", "", &err), sc_counter_inc, ...), for any
+ *     number of threads that never register.
+ *
+ *  2. Directly, inlined: include this header (or one family header) and call
  *     the family's functions, e.g.
  *
  *         sc_bfp_csup_cfg cfg;  sc_bfp_csup_t c;
@@ -12,7 +18,7 @@
  *         sc_bfp_csup_inc(&c, &cfg, &thread);      // static inline fast path
  *         uint64_t v = sc_bfp_csup_get(&c, &cfg);
  *
- *  2. Chosen at run time by name, through the sc_variant ops table and the
+ *  3. Chosen at run time by name, through the sc_variant ops table and the
  *     sc_table helper (one indirect call per operation).
  *
  * Every variant P provides the same set of functions, so that one list (the
@@ -26,6 +32,14 @@
  *   size_t sc_P_size(const sc_P_cfg *);            bytes of one sc_P_t
  *   int    sc_P_init(sc_P_t *, const sc_P_cfg *, sc_err *);
  *   static inline void     sc_P_inc(sc_P_t *, const sc_P_cfg *, sc_thread *);
+ *   void   sc_P_add(sc_P_t *, const sc_P_cfg *, sc_thread *, uint64_t n);
+ *                  n increments at once (inline for some variants, out of
+ *                  line for others): exact for precise variants; for
+ *                  probabilistic ones unbiased, with the contract stated in
+ *                  the family header. Thread-safe exactly as inc (same
+ *                  context rules), never fails, n = 0 changes nothing.
+ *   Thread indices at or above env.threads, and node ids at or above
+ *   env.nodes, never make any variant touch memory outside the counter.
  *   static inline uint64_t sc_P_get(const sc_P_t *, const sc_P_cfg *);
  *   void   sc_P_reset(sc_P_t *, const sc_P_cfg *);  only while nothing increments
  *   static inline void sc_P_flush(sc_P_t *, const sc_P_cfg *, sc_thread *);
@@ -39,12 +53,13 @@
 
 #include "sc_common.h"
 
-#include "bfp.h"
-#include "distributed.h"
-#include "morris.h"
-#include "numa.h"
-#include "scalable.h"
-#include "simple.h"
+#include "sc_bfp.h"
+#include "sc_counter.h"
+#include "sc_distributed.h"
+#include "sc_morris.h"
+#include "sc_numa.h"
+#include "sc_scalable.h"
+#include "sc_simple.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -120,6 +135,7 @@ typedef struct sc_variant {
 	size_t (*size)(const void *cfg);
 	int (*init)(void *c, const void *cfg, sc_err *err);
 	void (*inc)(void *c, const void *cfg, sc_thread *t);
+	void (*add)(void *c, const void *cfg, sc_thread *t, uint64_t n);
 	uint64_t (*get)(const void *c, const void *cfg);
 	void (*reset)(void *c, const void *cfg);
 	void (*flush)(void *c, const void *cfg, sc_thread *t);

@@ -1,0 +1,306 @@
+/*
+ * test_handle.c - the handle API (sc_counter.h) for all 19 variants: threads
+ * that never register get contexts of their own; precise counters are exact
+ * from 8 threads and from more threads than they have slots; Batched hands
+ * over a thread's held increments when the thread exits; read_and_reset
+ * loses nothing while 8 threads increment; indices of exited threads are
+ * reused; parameters are validated.
+ *
+ * Deterministic: the library seeds every context from a fixed base and a
+ * sequence number; the precise checks are exact comparisons. The one
+ * statistical check (probabilistic variants from 8 threads, |error| <= 5 x
+ * the default 1% RSTDV bound, each variant's bound being at most 1% at its
+ * defaults) has a false-failure probability below 5.7e-7 each (normal tail
+ * at z = 5; concurrency does not raise the variance above the sequential
+ * bound, see test_probabilistic.c).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <scounters/scounters.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+
+#include "tap.h"
+#include "testutil.h"
+
+/* ---- creation and parameters ---- */
+
+static void test_new_validates(void)
+{
+	sc_err err;
+	sc_counter *c = sc_counter_new("nosuch", "", &err);
+	tap_ok(!c && strstr(err.msg, "nosuch") && strstr(err.msg, "Sharded"),
+	       "new_unknown_variant_lists_valid_names: %s", err.msg);
+	c = sc_counter_new("Batched", "batch=0", &err);
+	tap_ok(!c && strstr(err.msg, "batch"), "new_out_of_range_param_is_error: %s", err.msg);
+	c = sc_counter_new("CAS", "accuracy=1", &err);
+	tap_ok(!c && strstr(err.msg, "accuracy"), "new_unknown_param_is_error: %s", err.msg);
+	c = sc_counter_new("Sharded", "same-seed=1", &err);
+	tap_ok(!c && strstr(err.msg, "same-seed"), "new_rejects_same_seed: %s", err.msg);
+	c = sc_counter_new("Morris", "accuracy", &err);
+	tap_ok(!c, "new_malformed_param_is_error: %s", err.msg);
+	tap_ok(sc_counter_new(NULL, "", NULL) == NULL, "new_null_variant_and_null_err");
+	c = sc_counter_new("bfp-csup", " accuracy=2 , mantissa-threshold=100 ", &err);
+	tap_ok(c == NULL, "new_rejects_accuracy_and_mantissa_threshold_together");
+	c = sc_counter_new("batched", "batch=8,", &err);
+	tap_ok(c && strcmp(sc_counter_variant(c), "Batched") == 0,
+	       "new_by_case_insensitive_name_with_params");
+	sc_counter_free(c);
+	c = sc_counter_new("interlocked", NULL, &err);
+	tap_ok(c && strcmp(sc_counter_variant(c), "FetchAdd") == 0, "new_by_alias_null_params");
+	sc_counter_free(c);
+	sc_counter_free(NULL);
+}
+
+/* ---- many threads, no registration ---- */
+
+#define ROUNDS 3000
+static const uint64_t ADDS[] = {1, 7, 0, 64, 2, 1000, 3};
+#define N_ADDS (sizeof ADDS / sizeof ADDS[0])
+
+static uint64_t per_thread_total(void)
+{
+	uint64_t s = 0;
+	for (unsigned i = 0; i < ROUNDS; i++)
+		s += 1 + ADDS[i % N_ADDS];
+	return s;
+}
+
+static void worker_inc_add(test_thread_arg *a)
+{
+	sc_counter *c = a->shared;
+	for (unsigned i = 0; i < ROUNDS; i++) {
+		sc_counter_inc(c);
+		sc_counter_add(c, ADDS[i % N_ADDS]);
+	}
+}
+
+static void check_total(sc_counter *c, const sc_variant *v, uint64_t truth, const char *what)
+{
+	uint64_t got = sc_counter_get(c);
+	if (v->kind == SC_PRECISE)
+		tap_ok(got == truth, "%s_%s_exact (%llu of %llu)", v->name, what,
+		       (unsigned long long)got, (unsigned long long)truth);
+	else if (v->kind == SC_RACY)
+		tap_ok(got <= truth, "%s_%s_never_above_truth", v->name, what);
+	else
+		tap_ok(fabs((double)got / (double)truth - 1) <= 0.05,
+		       "%s_%s_within_5x_its_1%%_bound (%+.3f%%)", v->name, what,
+		       100 * ((double)got / (double)truth - 1));
+}
+
+static void test_threads_never_register(unsigned threads, bool precise_only)
+{
+	char what[64];
+	snprintf(what, sizeof what, "%u_unregistered_threads", threads);
+	for (int i = 0; i < SC_VARIANT_COUNT; i++) {
+		const sc_variant *v = &sc_variants[i];
+		if (precise_only && v->kind != SC_PRECISE)
+			continue;
+		sc_err err;
+		sc_counter *c = sc_counter_new(v->name, "", &err);
+		if (!tap_ok(c != NULL, "%s_new: %s", v->name, c ? "ok" : err.msg))
+			continue;
+		test_run_threads(threads, worker_inc_add, c);
+		check_total(c, v, threads * per_thread_total(), what);
+		sc_counter_free(c);
+	}
+}
+
+/* Batched: each thread holds fewer than B increments and exits; the exit flushes them. */
+static void worker_few(test_thread_arg *a)
+{
+	for (int i = 0; i < 10; i++)
+		sc_counter_inc(a->shared);
+}
+
+static void test_batched_flushed_at_thread_exit(void)
+{
+	sc_err err;
+	sc_counter *c = sc_counter_new("Batched", "batch=1000", &err);
+	test_run_threads(8, worker_few, c);
+	tap_ok(sc_counter_get(c) == 80, "batched_threads_flush_at_exit (%llu of 80)",
+	       (unsigned long long)sc_counter_get(c));
+	sc_counter_inc(c); /* the main thread never exits during the test: flush by hand */
+	bool held = sc_counter_get(c) == 80;
+	sc_counter_flush(c);
+	tap_ok(held && sc_counter_get(c) == 81, "batched_flush_hands_over_the_callers_count");
+	sc_counter_free(c);
+}
+
+/* Threads one after the other: indices come back, the count stays exact. */
+static void *one_inc(void *arg)
+{
+	sc_counter_inc(arg);
+	return (void *)(uintptr_t)sc_thread_self()->index;
+}
+
+static void test_indices_reused(void)
+{
+	sc_err err;
+	sc_counter *c = sc_counter_new("Sharded", "", &err);
+	uint32_t max_index = 0;
+	for (int i = 0; i < 200; i++) {
+		pthread_t tid;
+		void *ret;
+		pthread_create(&tid, NULL, one_inc, c);
+		pthread_join(tid, &ret);
+		if ((uint32_t)(uintptr_t)ret > max_index)
+			max_index = (uint32_t)(uintptr_t)ret;
+	}
+	tap_ok(sc_counter_get(c) == 200 && max_index <= 1,
+	       "indices_of_exited_threads_reused (200 threads in turn, largest index %u)",
+	       max_index);
+	sc_counter_free(c);
+}
+
+/* Every thread's context has its own index and its own generator state. */
+typedef struct ctx_seen {
+	pthread_mutex_t lock;
+	uint32_t index[8], rng[8];
+} ctx_seen;
+
+static void worker_ctx(test_thread_arg *a)
+{
+	ctx_seen *s = a->shared;
+	sc_thread *t = sc_thread_self();
+	pthread_mutex_lock(&s->lock);
+	s->index[a->index] = t->index;
+	s->rng[a->index] = t->rng;
+	pthread_mutex_unlock(&s->lock);
+	/* hold the index until every thread has taken one */
+	pthread_barrier_wait(a->gate);
+}
+
+static void test_contexts_distinct(void)
+{
+	ctx_seen s;
+	memset(&s, 0, sizeof s);
+	pthread_mutex_init(&s.lock, NULL);
+	test_run_threads(8, worker_ctx, &s);
+	bool distinct = true;
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < i; j++)
+			distinct = distinct && s.index[i] != s.index[j] && s.rng[i] != s.rng[j];
+	tap_ok(distinct, "contexts_have_distinct_indices_and_rng_streams");
+	pthread_mutex_destroy(&s.lock);
+}
+
+/* ---- read_and_reset while 8 threads increment ---- */
+
+#define RR_REPEAT 4 /* each writer makes RR_REPEAT x per_thread_total() */
+
+typedef struct rr_shared {
+	sc_counter *c;
+	SC_ATOMIC(unsigned) running;   /* writers not done yet */
+	SC_ATOMIC(uint64_t) readings;  /* taken so far by the reader */
+} rr_shared;
+
+static void worker_rr(test_thread_arg *a)
+{
+	rr_shared *s = a->shared;
+	for (unsigned r = 0; r < RR_REPEAT; r++) {
+		for (unsigned i = 0; i < ROUNDS; i++) {
+			sc_counter_inc(s->c);
+			sc_counter_add(s->c, ADDS[i % N_ADDS]);
+			if (i % 64 == 0) {
+				/* wait for a fresh reading, so that readings surely fall among increments */
+				uint64_t seen = atomic_load(&s->readings);
+				while (atomic_load(&s->readings) == seen)
+					sched_yield();
+			}
+		}
+	}
+	atomic_fetch_sub(&s->running, 1);
+}
+
+typedef struct rr_reader {
+	rr_shared *s;
+	uint64_t sum, readings, nonzero;
+} rr_reader;
+
+static void *reader(void *arg)
+{
+	rr_reader *r = arg;
+	while (atomic_load(&r->s->running) > 0) {
+		uint64_t x = sc_counter_read_and_reset(r->s->c);
+		r->sum += x;
+		r->readings++;
+		r->nonzero += x != 0;
+		atomic_fetch_add(&r->s->readings, 1);
+		sched_yield();
+	}
+	return NULL;
+}
+
+static void test_read_and_reset_loses_nothing(void)
+{
+	const unsigned writers = 8;
+	for (int i = 0; i < SC_VARIANT_COUNT; i++) {
+		const sc_variant *v = &sc_variants[i];
+		if (v->kind != SC_PRECISE)
+			continue;
+		sc_err err;
+		rr_shared s = {sc_counter_new(v->name, "", &err), writers, 0};
+		if (!s.c)
+			continue;
+		rr_reader r = {&s, 0, 0, 0};
+		pthread_t rt;
+		pthread_create(&rt, NULL, reader, &r);
+		test_run_threads(writers, worker_rr, &s);
+		pthread_join(rt, NULL);
+		uint64_t last = sc_counter_read_and_reset(s.c);
+		uint64_t truth = writers * RR_REPEAT * per_thread_total();
+		tap_ok(r.sum + last == truth && sc_counter_get(s.c) == 0,
+		       "%s_read_and_reset_counts_each_increment_once (%llu readings during the "
+		       "increments, %llu of them non-zero; %llu + final %llu of %llu)",
+		       v->name, (unsigned long long)r.readings, (unsigned long long)r.nonzero,
+		       (unsigned long long)r.sum, (unsigned long long)last,
+		       (unsigned long long)truth);
+		sc_counter_free(s.c);
+	}
+}
+
+/* Probabilistic and racy: the word is exchanged for its initial state. */
+static void test_read_and_reset_single_word(void)
+{
+	for (int i = 0; i < SC_VARIANT_COUNT; i++) {
+		const sc_variant *v = &sc_variants[i];
+		if (v->kind == SC_PRECISE)
+			continue;
+		sc_err err;
+		sc_counter *c = sc_counter_new(v->name, "", &err);
+		/* below every switch point, so exact; Morris is never exact: 5 x its 1% bound */
+		sc_counter_add(c, 5000);
+		uint64_t first = sc_counter_read_and_reset(c);
+		uint64_t zero = sc_counter_get(c);
+		sc_counter_add(c, 7);
+		uint64_t second = sc_counter_read_and_reset(c);
+		bool ok = i == SC_ID_morris ? fabs((double)first / 5000 - 1) <= 0.05 && second >= 1 &&
+		                                      second <= 7
+		                            : first == 5000 && second == 7;
+		tap_ok(ok && zero == 0,
+		       "%s_read_and_reset_returns_and_restarts (%llu, %llu, %llu)", v->name,
+		       (unsigned long long)first, (unsigned long long)zero,
+		       (unsigned long long)second);
+		sc_counter_free(c);
+	}
+}
+
+int main(void)
+{
+	tap_plan_lazy();
+	test_new_validates();
+	test_threads_never_register(8, false);
+	test_threads_never_register(40, true); /* more threads than the 8 (2-core) slots */
+	test_batched_flushed_at_thread_exit();
+	test_indices_reused();
+	test_contexts_distinct();
+	test_read_and_reset_loses_nothing();
+	test_read_and_reset_single_word();
+	return tap_done();
+}
