@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "clock.h"
 #include "cli.h"
 #include "output.h"
@@ -103,6 +104,15 @@ static int write_meta(const char *csv, const run_setup *s, const wl_calibration 
 	}
 	fprintf(f, "],\n");
 	json_kv(f, "clock", CLK_SOURCE, true);
+	json_kv(f, "clock_rate", clk_rate_source(), true);
+	json_kv(f, "atomics", arch_atomics(), true);
+	const char *line_src;
+	unsigned line = arch_cache_line(&line_src);
+	if (line)
+		fprintf(f, "  \"cache_line_system\": %u,\n", line);
+	else
+		fprintf(f, "  \"cache_line_system\": null,\n");
+	json_kv(f, "cache_line_source", line_src, true);
 	fprintf(f, "  \"ns_per_tick\": %.6f,\n", clk_ns_per_tick());
 	json_kv(f, "pmu_status", s->pmu_status, true);
 	fprintf(f, "  \"calibration\": ");
@@ -218,6 +228,7 @@ int main(int argc, char **argv)
 		.topo = tp,
 		.pmu = &pmu,
 	};
+	arch_warn_line_size(stderr);
 	uint32_t tmax = 0;
 	for (unsigned i = 0; i < o.nthreads; i++)
 		tmax = o.threads[i] > tmax ? o.threads[i] : tmax;

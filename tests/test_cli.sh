@@ -168,5 +168,21 @@ fi
 "$SCBENCH" --counter=RBONuma --threads=4 --ops=5000 --runs=1 --nodes=4 --output="$tmp/v.csv" 2>/dev/null
 check virtual_nodes_recorded awk -F, 'NR>1 && ($10!=4 || $11!=1 || $14!=$13){bad=1} END{exit bad}' "$tmp/v.csv"
 
+# What the build does underneath (aarch64 port): the atomics kind, the tick
+# clock and how its rate was found, and the machine's cache line.
+if command -v "$PY" >/dev/null 2>&1; then
+	check meta_json_atomics_clock_line "$PY" -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+kinds = {"x86 lock", "lse", "llsc", "outline (runtime-detected): lse",
+         "outline (runtime-detected): llsc", "libatomic calls", "compiler builtins"}
+line = m.get("cache_line_system")
+ok = (m.get("atomics") in kinds and m.get("clock") in {"tsc", "cntvct_el0", "clock_gettime"}
+      and m.get("clock_rate") in {"measured", "cntfrq_el0"}
+      and (line is None or (line >= 16 and line & (line - 1) == 0))
+      and m.get("cache_line_source") in {"ctr_el0", "sysfs", "sysconf", "unknown"})
+sys.exit(0 if ok else 1)' "$tmp/c.csv.meta.json"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
