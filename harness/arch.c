@@ -81,8 +81,15 @@ unsigned arch_cache_line(const char **source)
 	return line;
 }
 
-void arch_warn_line_size(FILE *f)
+int arch_check(FILE *f)
 {
+#if defined(__aarch64__) && defined(__linux__)
+	if (strcmp(SC_ATOMICS, "lse") == 0 && !(getauxval(AT_HWCAP) & HWCAP_ATOMICS)) {
+		fprintf(f, "scbench: built with inline LSE atomics (--with-atomics=lse) but this CPU "
+		           "has none (Armv8.0): reconfigure with --with-atomics=auto\n");
+		return -1;
+	}
+#endif
 	const char *src;
 	unsigned line = arch_cache_line(&src);
 	if (line > SC_LINE_SIZE)
@@ -90,4 +97,5 @@ void arch_warn_line_size(FILE *f)
 		           "are padded to %d: padded counters may share a line; reconfigure with "
 		           "--with-line-size=%u\n",
 		        line, src, SC_LINE_SIZE, line);
+	return 0;
 }

@@ -25,7 +25,12 @@ const char *arch_atomics(void);
  */
 unsigned arch_cache_line(const char **source);
 
-/* One warning line on f when the machine's line is wider than the padding unit. */
-void arch_warn_line_size(FILE *f);
+/*
+ * Before a run: -1 and one error line on f when this build cannot run here
+ * (LSE atomics compiled in, --with-atomics=lse, on a CPU without them, which
+ * would die of SIGILL); else 0, with one warning line on f when the
+ * machine's cache line is wider than the padding unit.
+ */
+int arch_check(FILE *f);
 
 #endif /* SC_ARCH_H */

@@ -28,14 +28,15 @@ static inline uint64_t clk_ticks(void)
  * vDSO reads cntvct_el0), so reading it directly loses no resolution and
  * skips the vDSO call and its sequence lock. The Arm ARM (DDI 0487, "The
  * Generic Timer in AArch64 state") lets the read happen speculatively out of
- * order: the isb before it keeps it after earlier instructions, as lfence
- * does for rdtsc. Resolution is 1/cntfrq_el0: 1 ns from Armv8.6 on, tens of
- * ns on older parts (ns_per_tick in the metadata says which).
+ * order: an isb on each side keeps it between the instructions before and
+ * after it, as the two lfences do for rdtsc. Resolution is 1/cntfrq_el0:
+ * 1 ns from Armv8.6 on, tens of ns on older parts (ns_per_tick in the
+ * metadata says which).
  */
 static inline uint64_t clk_ticks(void)
 {
 	uint64_t t;
-	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(t)::"memory");
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(t)::"memory");
 	return t;
 }
 /* The counter's frequency in Hz as firmware programmed it (0 if it did not). */

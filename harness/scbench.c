@@ -206,6 +206,11 @@ int main(int argc, char **argv)
 		return rc == CLI_USAGE ? 2 : 0;
 	}
 
+	if (arch_check(stderr)) {
+		cli_free(&o);
+		topo_destroy(tp);
+		return 1;
+	}
 	pmu_setup pmu;
 	rc = pmu_setup_init(&pmu, o.events, &err);
 	if (rc) {
@@ -228,7 +233,6 @@ int main(int argc, char **argv)
 		.topo = tp,
 		.pmu = &pmu,
 	};
-	arch_warn_line_size(stderr);
 	uint32_t tmax = 0;
 	for (unsigned i = 0; i < o.nthreads; i++)
 		tmax = o.threads[i] > tmax ? o.threads[i] : tmax;
