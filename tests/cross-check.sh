@@ -12,6 +12,8 @@
 # make check twice under qemu-aarch64: with the "max" CPU model (Armv8.1+ LSE
 # atomics present: GCC's outline atomics take LSE) and with "cortex-a57"
 # (Armv8.0, no LSE: they take LL/SC loops), so both atomic paths are tested.
+# Then a --with-atomics=lse build (LSE inlined): the precise counters' tests
+# on "max", and scbench's refusal to run on "cortex-a57".
 #
 # No binfmt_misc is needed: libscounters is linked statically
 # (--disable-shared), so every test program is a plain aarch64 executable
@@ -25,8 +27,9 @@
 #                  removed on success and kept, with its logs, on failure)
 #   JOBS           make -j (default: nproc)
 #
-# Prints each pass's automake summary and a combined one; exits 0 only when
-# every test of both passes passed (or was skipped, with its reason).
+# Prints a line per pass and automake's summary of all of them; exits 0 only
+# when every test passed (or was skipped, with its reason) and every pass
+# reported the atomics its CPU model implies.
 set -euo pipefail
 
 usage() {
@@ -41,7 +44,6 @@ aarch64)
 	qemu="qemu-aarch64"
 	sysroot=/usr/aarch64-linux-gnu
 	pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
-	cpus="max cortex-a57"
 	;;
 -h | --help)
 	usage
@@ -135,50 +137,49 @@ else
 	exit 1
 fi
 
-# 3. Configure and build.
-build=$work/build-$arch
-rm -rf "$build"
-mkdir -p "$build"
-echo "cross-check: configure --host=$triplet in $build"
-(cd "$build" && "$src/configure" --host="$triplet" --without-hwloc --without-papi \
-	--disable-shared --enable-static --enable-werror) >"$work/configure.log" 2>&1 || {
-	tail -30 "$work/configure.log" >&2
-	exit 1
+# 3. Configure and build: $1 a name, then extra configure arguments.
+configure_build() {
+	local name=$1 dir=$work/build-$1
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	echo "cross-check: configure --host=$triplet${*:+ $*} in $dir"
+	(cd "$dir" && "$src/configure" --host="$triplet" --without-hwloc --without-papi \
+		--disable-shared --enable-static --enable-werror "$@") >"$work/configure-$name.log" 2>&1 || {
+		tail -30 "$work/configure-$name.log" >&2
+		exit 1
+	}
+	sed -n '/64-bit atomics/p' "$work/configure-$name.log"
+	(cd "$dir" && make -j"$jobs" && make -j"$jobs" check TESTS=) >"$work/build-$name.log" 2>&1 || {
+		tail -40 "$work/build-$name.log" >&2
+		exit 1
+	}
+	# scbench as the shell tests call it.
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$qemu" "$dir/harness/scbench" >"$dir/scbench-qemu"
+	chmod +x "$dir/scbench-qemu"
 }
-sed -n '/configured:$/,/^$/p' "$work/configure.log"
-(cd "$build" && make -j"$jobs" && make -j"$jobs" check TESTS=) >"$work/build.log" 2>&1 || {
-	tail -40 "$work/build.log" >&2
-	exit 1
-}
-file "$build/harness/scbench" | sed 's/, BuildID.*//'
-echo "cross-check: built after $(elapsed) s"
 
-# scbench as the shell tests call it.
-wrapper=$work/scbench-$qemu
-printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$qemu" "$build/harness/scbench" >"$wrapper"
-chmod +x "$wrapper"
-
-# 4. make check under each CPU model; a summary line per pass, then the sum.
+# 4. make check (or another check target) of one build under one CPU model: a
+# summary line with the atomics scbench reports there, counts added to sum.
 keys="TOTAL PASS SKIP XFAIL FAIL XPASS ERROR"
 declare -A sum
 for k in $keys; do sum[$k]=0; done
 status=0
-for cpu in $cpus; do
-	export QEMU_CPU=$cpu
+# run_pass BUILD CPU TARGET WANT_ATOMICS
+run_pass() {
+	local name=$1 cpu=$2 target=$3 want=$4 dir=$work/build-$1 t0 rc=0 k v line atomics
 	t0=$(date +%s)
-	rc=0
-	(cd "$build" && make -j"$jobs" check LOG_COMPILER="$qemu" TEST_SCBENCH="$wrapper") \
-		>"$work/check-$cpu.log" 2>&1 || rc=$?
-	cp "$build/test-suite.log" "$work/test-suite-$cpu.log" 2>/dev/null || true
-	# The runtime-detected atomics and the tick clock on this CPU model.
-	meta=$work/meta-$cpu.csv
-	"$wrapper" --counter=FetchAdd --threads=1 --ops=1000 --runs=1 --output="$meta" \
-		>/dev/null 2>&1 || true
-	atomics=$(sed -n 's/^ *"atomics": "\(.*\)",$/\1/p' "$meta.meta.json" 2>/dev/null)
-	clock=$(sed -n 's/^ *"clock": "\(.*\)",$/\1/p' "$meta.meta.json" 2>/dev/null)
-	line="qemu cpu $cpu: atomics '${atomics:-?}', clock '${clock:-?}', $(($(date +%s) - t0)) s:"
+	export QEMU_CPU=$cpu
+	(cd "$dir" && make -j"$jobs" "$target" LOG_COMPILER="$qemu" TEST_SCBENCH="$dir/scbench-qemu") \
+		>"$work/check-$name-$cpu.log" 2>&1 || rc=$?
+	cp "$dir/test-suite.log" "$work/test-suite-$name-$cpu.log" 2>/dev/null || true
+	"$dir/scbench-qemu" --counter=FetchAdd --threads=1 --ops=1000 --runs=1 \
+		--output="$work/meta-$name-$cpu.csv" >/dev/null 2>&1 || true
+	atomics=$(sed -n 's/^ *"atomics": "\(.*\)",$/\1/p' "$work/meta-$name-$cpu.csv.meta.json" \
+		2>/dev/null)
+	line="$name build, qemu cpu $cpu, make $target: atomics '${atomics:-?}', $(($(date +%s) - t0)) s:"
 	for k in $keys; do
-		v=$(sed -n "s/^# $k: *//p" "$build/test-suite.log" 2>/dev/null | head -1)
+		v=$(sed -n "s/^# $k: *//p" "$dir/test-suite.log" 2>/dev/null | head -1)
 		v=${v:-0}
 		sum[$k]=$((sum[$k] + v))
 		line="$line $k $v"
@@ -186,24 +187,37 @@ for cpu in $cpus; do
 	echo "$line"
 	if [ "$rc" -ne 0 ]; then
 		status=1
-		grep -E '^(FAIL|ERROR|XPASS):' "$work/check-$cpu.log" | head -20 >&2 || true
+		grep -E '^(FAIL|ERROR|XPASS):' "$work/check-$name-$cpu.log" | head -20 >&2 || true
 	fi
-done
+	if [ "$atomics" != "$want" ]; then
+		echo "cross-check: expected atomics '$want' there, scbench reported '${atomics:-nothing}'" >&2
+		status=1
+	fi
+}
 
-# The two passes must have taken the two atomic paths the CPU models imply.
-grep -q '"atomics": "outline (runtime-detected): lse"\|"atomics": "lse"' \
-	"$work/meta-max.csv.meta.json" 2>/dev/null || {
-	echo "cross-check: the max CPU model did not report LSE atomics" >&2
+# The default build (GCC's outline atomics) on an LSE CPU model and on an
+# Armv8.0 one, so that both of the helpers' paths run every test.
+configure_build outline
+echo "cross-check: built after $(elapsed) s"
+run_pass outline max check "outline (runtime-detected): lse"
+run_pass outline cortex-a57 check "outline (runtime-detected): llsc"
+
+# --with-atomics=lse inlines LSE: the precise counters' tests on the LSE CPU
+# model; on the Armv8.0 one scbench must refuse to run, with its reason.
+configure_build lse --with-atomics=lse
+run_pass lse max check-precise lse
+rc=0
+QEMU_CPU=cortex-a57 "$work/build-lse/scbench-qemu" --counter=FetchAdd --ops=10 --runs=1 \
+	>/dev/null 2>"$work/lse-on-armv8.0.err" || rc=$?
+if [ "$rc" -eq 1 ] && grep -q 'has none (Armv8.0)' "$work/lse-on-armv8.0.err"; then
+	echo "lse build, qemu cpu cortex-a57: scbench refuses to run, exit 1: ok"
+else
+	echo "cross-check: an LSE build on cortex-a57 should exit 1 with a reason (exit $rc)" >&2
 	status=1
-}
-grep -q '"atomics": "outline (runtime-detected): llsc"\|"atomics": "llsc"' \
-	"$work/meta-cortex-a57.csv.meta.json" 2>/dev/null || {
-	echo "cross-check: the cortex-a57 CPU model did not report LL/SC atomics" >&2
-	status=1
-}
+fi
 
 echo "============================================================================"
-echo "cross-check $arch: make check under $qemu, CPU models: $cpus (SC_TEST_SCALE=$SC_TEST_SCALE)"
+echo "cross-check $arch: the passes above under $qemu (SC_TEST_SCALE=$SC_TEST_SCALE)"
 echo "============================================================================"
 for k in $keys; do
 	printf '# %-6s %d\n' "$k:" "${sum[$k]}"
