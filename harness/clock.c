@@ -1,9 +1,12 @@
 /* clock.c - calibration of the tick clock (clock.h). */
 #include "clock.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "workload.h"
+
+static const char *rate_source = "measured";
 
 double clk_ns_per_tick(void)
 {
@@ -18,7 +21,23 @@ double clk_ns_per_tick(void)
 	while (w1 - w0 < 0.02);
 	uint64_t t1 = clk_ticks();
 	ns_per_tick = t1 > t0 ? (w1 - w0) * 1e9 / (double)(t1 - t0) : 1.0;
+#if defined(__aarch64__)
+	uint64_t hz = clk_nominal_hz();
+	if (hz > 0) {
+		double nominal = 1e9 / (double)hz;
+		if (fabs(nominal - ns_per_tick) <= 0.01 * ns_per_tick) {
+			ns_per_tick = nominal;
+			rate_source = "cntfrq_el0";
+		}
+	}
+#endif
 	return ns_per_tick;
+}
+
+const char *clk_rate_source(void)
+{
+	clk_ns_per_tick();
+	return rate_source;
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "clock.h"
 #include "cli.h"
 #include "output.h"
@@ -192,6 +193,15 @@ static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *ca
 	}
 	fprintf(f, "],\n");
 	json_kv(f, "clock", CLK_SOURCE, true);
+	json_kv(f, "clock_rate", clk_rate_source(), true);
+	json_kv(f, "atomics", arch_atomics(), true);
+	const char *line_src;
+	unsigned line = arch_cache_line(&line_src);
+	if (line)
+		fprintf(f, "  \"cache_line_system\": %u,\n", line);
+	else
+		fprintf(f, "  \"cache_line_system\": null,\n");
+	json_kv(f, "cache_line_source", line_src, true);
 	fprintf(f, "  \"ns_per_tick\": %.6f,\n", clk_ns_per_tick());
 	json_kv(f, "pmu_status", s->pmu_status, true);
 	fprintf(f, "  \"calibration\": ");
@@ -474,6 +484,11 @@ int main(int argc, char **argv)
 		return rc == CLI_USAGE ? 2 : 0;
 	}
 
+	if (arch_check(stderr)) {
+		cli_free(&o);
+		topo_destroy(tp);
+		return 1;
+	}
 	pmu_setup pmu;
 	rc = pmu_setup_init(&pmu, o.events, &err);
 	if (rc) {

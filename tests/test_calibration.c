@@ -11,6 +11,11 @@
  * while a neighbour steals the CPU is simply wrong, so a check calibrates
  * and measures afresh up to five times and passes when one attempt meets
  * the 10% bound; the bound itself never widens.
+ *
+ * Under an emulator (SC_TEST_EMULATOR, set by tests/cross-check.sh) the time
+ * of a guest instruction depends on the emulator's translation cache, not on
+ * a CPU: the calibration still runs and must slow the loop down, but the 10%
+ * timing check is reported as skipped, with that reason.
  */
 #include <math.h>
 
@@ -54,6 +59,17 @@ static void check_pct(const sc_table *cas, double pct)
 	double want = 100.0 / (100.0 - pct), ratio = NAN;
 	wl_calibration cal = {0};
 	int tries = 0;
+	const char *emulator = getenv("SC_TEST_EMULATOR");
+	if (emulator && *emulator) {
+		ratio = attempt(cas, pct, &cal);
+		tap_diag("work=%g%% under %s: ns/CAS inc %.2f, ns/pause %.2f, m = %.3f, slowdown "
+		         "%.2f (want %g)",
+		         pct, emulator, cal.ns_per_inc, cal.ns_per_pause, cal.work_iters, ratio, want);
+		tap_ok(ratio > 1, "work_%g_pct_slows_the_loop_down (measured 1/%.2f)", pct, ratio);
+		tap_ok(true, "work_%g_pct_gives_1_over_%g_of_throughput # SKIP timing under %s "
+		       "measures its translation, not the pause instruction", pct, want, emulator);
+		return;
+	}
 	while (tries++ < 5) {
 		ratio = attempt(cas, pct, &cal);
 		tap_diag("work=%g%% attempt %d: ns/CAS inc %.2f, ns/pause %.2f, m = %.3f, "

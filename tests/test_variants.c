@@ -138,7 +138,7 @@ static void test_precise_exact(const sc_variant *v)
 						continue;
 					}
 					mt_job j = {.table = &t, .nodes = nodes[ni], .seed = seed,
-					            .ops = 20000};
+					            .ops = test_scaled(20000, 2000)};
 					test_run_threads(threads[ti], mt_worker, &j);
 					uint64_t want = 0;
 					for (unsigned i = 0; i < threads[ti]; i++)
@@ -168,7 +168,7 @@ static void test_serial_never_above(void)
 		sc_table t;
 		if (make_table(&t, v, 8, 1, 1, NULL))
 			return;
-		mt_job j = {.table = &t, .nodes = 1, .seed = seed, .ops = 50000};
+		mt_job j = {.table = &t, .nodes = 1, .seed = seed, .ops = test_scaled(50000, 5000)};
 		test_run_threads(8, mt_worker, &j);
 		uint64_t got = v->get(t.base, t.cfg);
 		ok &= got <= 8 * j.ops;

@@ -103,4 +103,40 @@ static inline int test_table_open(sc_table *t, const sc_variant *v, const sc_env
 	return sc_table_create(t, v, &p, env, n, err);
 }
 
+/*
+ * SC_TEST_SCALE: a factor in (0, 1], 1 when unset, by which the heavier tests
+ * shrink their sizes on slow machines and emulators (tests/cross-check.sh
+ * runs the suite under qemu-user with it). Tests never skip a check for it,
+ * and statistical ones recompute their bounds from the scaled size, so their
+ * stated false-failure probabilities still hold. Anything else in the
+ * variable is a hard error (exit 99), not a silent full-size run.
+ */
+static inline double test_scale(void)
+{
+	static double scale;
+	if (scale > 0)
+		return scale;
+	const char *s = getenv("SC_TEST_SCALE");
+	scale = 1;
+	if (s && *s) {
+		char *end;
+		double v = strtod(s, &end);
+		if (*end || !(v > 0 && v <= 1)) {
+			fprintf(stderr, "SC_TEST_SCALE=%s: expected a number in (0, 1]\n", s);
+			exit(99);
+		}
+		scale = v;
+		if (scale < 1)
+			printf("# SC_TEST_SCALE=%g: test sizes scaled down\n", scale);
+	}
+	return scale;
+}
+
+/* n scaled by test_scale(), rounded up, and never below min (nor above n). */
+static inline uint64_t test_scaled(uint64_t n, uint64_t min)
+{
+	uint64_t m = (uint64_t)ceil((double)n * test_scale());
+	return m < min ? (min < n ? min : n) : m;
+}
+
 #endif /* SC_TESTUTIL_H */

@@ -23,9 +23,10 @@ extern "C" {
 #endif
 
 /*
- * Padding unit. One 64-byte line by default; configure --with-line-size=128
- * pads to two lines for machines whose adjacent-line prefetcher pulls pairs
- * of lines (SPEC §3).
+ * Padding unit. One 64-byte line by default, on aarch64 too (Neoverse cores:
+ * Graviton, Ampere, Grace); configure --with-line-size=128 pads to two lines
+ * for adjacent-line prefetchers or Apple's 128-byte lines, and
+ * --with-line-size=auto takes the build machine's (SPEC §3).
  */
 #ifndef SC_LINE_SIZE
 #define SC_LINE_SIZE 64
@@ -141,13 +142,21 @@ static inline uint32_t sc_xorshift_ayers(uint32_t *s)
 #define SC_ALWAYS_INLINE static inline
 #endif
 
-/* One short pause: the spin-wait hint of the architecture. */
+/*
+ * One short pause: the spin-wait hint of the architecture. On aarch64 this is
+ * isb, not yield: yield is a hint that cores without SMT (Neoverse, Graviton,
+ * Ampere, Apple) retire as a nop in under a nanosecond, while isb stalls the
+ * front end until the pipeline drains, tens of cycles, like x86 pause. Rust's
+ * spin_loop hint (rust-lang/rust#84725), MySQL and Go's procyield
+ * (golang/go#69232) made the same change, and backoff windows counted in
+ * pauses then mean about the same wait on both architectures.
+ */
 static inline void sc_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
+	__asm__ __volatile__("isb" ::: "memory");
 #elif defined(__powerpc__) || defined(__powerpc64__)
 	__asm__ __volatile__("or 27,27,27" ::: "memory");
 #else

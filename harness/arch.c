@@ -1,0 +1,101 @@
+/* arch.c - atomics kind and cache line size of this build and machine (arch.h). */
+#include "config.h"
+
+#include "arch.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sc_config.h"
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_ATOMICS
+#define HWCAP_ATOMICS (1ul << 8) /* Linux arm64 uapi: LSE atomics present */
+#endif
+#endif
+
+const char *arch_atomics(void)
+{
+#if defined(__aarch64__) && defined(__linux__)
+	/* libgcc's helpers choose by this same hwcap bit, once, at start-up. */
+	if (strcmp(SC_ATOMICS, "outline") == 0)
+		return getauxval(AT_HWCAP) & HWCAP_ATOMICS ? "outline (runtime-detected): lse"
+		                                           : "outline (runtime-detected): llsc";
+#endif
+	return SC_ATOMICS;
+}
+
+/* The largest coherency_line_size of cpu0's caches in sysfs, 0 if none. */
+static unsigned sysfs_line(void)
+{
+	unsigned best = 0;
+	for (int i = 0; i < 8; i++) {
+		char path[96];
+		snprintf(path, sizeof path,
+		         "/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size", i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		unsigned v = 0;
+		if (fscanf(f, "%u", &v) == 1 && v > best && v <= 4096)
+			best = v;
+		fclose(f);
+	}
+	return best;
+}
+
+unsigned arch_cache_line(const char **source)
+{
+	const char *src = "unknown";
+	unsigned line = 0;
+#if defined(__aarch64__)
+	/*
+	 * CTR_EL0.CWG (bits 27:24) is log2 of the writeback granule in 4-byte
+	 * words: the widest line any cache level may write back, which is what
+	 * two counters must not share. Linux lets EL0 read CTR_EL0 (or emulates
+	 * the read); 0 means "not provided".
+	 */
+	uint64_t ctr;
+	__asm__ __volatile__("mrs %0, ctr_el0" : "=r"(ctr));
+	unsigned cwg = (unsigned)(ctr >> 24) & 0xf;
+	if (cwg) {
+		line = 4u << cwg;
+		src = "ctr_el0";
+	}
+#endif
+	if (!line && (line = sysfs_line()) != 0)
+		src = "sysfs";
+#ifdef _SC_LEVEL1_DCACHE_LINESIZE
+	if (!line) {
+		long v = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+		if (v > 0 && v <= 4096) {
+			line = (unsigned)v;
+			src = "sysconf";
+		}
+	}
+#endif
+	if (source)
+		*source = src;
+	return line;
+}
+
+int arch_check(FILE *f)
+{
+#if defined(__aarch64__) && defined(__linux__)
+	if (strcmp(SC_ATOMICS, "lse") == 0 && !(getauxval(AT_HWCAP) & HWCAP_ATOMICS)) {
+		fprintf(f, "scbench: built with inline LSE atomics (--with-atomics=lse) but this CPU "
+		           "has none (Armv8.0): reconfigure with --with-atomics=auto\n");
+		return -1;
+	}
+#endif
+	const char *src;
+	unsigned line = arch_cache_line(&src);
+	if (line > SC_LINE_SIZE)
+		fprintf(f, "scbench: warning: this machine's cache lines are %u bytes (%s) but counters "
+		           "are padded to %d: padded counters may share a line; reconfigure with "
+		           "--with-line-size=%u\n",
+		        line, src, SC_LINE_SIZE, line);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * arch.h - what this build and this machine do underneath the counters, for
+ * the metadata: how 64-bit atomic read-modify-writes are made, and the cache
+ * line size of the machine against the padding unit compiled in.
+ */
+#ifndef SC_ARCH_H
+#define SC_ARCH_H
+
+#include <stdio.h>
+
+/*
+ * How the counters' atomic read-modify-writes execute: "x86 lock",
+ * "lse" (Armv8.1 LSE instructions inlined), "llsc" (load/store-exclusive
+ * loops), "outline (runtime-detected): lse" or "... : llsc" (GCC's
+ * -moutline-atomics helpers, which pick LSE when the kernel reports it),
+ * or configure's description for other machines.
+ */
+const char *arch_atomics(void);
+
+/*
+ * The machine's cache line size in bytes, 0 when unknown: on aarch64 the
+ * cache writeback granule of CTR_EL0 (the largest line of any cache level),
+ * else the largest coherency_line_size in sysfs, else sysconf's L1 line.
+ * *source (may be NULL) names where it came from.
+ */
+unsigned arch_cache_line(const char **source);
+
+/*
+ * Before a run: -1 and one error line on f when this build cannot run here
+ * (LSE atomics compiled in, --with-atomics=lse, on a CPU without them, which
+ * would die of SIGILL); else 0, with one warning line on f when the
+ * machine's cache line is wider than the padding unit.
+ */
+int arch_check(FILE *f);
+
+#endif /* SC_ARCH_H */
