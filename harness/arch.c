@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sc_config.h"
+#include <scounters/sc_config.h>
 
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
