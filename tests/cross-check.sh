@@ -43,7 +43,7 @@ aarch64)
 	triplet=aarch64-linux-gnu
 	qemu="qemu-aarch64"
 	sysroot=/usr/aarch64-linux-gnu
-	pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
+	pkgs="gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 	;;
 -h | --help)
 	usage
@@ -108,7 +108,7 @@ if [ -n "$missing" ]; then
 		exit 1
 	}
 fi
-for tool in "$triplet-gcc" "$qemu"; do
+for tool in "$triplet-gcc" "$triplet-g++" "$qemu"; do
 	command -v "$tool" >/dev/null 2>&1 || {
 		echo "cross-check: $tool not found after installing$pkgs" >&2
 		exit 1
