@@ -39,6 +39,45 @@ def figure_links(d, ids):
     return ", ".join(out)
 
 
+def provenance_rows(rs):
+    """The schema version, the CPU (SPEC §10 provenance) and the build. A result
+    set written before schema 2 has no cpu record: it says so, never guesses."""
+    versions = rs.get("schema_versions")
+    if not versions:
+        return []
+    rows = [("Result schema", "%s%s" % (", ".join("%d" % v for v in versions),
+                                         " (mixed: files from different scbench versions)"
+                                         if len(versions) > 1 else ""))]
+    cpu = rs.get("cpu")
+    if cpu:
+        def f(key):
+            v = cpu.get(key)
+            return "unknown" if v is None else "%s" % v
+
+        def mhz():
+            lo, hi = f("min_mhz"), f("max_mhz")
+            return "unknown" if lo == hi == "unknown" else "%s-%s MHz" % (lo, hi)
+        n = cpu.get("sockets")
+        rows.append(("CPU", "%s (%s); %s socket%s, %s cores, %s PUs; SMT %s" % (
+            f("model"), f("vendor"), f("sockets"), "" if n == 1 else "s", f("cores"),
+            f("pus"), f("smt"))))
+        freq = "governor %s, boost %s, frequency %s" % (f("governor"), f("boost"), mhz())
+        if (f("governor") not in ("performance", "unknown")) or f("boost") == "on":
+            freq += " (not a fixed clock: throughput may drift between runs and machines)"
+        rows.append(("Frequency", freq))
+    else:
+        rows.append(("CPU", "not recorded (schema %d)" % versions[0]))
+        rows.append(("Frequency", "governor and boost not recorded (schema %d)" % versions[0]))
+    if rs.get("compiler"):
+        cc = rs["compiler"]
+        if rs.get("compiler_command"):
+            cc += " (`%s`)" % rs["compiler_command"]
+        elif 1 in versions:
+            cc += " (version only: schema 1)"
+        rows.append(("Build", "compiler %s, CFLAGS %s" % (cc, rs.get("cflags") or "(none)")))
+    return rows
+
+
 def header_rows(rs):
     rows = []
     if rs.get("host"):
@@ -68,8 +107,7 @@ def header_rows(rs):
         if rs.get("source_revisions"):
             rev = ", ".join(rs["source_revisions"]) + " (mixed!)"
         rows.append(("Source", "scbench %s, revision %s" % (rs.get("scbench_version", "?"), rev)))
-    if rs.get("compiler"):
-        rows.append(("Build", "compiler %s, CFLAGS %s" % (rs["compiler"], rs.get("cflags") or "(none)")))
+    rows.extend(provenance_rows(rs))
     if rs.get("binding"):
         rows.append(("Placement", rs["binding"]))
     if rs.get("pmu_status"):

@@ -100,6 +100,12 @@ def option_of(cmd, name):
     return None
 
 
+def schema_version(meta):
+    """The schema version of a .meta.json (results/README.md): 1 when it has no key."""
+    v = meta.get("schema_version")
+    return v if isinstance(v, int) else 1
+
+
 def machine_summary(rs):
     metas = [(n, rs.meta(n)) for n in SOURCES]
     metas = [(n, m) for n, m in metas if m]
@@ -111,7 +117,11 @@ def machine_summary(rs):
         return out
     m = metas[0][1]
     topo = m.get("topology") or {}
+    versions = sorted(set(schema_version(mm) for _, mm in metas))
     out.update({
+        "schema_versions": versions,
+        "cpu": next((mm["cpu"] for _, mm in metas if isinstance(mm.get("cpu"), dict)), None),
+        "compiler_command": m.get("compiler_command"), "binary": m.get("binary"),
         "host": m.get("host"), "kernel": m.get("kernel"),
         "dates": sorted(set(mm.get("date") for _, mm in metas if mm.get("date"))),
         "scbench_version": m.get("scbench_version"),

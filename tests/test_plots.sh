@@ -224,6 +224,23 @@ bad=$(grep -E '^\| [0-9]+ \|' "$rs/REPORT.md" |
 	grep -cvE '\| \*\*holds\*\*|\| \*\*does not hold\*\*|\| \*not measurable\*: .+')
 check "report_every_claim_row_has_a_verdict ($bad without)" test "$bad" -eq 0
 check report_has_machine_header grep -q '^| Machine | ' "$rs/REPORT.md"
+# Provenance in the header: a schema-1 set says "not recorded", a schema-2 set
+# shows its cpu record (here written into a copy of the fixture's metadata).
+check report_schema1_cpu_not_recorded grep -q '^| CPU | not recorded (schema 1) |$' "$rs/REPORT.md"
+copy_set prov
+"$py" -c 'import glob, json, sys
+for p in glob.glob(sys.argv[1] + "/*.meta.json"):
+    m = json.load(open(p))
+    m.update(schema_version=2, compiler="gcc (Debian 12.2.0-14) 12.2.0", compiler_command="gcc",
+             cpu={"model": "AMD EPYC 7B13", "vendor": "AuthenticAMD", "sockets": 1, "cores": 2,
+                  "pus": 4, "smt": "on", "governor": "powersave", "boost": "on",
+                  "min_mhz": 1500, "max_mhz": "unknown"})
+    json.dump(m, open(p, "w"))' "$tmp/prov"
+"$py" "$plots/aggregate.py" "$tmp/prov" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/prov" >/dev/null 2>&1
+check report_schema2_provenance sh -c "grep -qx '| Result schema | 2 |' '$tmp/prov/REPORT.md' &&
+	grep -qx '| CPU | AMD EPYC 7B13 (AuthenticAMD); 1 socket, 2 cores, 4 PUs; SMT on |' '$tmp/prov/REPORT.md' &&
+	grep -q '^| Frequency | governor powersave, boost on, frequency 1500-unknown MHz (not a fixed clock' '$tmp/prov/REPORT.md' &&
+	grep -q '^| Build | compiler gcc (Debian 12.2.0-14) 12.2.0 (\`gcc\`), CFLAGS' '$tmp/prov/REPORT.md'"
 check report_names_both_papers sh -c "grep -q 'Dice §' '$rs/REPORT.md' && grep -q '(Ayers' '$rs/REPORT.md'"
 
 # ---- plots/regen, end to end, on a fresh copy --------------------------------------
