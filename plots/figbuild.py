@@ -157,8 +157,11 @@ class Figures:
     def entry(self, fid):
         return [f for f in self.table if f.id == fid][0]
 
-    def panels(self, fig):
-        """[(suffix, header, stats)], or a reason (text) why the figure has no data."""
+    def groups(self, fig):
+        """[(panel suffix, rows, series name of a row)] of a figure's selected rows,
+        in .dat order (one per panel: the split's suffix plus the Panel's), or a
+        reason (text) why the figure has no data. plots/compare.py reads the
+        same points through this."""
         rows = self.rs.rows(fig.source, fig.mode)
         for sel in fig.select:
             if rows:
@@ -170,6 +173,16 @@ class Figures:
         out = []
         for suffix, group in (fig.split(rows) if fig.split else [("", rows)]):
             group, name = fig.series(group)
+            out.append((suffix, group, name))
+        return out
+
+    def panels(self, fig):
+        """[(suffix, header, stats)], or a reason (text) why the figure has no data."""
+        groups = self.groups(fig)
+        if isinstance(groups, str):
+            return groups
+        out = []
+        for suffix, group, name in groups:
             for panel in fig.panels:
                 fx = facts(fig, group)
                 fx["unvalued"] = sum(1 for r in group if panel.y(r) is None)
