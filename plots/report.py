@@ -194,7 +194,38 @@ def render(d, doc):
     out.append("")
     out.append("Percentiles: %s." % doc.get("percentile_method", "see plots/aggregate.py"))
     out.append("")
+    out.extend(advice_section(d, doc.get("advice")))
     return "\n".join(out)
+
+
+def advice_section(d, rows):
+    """'## Which counter to use on this machine' (computed by plots/advice.py)."""
+    if rows is None:
+        return []
+    out = ["## Which counter to use on this machine", "",
+           "The best variant measured in this result set for each usage scenario, and the "
+           "runner-up, by the rule stated in the last column (computed by `plots/advice.py`). "
+           "Serial (racy: it loses updates) is never a candidate. A tie within run-to-run "
+           "noise is said so; `plots/compare` tells whether another machine differs.", "",
+           "| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
+    for r in rows:
+        if not r.get("best"):
+            out.append("| %s | - | - | - | %s; %s |" % (cell(r["scenario"]), cell(r["rule"]),
+                                                    cell(r.get("reason"))))
+            continue
+        best = "**%s**: %s at %d thread%s" % (r["best"], r["value"], r["threads"],
+                                              "" if r["threads"] == 1 else "s")
+        if r.get("margin"):
+            best += " (%s)" % r["margin"]
+        runner = "-"
+        if r.get("runner_up"):
+            runner = "%s: %s (%s)" % (r["runner_up"], r["runner_value"],
+                                      figure_links(d, [r["runner_figure"]]))
+        out.append("| %s | %s | %s | %s | %s |" % (
+            cell(r["scenario"]), cell(best), cell(figure_links(d, [r["figure"]])), cell(runner),
+            cell(r["rule"])))
+    out.append("")
+    return out
 
 
 def main(argv):
