@@ -84,6 +84,38 @@ class ResultSet:
         return [r for r in (self.csv(name) or []) if r.get("mode") == mode
                 and (mode != "count" or r.get("ops"))]
 
+    def histograms(self, name):
+        """The latency histograms of CSV name: {(counter, threads, run):
+        {(bucket_low_ns, bucket_high_ns): count}} from its sidecar
+        name.latency.csv, else from the sidecars of run-all.sh's parts
+        (DIR/parts/<id>/*.csv.latency.csv, kept next to the merged CSV), with
+        the path(s) read; None where there is none (results/README.md)."""
+        key = ("histograms", name)
+        if key in self.cache:
+            return self.cache[key]
+        paths = [os.path.join(self.path, name + ".latency.csv")]
+        if not os.path.isfile(paths[0]):
+            parts = os.path.join(self.path, "parts", name[:-len(".csv")])
+            paths = sorted(os.path.join(parts, f) for f in (os.listdir(parts)
+                           if os.path.isdir(parts) else []) if f.endswith(".csv.latency.csv"))
+        out = {}
+        for path in paths:
+            with open(path, newline="") as f:
+                for lineno, b in enumerate(csv.DictReader(f), 2):
+                    try:
+                        run = (b["counter"], float(b["threads"]), float(b["run"]))
+                        bucket = (float(b["bucket_low_ns"]), float(b["bucket_high_ns"]))
+                        n = int(b["count"])
+                    except (KeyError, TypeError, ValueError):
+                        self.notes.append("%s line %d: not a histogram row, ignored"
+                                          % (os.path.relpath(path, self.path), lineno))
+                        continue
+                    h = out.setdefault(run, {})
+                    h[bucket] = h.get(bucket, 0) + n
+        result = (out, [os.path.relpath(p, self.path) for p in paths]) if out else None
+        self.cache[key] = result
+        return result
+
     def meta(self, name):
         path = os.path.join(self.path, name + ".meta.json")
         try:

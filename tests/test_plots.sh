@@ -208,6 +208,51 @@ check advice_section_ends_report sh -c "sed -n '/^## Which counter to use on thi
 	test \"\$(grep '^## ' '$tmp/adv/REPORT.md' | tail -1)\" = '## Which counter to use on this machine'"
 check advice_rule_stated grep -qF 'whose worst \|relative error\| over every run of dice-fig4-high.csv at 0% work' "$tmp/adv/REPORT.md"
 
+# Latency from pooled histograms: a sidecar with known buckets. CAS at 1 thread:
+# run 0 has 100 increments in [10, 12) ns, run 1 has 100 in [30, 32); pooled,
+# the p50 is rank 100 -> 11 ns, the p99 rank 198 -> 31 ns, while the runs' own
+# p50s and p99s are 11 and 31 (min, max; mean 21). Every other run: 100 in
+# [5, 7) -> 6 ns.
+mklat() { # mklat DIR SIDECAR: the fixture's latency.csv and a made-up sidecar at SIDECAR
+	mkdir -p "$1" && cp "$fixture/latency.csv" "$fixture/latency.csv.meta.json" "$1/" && chmod u+w "$1"/*
+	mkdir -p "$(dirname "$2")"
+	awk -F, 'NR == 1 { print "counter,threads,run,bucket_low_ns,bucket_high_ns,count"; next }
+		$1 == "CAS" && $3 == 1 { print $1 "," $3 "," $4 "," ($4 == 0 ? "10,12" : "30,32") ",100"; next }
+		{ print $1 "," $3 "," $4 ",5,7,100" }' "$fixture/latency.csv" >"$2"
+}
+mklat "$tmp/lat" "$tmp/lat/latency.csv.latency.csv"
+"$py" "$plots/aggregate.py" "$tmp/lat" >/dev/null 2>&1
+check latency_pooled_p50 grep -q '^CAS 1 2 11 11 31 21 ' "$tmp/lat/figdata/latency-p50.dat"
+check latency_pooled_p99 grep -q '^CAS 1 2 31 11 31 21 ' "$tmp/lat/figdata/latency-p99.dat"
+check latency_pooled_others grep -q '^Scalable 2 2 6 6 6 6 ' "$tmp/lat/figdata/latency-p999.dat"
+check latency_header_says_pooled grep -q '^# latency_percentile: pooled: the median column is the p99.9 of all' \
+	"$tmp/lat/figdata/latency-p999.dat"
+check latency_drawn_says_pooled grep -q '^# drawn: line: percentile of all increments' "$tmp/lat/figdata/latency-p50.dat"
+# run-all.sh keeps each thread count's part and its sidecar under parts/latency/.
+mklat "$tmp/latparts" "$tmp/latparts/parts/latency/t1.csv.latency.csv"
+"$py" "$plots/aggregate.py" "$tmp/latparts" >/dev/null 2>&1
+check latency_pooled_from_parts grep -q '^CAS 1 2 31 11 31 21 ' "$tmp/latparts/figdata/latency-p99.dat"
+# Without a sidecar (the fixture, a schema-1 set): today's per-run percentiles, said so.
+check latency_without_sidecar_per_run grep -q '^# latency_percentile: per run: no latency histogram sidecar' \
+	"$rs/figdata/latency-p99.dat"
+# A sidecar that lacks some runs: those points keep the per-run median, and a note says so.
+mklat "$tmp/latmixed" "$tmp/latmixed/latency.csv.latency.csv"
+grep -v '^Scalable,' "$tmp/latmixed/latency.csv.latency.csv" >"$tmp/x" && mv "$tmp/x" "$tmp/latmixed/latency.csv.latency.csv"
+"$py" "$plots/aggregate.py" "$tmp/latmixed" >"$tmp/latmixed.log" 2>&1
+check latency_mixed_said sh -c "grep -q '^# latency_percentile: mixed: ' '$tmp/latmixed/figdata/latency-p50.dat' &&
+	grep -q 'note: latency: .* without a histogram' '$tmp/latmixed.log'"
+# End to end with scbench's own sidecar, when the harness is built.
+if [ -n "${SCBENCH:-}" ] && [ -x "$SCBENCH" ]; then
+	mkdir -p "$tmp/latrun"
+	"$SCBENCH" --counter=CAS,Scalable --threads=1,2 --duration=0.05 --warmup=0.01 --runs=2 \
+		--latency --events=none --output="$tmp/latrun/latency.csv" >/dev/null 2>&1
+	"$py" "$plots/aggregate.py" "$tmp/latrun" >/dev/null 2>&1
+	check latency_scbench_sidecar_pooled sh -c "grep -q '^# latency_percentile: pooled:' '$tmp/latrun/figdata/latency-p99.dat' &&
+		test \"\$(grep -c '^CAS \|^Scalable ' '$tmp/latrun/figdata/latency-p99.dat')\" -eq 4"
+else
+	skip latency_scbench_sidecar_pooled "SCBENCH not set (run by make check)"
+fi
+
 # ---- gnuplot --------------------------------------------------------------------
 for id in $FIGURES; do
 	if [ -z "$gp" ]; then
