@@ -14,14 +14,17 @@ Writes DIR/compare.csv, DIR/COMPARE.md and DIR/<figure>.png/.pdf overlays
 (drawn by plots/compare_overlay.py from compare.csv, when matplotlib imports).
 The method (METHOD below, repeated in COMPARE.md):
 
-  test      per point, a two-sided t-test of the difference of mean log values,
-            with the run-to-run variance pooled over every point of the same
-            figure panel and x in both sets (a one-way ANOVA error term): with
-            3-5 runs per point an exact rank test cannot reach significance after
-            a correction (3 vs 3 runs: smallest two-sided p = 0.1), while the
-            pooled variance has tens of degrees of freedom. Points with a value
-            <= 0 (an exact count, a 0 ns bucket) have no log: Mann-Whitney U
-            (exact for small samples without ties, else the normal approximation).
+  test      per point, a two-sided moderated t-test (empirical Bayes, Smyth
+            2004) of the difference of mean log values: each point's run-to-run
+            variance is shrunk towards the typical variance of its figure panel
+            by as much as the points' variances are alike (their spread decides
+            the prior degrees of freedom), so it keeps its own noise where the
+            variants differ and borrows degrees of freedom where they agree.
+            With 3-5 runs per point an exact rank test cannot reach significance
+            after a correction (3 vs 3 runs: smallest two-sided p = 0.1).
+            Points with a value <= 0 (an exact count, a 0 ns bucket) have no
+            log: Mann-Whitney U (exact for small samples without ties, else the
+            normal approximation).
   CI        95% percentile bootstrap of median_b / median_a, 10,000 resamples of
             each set's runs, numpy default_rng(SEED) restarted for every point.
   correction Holm over every point compared (family-wise error rate 5%).
@@ -65,17 +68,21 @@ METHOD = [
      "counter-array size in both sets; ratio = median of B's runs / median of A's runs. "
      "The value/N accuracy figures (%s) are left out: REPORT.md judges them."
      % ", ".join(SKIPPED)),
-    ("Test", "two-sided t-test of the difference of the mean log values of the two sets' "
-     "runs, with the run-to-run variance of log values pooled over every point of the same "
-     "figure panel and thread count (or N) in both sets (the error term of a one-way ANOVA; "
-     "degrees of freedom: runs minus points). Why not an exact rank test alone: with 3 runs "
+    ("Test", "two-sided moderated t-test of the difference of the mean log values of the "
+     "two sets' runs (empirical Bayes, Smyth 2004, as limma does for few replicates): each "
+     "point's run-to-run variance of log values (A's and B's runs each about their own "
+     "mean, n_a + n_b - 2 degrees of freedom) is shrunk towards the typical variance of its "
+     "figure panel, (d0 s0^2 + d s^2) / (d0 + d) with d0 + d degrees of freedom, where s0^2 "
+     "and d0 come from the moments of the panel's log variances: when the variants' noise "
+     "differs (d0 small) a point keeps its own, when it is alike (d0 large) the point "
+     "borrows the panel's degrees of freedom. Why not an exact rank test alone: with 3 runs "
      "against 3 the smallest two-sided exact p-value (Mann-Whitney U or permutation) is "
-     "2/20 = 0.1, so no point could ever be significant after a correction; pooling the "
-     "variance over the points measured alike gives tens of degrees of freedom. It assumes "
-     "log-normal run-to-run noise of one size within a panel and thread count. Points with "
-     "a value <= 0 (an exact count, a 0 ns latency) have no log and use Mann-Whitney U "
-     "(exact for small samples without ties, else the normal approximation), which with 3 "
-     "vs 3 runs cannot flag anything."),
+     "2/20 = 0.1, so no point could ever be significant after a correction for hundreds of "
+     "points. It assumes log-normal run-to-run noise. Points with a value <= 0 (an exact "
+     "count, a 0 ns latency) have no log and use Mann-Whitney U (exact for small samples "
+     "without ties, else the normal approximation), which with 3 vs 3 runs cannot flag "
+     "anything. A measure without run-to-run variance (bytes per counter) differs or not: "
+     "p = 1 when equal, 0 when not."),
     ("Confidence interval", "95%% percentile bootstrap of the ratio of medians (the "
      "2.5th and 97.5th percentiles of the resampled ratios, each the order statistic on the "
      "outer side): %d resamples with replacement of each set's runs, numpy.random.default_rng(%d) started "
@@ -169,35 +176,83 @@ def bootstrap_ci(np, a, b):
             float(np.percentile(r, 100 - tail, method="higher")))
 
 
-def pooled_log_variance(pts):
-    """{(panel, x): (sum of squares, degrees of freedom)} of log values, from
-    every (point, set) with two or more runs, all values positive."""
+def log_variances(pts):
+    """{point key: (s^2, d)}: the within-set variance of log values of a point,
+    A's and B's runs each about their own mean, with d = n_a + n_b - 2 degrees
+    of freedom; only points with all values positive and d > 0."""
     out = {}
     for key, sets in pts.items():
+        if min(min(v) for v in sets) <= 0:
+            continue
+        ss, d = 0.0, 0
         for vals in sets:
-            if len(vals) < 2 or min(vals) <= 0:
-                continue
             logs = [math.log(v) for v in vals]
             mu = sum(logs) / len(logs)
-            ss, df = out.get((key[0], key[2]), (0.0, 0))
-            out[(key[0], key[2])] = (ss + sum((x - mu) ** 2 for x in logs), df + len(logs) - 1)
+            ss += sum((x - mu) ** 2 for x in logs)
+            d += len(logs) - 1
+        if d > 0:
+            out[key] = (ss / d, d)
     return out
 
 
-def test_point(sp, key, a, b, pooled):
-    """(p-value, test name) of one point."""
-    if min(a + b) > 0:
-        ss, df = pooled.get((key[0], key[2]), (0.0, 0))
-        la, lb = [math.log(v) for v in a], [math.log(v) for v in b]
+def variance_prior(sp, variances):
+    """(s0^2, d0): the prior of the empirical Bayes moderated t (Smyth 2004,
+    section 6.2) from the points' (s^2, d) of one figure panel: the moments of
+    log s^2 give d0 (how alike the points' variances are; inf when they are as
+    alike as sampling allows) and s0^2 (their typical size). Points with s^2 = 0
+    (a deterministic measure) do not enter. (None, 0) when fewer than 3 points."""
+    vs = [(v, d) for v, d in variances if v > 0]
+    if len(vs) < 3:
+        return None, 0
+    special = sp.special
+    e = [math.log(v) - special.digamma(d / 2.0) + math.log(d / 2.0) for v, d in vs]
+    mean = sum(e) / len(e)
+    spread = sum((x - mean) ** 2 for x in e) / (len(e) - 1) - \
+        sum(special.polygamma(1, d / 2.0) for _, d in vs) / len(vs)
+    if spread <= 0:
+        return math.exp(mean), math.inf
+    # trigamma(d0 / 2) = spread: Newton's method on the decreasing trigamma (Smyth's start).
+    y = 0.5 + 1.0 / spread
+    for _ in range(50):
+        step = (special.polygamma(1, y) - spread) / special.polygamma(2, y)
+        y -= step
+        if y <= 0:
+            y = 1e-8
+        if abs(step) < 1e-10 * y:
+            break
+    d0 = 2 * y
+    return math.exp(mean + special.digamma(y) - math.log(y)), d0
+
+
+def moderated(variances, priors):
+    """{point key: (moderated s^2, degrees of freedom)}: each point's variance
+    shrunk towards its panel's prior, (d0 s0^2 + d s^2) / (d0 + d), d0 + d df."""
+    out = {}
+    for key, (v, d) in variances.items():
+        s0, d0 = priors.get(key[0], (None, 0))
+        if s0 is None or d0 == 0:
+            out[key] = (v, d)
+        elif math.isinf(d0):
+            out[key] = (s0, math.inf)
+        else:
+            out[key] = ((d0 * s0 + d * v) / (d0 + d), d0 + d)
+    return out
+
+
+def test_point(sp, a, b, var):
+    """(p-value, test name) of one point; var: its (moderated s^2, df) or None."""
+    if var is not None:
+        v, df = var
+        la, lb = [math.log(x) for x in a], [math.log(x) for x in b]
         diff = sum(lb) / len(lb) - sum(la) / len(la)
-        if df > 0:
-            se = math.sqrt(ss / df * (1.0 / len(a) + 1.0 / len(b)))
-            if se == 0:
-                return (1.0 if diff == 0 else 0.0), "log t, pooled (no variance)"
-            return float(2 * sp.stats.t.sf(abs(diff) / se, df)), "log t, pooled df %d" % df
+        se = math.sqrt(v * (1.0 / len(a) + 1.0 / len(b)))
+        if se == 0:
+            return (1.0 if diff == 0 else 0.0), "log t (no variance)"
+        dist = sp.stats.norm if math.isinf(df) else sp.stats.t(df)
+        return float(2 * dist.sf(abs(diff) / se)), "moderated log t (df %.3g)" % df
     if len(a) < 2 or len(b) < 2:
         return None, "none (fewer than 2 runs)"
-    if a == b or (min(a) == max(a) == min(b) == max(b)):
+    if min(a) == max(a) == min(b) == max(b):
         return 1.0, "Mann-Whitney U"
     res = sp.stats.mannwhitneyu(b, a, alternative="two-sided", method="auto")
     return float(res.pvalue), "Mann-Whitney U"
@@ -213,7 +268,11 @@ def compare(np, sp, figs_a, figs_b):
     for k in list(pa) + [k for k in pb if k not in pa]:
         order.setdefault(k, len(order))
     both = {k: (pa[k], pb[k]) for k in pa if k in pb and pa[k] and pb[k]}
-    pooled = pooled_log_variance(both)
+    variances = log_variances(both)
+    priors = {}
+    for pid in panels:
+        priors[pid] = variance_prior(sp, [v for k, v in variances.items() if k[0] == pid])
+    var = moderated(variances, priors)
     rows = []
     for key in sorted(order, key=lambda k: (list(panels).index(k[0]), order[k])):
         pid, series, x, params, work, counters, threads = key
@@ -228,7 +287,7 @@ def compare(np, sp, figs_a, figs_b):
         if a and b:
             row["ratio"] = ratio(row["median_a"], row["median_b"])
             row["ci_low"], row["ci_high"] = bootstrap_ci(np, a, b)
-            row["p_value"], row["test"] = test_point(sp, key, a, b, pooled)
+            row["p_value"], row["test"] = test_point(sp, a, b, var.get(key))
         else:
             row["test"] = "only in %s" % ("A" if a else "B") if (a or b) else "no values"
         rows.append(row)
