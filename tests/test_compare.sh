@@ -6,13 +6,15 @@
 # fixed data, a fixed bootstrap seed (checked: two runs give the same file).
 # Works on a copy of results/reference/kvm-epyc-2pu (3 runs per point), or of
 # tests/fixtures/results-small where the reference is not in the tree (a dist
-# tarball). Without a Python that imports numpy and scipy the whole test is
+# tarball; TEST_COMPARE_FIXTURE=1 forces it). Without a Python that imports numpy and scipy the whole test is
 # skipped (TAP plan "1..0 # SKIP").
 set -u
 top=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 compare=$top/plots/compare
 src=$top/results/reference/kvm-epyc-2pu
-[ -f "$src/dice-fig4-high.csv" ] || src=$top/tests/fixtures/results-small
+if [ ! -f "$src/dice-fig4-high.csv" ] || [ -n "${TEST_COMPARE_FIXTURE:-}" ]; then
+	src=$top/tests/fixtures/results-small
+fi
 
 py=""
 for c in "${PYTHON_SCIPY:-}" /usr/bin/python3 python3; do
@@ -71,9 +73,15 @@ rc=$?
 check "halved_exits_0 (exit $rc)" test $rc -eq 0
 got=$(flagged "$tmp/h" | sort -u | tr '\n' ';')
 check "halved_flags_exactly_that_variant ($got)" test "$got" = "dice-fig4-high FetchAdd;"
+# Power: with the reference's 3 runs per point, both thread counts are found. (The
+# fixture's 2 short runs per point leave too little to find a 2x change at every
+# point after the correction; there only the line above is checked.)
 got=$(flagged "$tmp/h" | wc -l)
 want=$(awk -F, '$1 == "dice-fig4-high" && $2 == "FetchAdd"' "$tmp/h/compare.csv" | wc -l)
-check "halved_every_thread_count_flagged ($got of $want)" test "$got" -eq "$want"
+case $src in
+*/results-small) ok "halved_every_thread_count_flagged # SKIP the fixture has 2 runs per point" ;;
+*) check "halved_every_thread_count_flagged ($got of $want)" test "$got" -eq "$want" ;;
+esac
 check halved_ratio_one_half sh -c "awk -F, '\$10 == \"yes\" && (\$6 < 0.49 || \$6 > 0.51) { bad = 1 }
 	END { exit bad }' '$tmp/h/compare.csv'"
 check halved_listed_first_in_report sh -c "sed -n '/^## Significant/,/^## Per figure/p' \
