@@ -11,8 +11,10 @@ the report computes a statistic:
                               analytic envelope where one exists
   DIR/figdata/figures.tsv     every figure id of SPEC §6: ok + its .dat files,
                               or skipped + why (a missing CSV is skipped, not fatal)
-  DIR/figdata/claims.json     the result-set summary and one entry per claim of
-                              the two papers: what was measured here and the verdict
+  DIR/figdata/claims.json     the result-set summary, one entry per claim of
+                              the two papers (what was measured here and the
+                              verdict), and "advice": which counter to use here,
+                              one entry per usage scenario
 
 This file only wires the parts together:
   resultset.py   reading the CSVs and .meta.json; the machine summary
@@ -20,6 +22,7 @@ This file only wires the parts together:
   envelopes.py   the analytic envelopes and models
   figures.py     the figure table, one entry per figure id (built by figbuild.py)
   claims/        the claims, one module per paper section or family, with their rules
+  advice.py      which counter to use on this machine, one declaration per scenario
 
 Standard library only; any Python 3.5+ (run by /usr/bin/python3 or the first
 python3 on PATH). Exit status 0 (also when files are missing), 2 on bad usage.
@@ -32,6 +35,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree (it may be read-only)
 sys.path.insert(0, HERE)
+import advice  # noqa: E402
 import claims  # noqa: E402
 from figbuild import Figures  # noqa: E402
 from figures import FIGURES  # noqa: E402
@@ -74,7 +78,8 @@ def main(argv):
            "verdicts": claims.VERDICTS,
            "notes": rs.notes + figs.notes,
            "figures": [{"id": i, "status": s, "detail": w} for i, s, w in figs.index],
-           "claims": judged}
+           "claims": judged,
+           "advice": advice.advise(rs, figs)}
     write_atomically(os.path.join(outdir, "claims.json"),
                      json.dumps(doc, indent=1, sort_keys=False) + "\n")
     made = [w for _, s, w in figs.index if s == "ok"]

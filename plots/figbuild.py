@@ -14,15 +14,21 @@ import os
 
 import figdata
 from resultset import threshold_of
-from stats import PCT_METHOD, STATS_TEXT, group_stats, percentile
+from stats import (HIST_PCT_METHOD, PCT_METHOD, STATS_TEXT, group_stats,
+                   histogram_percentile, percentile, pool_histograms, summarize)
 
 
 class Panel:
     """One .dat file of a figure: y(row) -> number or None, its axis label and
-    the header line 'y' saying what it is; label names the panel (multi-panel)."""
+    the header line 'y' saying what it is; label names the panel (multi-panel).
+    pooled: (num, den) makes the median column the percentile num/den of the
+    point's runs' latency histograms added together (the source CSV's sidecar,
+    resultset.histograms), where every run of the point has one; the other
+    columns stay statistics over the runs' own y values."""
 
-    def __init__(self, y, ylabel, about, suffix="", label=None):
+    def __init__(self, y, ylabel, about, suffix="", label=None, pooled=None):
         self.y, self.ylabel, self.about, self.suffix, self.label = y, ylabel, about, suffix, label
+        self.pooled = pooled
 
 
 class Figure:
@@ -31,7 +37,7 @@ class Figure:
     def __init__(self, id, title, reproduces, drawn, source, mode, x, xlabel, panels,
                  select=(), series=None, split=None, selection=None, envelope=None,
                  envelope_text=None, notes=None, note=None, requires=None, switch_over=False,
-                 extra=None, drawn_points=None):
+                 extra=None, drawn_points=None, drawn_pooled=None):
         self.id, self.title, self.reproduces, self.drawn = id, title, reproduces, drawn
         self.source, self.mode, self.x, self.xlabel, self.panels = source, mode, x, xlabel, panels
         self.select, self.split = select, split
@@ -41,6 +47,7 @@ class Figure:
         self.requires, self.switch_over = requires, switch_over
         self.extra = extra   # extra(rs, stats) -> [(key, text)]: header lines of the data
         self.drawn_points = drawn_points   # drawn, when there are too few x for lines
+        self.drawn_pooled = drawn_pooled or drawn
 
 
 # --- the vocabulary of entries ----------------------------------------------------
@@ -194,12 +201,16 @@ class Figures:
         self.stats = {}      # (figure id, panel suffix) -> {series: {x: stats}}
         self.index = []      # (id, status, files or reason)
         self.notes = []
+        self.pooled_figs = set()  # ids whose medians all come from pooled histograms
 
     def entry(self, fid):
         return [f for f in self.table if f.id == fid][0]
 
-    def panels(self, fig):
-        """[(suffix, header, stats)], or a reason (text) why the figure has no data."""
+    def groups(self, fig):
+        """[(panel suffix, rows, series name of a row)] of a figure's selected rows,
+        in .dat order (one per panel: the split's suffix plus the Panel's), or a
+        reason (text) why the figure has no data. plots/compare.py reads the
+        same points through this."""
         rows = self.rs.rows(fig.source, fig.mode)
         for sel in fig.select:
             if rows:
@@ -211,14 +222,72 @@ class Figures:
         out = []
         for suffix, group in (fig.split(rows) if fig.split else [("", rows)]):
             group, name = fig.series(group)
+            out.append((suffix, group, name))
+        return out
+
+    def panels(self, fig):
+        """[(suffix, header, stats)], or a reason (text) why the figure has no data."""
+        groups = self.groups(fig)
+        if isinstance(groups, str):
+            return groups
+        out = []
+        for suffix, group, name in groups:
             for panel in fig.panels:
                 fx = facts(fig, group)
                 fx["unvalued"] = sum(1 for r in group if panel.y(r) is None)
                 if fig.note and fx["unvalued"]:
                     self.notes.append(fig.note.format(**fx))
                 stats = group_stats(group, name, fig.x, panel.y, envelope=fig.envelope)
-                out.append((suffix + panel.suffix, header(fig, panel, fx), stats))
+                head = header(fig, panel, fx)
+                if panel.pooled:
+                    head = head + self.pool(fig, panel, group, name, stats)
+                out.append((suffix + panel.suffix, head, stats))
         return out
+
+    def pool(self, fig, panel, rows, name, stats):
+        """Replace each point's median by the percentile of its runs' pooled
+        histograms (Panel.pooled); the header line saying which was used."""
+        found = self.rs.histograms(fig.source)
+        runs = {}
+        for r in rows:
+            runs.setdefault((name(r), fig.x(r)), []).append((r["counter"], r["threads"], r["run"]))
+        pooled = kept = 0
+        for (s, x), keys in runs.items():
+            st = stats.get(s, {}).get(x)
+            if st is None:
+                continue
+            hists = [found[0].get(k) for k in keys] if found else [None]
+            if all(hists):
+                # One definition for the line and the band: each run's percentile
+                # from its own histogram, the median column from their sum.
+                st.update(summarize([histogram_percentile(h, panel.pooled) for h in hists]))
+                st["median"] = histogram_percentile(pool_histograms(hists), panel.pooled)
+                pooled += 1
+            else:
+                kept += 1
+        num, den = panel.pooled
+        pct = "p%g" % (100.0 * num / den)
+        if pooled and not kept:
+            self.pooled_figs.add(fig.id)
+            return [("latency_percentile",
+                     "pooled: the median column is the %s of all the point's increments: "
+                     "the histograms of its runs (%s) added bucket by bucket; min, max, "
+                     "mean, p5, p95 are over the runs' own %s, each from its run's histogram "
+                     "(not the CSV's %s column, which may differ by half a bucket); %s"
+                     % (pct, ", ".join(found[1]), pct, panel.about.split(":")[0],
+                        HIST_PCT_METHOD))]
+        if pooled:
+            self.notes.append("%s: %d point(s) pooled from histograms, %d without a histogram "
+                              "for every run use the median of the runs' %s"
+                              % (fig.id, pooled, kept, pct))
+            return [("latency_percentile",
+                     "mixed: %d point(s) pooled from the runs' histograms (%s), %d point(s) "
+                     "(a run without a histogram) the median of the runs' own %s"
+                     % (pooled, ", ".join(found[1]), kept, pct))]
+        return [("latency_percentile",
+                 "per run: no latency histogram sidecar (%s.latency.csv, written by scbench "
+                 "schema 2 and later), so the median column is the median over runs of each "
+                 "run's %s, not the %s of the pooled increments" % (fig.source, pct, pct))]
 
     def build(self, outdir):
         for fig in self.table:
@@ -275,7 +344,7 @@ class Figures:
                ("x_values", " ".join(figdata.fmt(x) for x in xs)),
                ("flat_series", " ".join(s for s, pts in stats.items()
                                         if all(p["min"] == p["max"] for p in pts.values()))),
-               ("drawn", drawn),
+               ("drawn", fig.drawn_pooled if fig.id in self.pooled_figs else drawn),
                ("caption", "%s; %s runs per point" % (where, runs))]
         cs = ctx_switches_text(self.rs.rows(fig.source, fig.mode))
         if cs:

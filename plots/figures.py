@@ -151,12 +151,13 @@ def read_cost_extra(rs, stats):
              % ("%.3g" % step if step else "?"))]
 
 
-def latency_panel(key, label):
+def latency_panel(key, label, fraction):
     col = "lat_%s_ns" % key
     return Panel(column(col), "%s latency (ns)" % label,
                  "%s: per-increment latency percentile of each run (ns), timing cost "
-                 "subtracted; the statistics are over runs" % col,
-                 suffix="-" + key, label="%s latency of one increment" % label)
+                 "subtracted; the statistics are over runs (but see latency_percentile)" % col,
+                 suffix="-" + key, label="%s latency of one increment" % label,
+                 pooled=fraction)
 
 
 FIGURES = [
@@ -209,10 +210,13 @@ FIGURES = [
     Figure("latency", reproduces="", source="latency.csv", mode="timed",
            title="Latency of one increment, single counter, 0% external work",
            drawn="line: median over runs, band: min-max", x=threads, xlabel="threads",
+           drawn_pooled="line: percentile of all increments (runs' histograms pooled), "
+                        "band: min-max of the runs' own percentiles",
            requires=("lat_p50_ns", "no latency columns (not run with --latency)"),
            extra=latency_extra,
-           panels=[latency_panel("p50", "median (p50)"), latency_panel("p99", "p99"),
-                   latency_panel("p999", "p99.9")]),
+           panels=[latency_panel("p50", "median (p50)", (1, 2)),
+                   latency_panel("p99", "p99", (99, 100)),
+                   latency_panel("p999", "p99.9", (999, 1000))]),
     Figure("read-cost", reproduces="", source="read-cost.csv", mode="timed",
            title="Cost of reading a counter, and its memory",
            drawn="point: median, whisker: min-max", x=threads, xlabel="variant",

@@ -45,6 +45,45 @@ def figure_links(d, ids):
     return ", ".join(out)
 
 
+def provenance_rows(rs):
+    """The schema version, the CPU (SPEC §10 provenance) and the build. A result
+    set written before schema 2 has no cpu record: it says so, never guesses."""
+    versions = rs.get("schema_versions")
+    if not versions:
+        return []
+    rows = [("Result schema", "%s%s" % (", ".join("%d" % v for v in versions),
+                                         " (mixed: files from different scbench versions)"
+                                         if len(versions) > 1 else ""))]
+    cpu = rs.get("cpu")
+    if cpu:
+        def f(key):
+            v = cpu.get(key)
+            return "unknown" if v is None else "%s" % v
+
+        def mhz():
+            lo, hi = f("min_mhz"), f("max_mhz")
+            return "unknown" if lo == hi == "unknown" else "%s-%s MHz" % (lo, hi)
+        n = cpu.get("sockets")
+        rows.append(("CPU", "%s (%s); %s socket%s, %s cores, %s PUs; SMT %s" % (
+            f("model"), f("vendor"), f("sockets"), "" if n == 1 else "s", f("cores"),
+            f("pus"), f("smt"))))
+        freq = "governor %s, boost %s, frequency %s" % (f("governor"), f("boost"), mhz())
+        if (f("governor") not in ("performance", "unknown")) or f("boost") == "on":
+            freq += " (not a fixed clock: throughput may drift between runs and machines)"
+        rows.append(("Frequency", freq))
+    else:
+        rows.append(("CPU", "not recorded (schema %d)" % versions[0]))
+        rows.append(("Frequency", "governor and boost not recorded (schema %d)" % versions[0]))
+    if rs.get("compiler"):
+        cc = rs["compiler"]
+        if rs.get("compiler_command"):
+            cc += " (`%s`)" % rs["compiler_command"]
+        elif 1 in versions:
+            cc += " (version only: schema 1)"
+        rows.append(("Build", "compiler %s, CFLAGS %s" % (cc, rs.get("cflags") or "(none)")))
+    return rows
+
+
 def header_rows(rs):
     rows = []
     if rs.get("host"):
@@ -74,8 +113,7 @@ def header_rows(rs):
         if rs.get("source_revisions"):
             rev = ", ".join(rs["source_revisions"]) + " (mixed!)"
         rows.append(("Source", "scbench %s, revision %s" % (rs.get("scbench_version", "?"), rev)))
-    if rs.get("compiler"):
-        rows.append(("Build", "compiler %s, CFLAGS %s" % (rs["compiler"], rs.get("cflags") or "(none)")))
+    rows.extend(provenance_rows(rs))
     if rs.get("binding"):
         rows.append(("Placement", rs["binding"]))
     if rs.get("pmu_status"):
@@ -176,7 +214,38 @@ def render(d, doc):
     out.append("")
     out.append("Percentiles: %s." % doc.get("percentile_method", "see plots/aggregate.py"))
     out.append("")
+    out.extend(advice_section(d, doc.get("advice")))
     return "\n".join(out)
+
+
+def advice_section(d, rows):
+    """'## Which counter to use on this machine' (computed by plots/advice.py)."""
+    if rows is None:
+        return []
+    out = ["## Which counter to use on this machine", "",
+           "The best variant measured in this result set for each usage scenario, and the "
+           "runner-up, by the rule stated in the last column (computed by `plots/advice.py`). "
+           "Serial (racy: it loses updates) is never a candidate. A tie within run-to-run "
+           "noise is said so; `plots/compare` tells whether another machine differs.", "",
+           "| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
+    for r in rows:
+        if not r.get("best"):
+            out.append("| %s | - | - | - | %s; %s |" % (cell(r["scenario"]), cell(r["rule"]),
+                                                    cell(r.get("reason"))))
+            continue
+        best = "**%s**: %s at %d thread%s" % (r["best"], r["value"], r["threads"],
+                                              "" if r["threads"] == 1 else "s")
+        if r.get("margin"):
+            best += " (%s)" % r["margin"]
+        runner = "-"
+        if r.get("runner_up"):
+            runner = "%s: %s (%s)" % (r["runner_up"], r["runner_value"],
+                                      figure_links(d, [r["runner_figure"]]))
+        out.append("| %s | %s | %s | %s | %s |" % (
+            cell(r["scenario"]), cell(best), cell(figure_links(d, [r["figure"]])), cell(runner),
+            cell(r["rule"])))
+    out.append("")
+    return out
 
 
 def main(argv):

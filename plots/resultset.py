@@ -84,6 +84,38 @@ class ResultSet:
         return [r for r in (self.csv(name) or []) if r.get("mode") == mode
                 and (mode != "count" or r.get("ops"))]
 
+    def histograms(self, name):
+        """The latency histograms of CSV name: {(counter, threads, run):
+        {(bucket_low_ns, bucket_high_ns): count}} from its sidecar
+        name.latency.csv, else from the sidecars of run-all.sh's parts
+        (DIR/parts/<id>/*.csv.latency.csv, kept next to the merged CSV), with
+        the path(s) read; None where there is none (results/README.md)."""
+        key = ("histograms", name)
+        if key in self.cache:
+            return self.cache[key]
+        paths = [os.path.join(self.path, name + ".latency.csv")]
+        if not os.path.isfile(paths[0]):
+            parts = os.path.join(self.path, "parts", name[:-len(".csv")])
+            paths = sorted(os.path.join(parts, f) for f in (os.listdir(parts)
+                           if os.path.isdir(parts) else []) if f.endswith(".csv.latency.csv"))
+        out = {}
+        for path in paths:
+            with open(path, newline="") as f:
+                for lineno, b in enumerate(csv.DictReader(f), 2):
+                    try:
+                        run = (b["counter"], float(b["threads"]), float(b["run"]))
+                        bucket = (float(b["bucket_low_ns"]), float(b["bucket_high_ns"]))
+                        n = int(b["count"])
+                    except (KeyError, TypeError, ValueError):
+                        self.notes.append("%s line %d: not a histogram row, ignored"
+                                          % (os.path.relpath(path, self.path), lineno))
+                        continue
+                    h = out.setdefault(run, {})
+                    h[bucket] = h.get(bucket, 0) + n
+        result = (out, [os.path.relpath(p, self.path) for p in paths]) if out else None
+        self.cache[key] = result
+        return result
+
     def meta(self, name):
         path = os.path.join(self.path, name + ".meta.json")
         try:
@@ -100,6 +132,12 @@ def option_of(cmd, name):
     return None
 
 
+def schema_version(meta):
+    """The schema version of a .meta.json (results/README.md): 1 when it has no key."""
+    v = meta.get("schema_version")
+    return v if isinstance(v, int) else 1
+
+
 def machine_summary(rs):
     metas = [(n, rs.meta(n)) for n in SOURCES]
     metas = [(n, m) for n, m in metas if m]
@@ -111,7 +149,11 @@ def machine_summary(rs):
         return out
     m = metas[0][1]
     topo = m.get("topology") or {}
+    versions = sorted(set(schema_version(mm) for _, mm in metas))
     out.update({
+        "schema_versions": versions,
+        "cpu": next((mm["cpu"] for _, mm in metas if isinstance(mm.get("cpu"), dict)), None),
+        "compiler_command": m.get("compiler_command"), "binary": m.get("binary"),
         "host": m.get("host"), "kernel": m.get("kernel"),
         "dates": sorted(set(mm.get("date") for _, mm in metas if mm.get("date"))),
         "scbench_version": m.get("scbench_version"),

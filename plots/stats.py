@@ -100,3 +100,32 @@ def group_stats(rows, series_of, x_of, y_of, envelope=None):
         st["env_lo"], st["env_hi"] = envelope(s, x, items[0][1]) if envelope else (None, None)
         out[s][x] = st
     return {s: pts for s, pts in out.items() if pts}
+
+
+HIST_PCT_METHOD = ("the percentile p of a histogram of n counts is the midpoint of the bucket "
+                   "holding rank ceil(p n) (the rank scbench uses for its lat_* columns)")
+
+
+def histogram_percentile(buckets, p):
+    """p in (0, 1) of a histogram {(low, high): count} by HIST_PCT_METHOD; None if empty.
+    p is given as a fraction num/den (e.g. (999, 1000)) so the rank is exact."""
+    num, den = p
+    total = sum(buckets.values())
+    if total == 0:
+        return None
+    rank = max(1, -(-num * total // den))
+    seen = 0
+    for (lo, hi) in sorted(buckets):
+        seen += buckets[(lo, hi)]
+        if seen >= rank:
+            return (lo + hi) / 2.0
+    return None
+
+
+def pool_histograms(hists):
+    """The sum, bucket by bucket, of histograms {(low, high): count}."""
+    out = {}
+    for h in hists:
+        for b, n in h.items():
+            out[b] = out.get(b, 0) + n
+    return out

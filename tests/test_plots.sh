@@ -219,6 +219,80 @@ check partial_set_aggregates test $? -eq 0
 check partial_set_skips_missing_with_reason \
 	grep -q "^ayers-accuracy	skipped	ayers.csv is not in this result set" "$tmp/partial/figdata/figures.tsv"
 
+# "Which counter to use": the rules pick known winners on a copy of the fixture
+# where the numbers are made decisive: RBO x1000 and Serial (racy) x1e6 at 0%
+# work; BFP-DUP x1e5 but with a 5% error (above the 1% of approx-high); Morris
+# x1000 with 7500 counters; CAS reads in 0.5 ns. Single-threaded cost has no
+# error bound: BFP-DUP wins it.
+copy_set adv
+scale() { # scale FILE VARIANT COLUMN FACTOR [COLUMN VALUE]
+	awk -F, -v OFS=, -v v="$2" -v c="$3" -v f="$4" -v c2="${5:-0}" -v x="${6:-}" \
+		'NR > 1 && $1 == v { $c = $c * f; if (c2) $c2 = x } { print }' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+scale "$tmp/adv/dice-fig4-high.csv" RBO 16 1000
+scale "$tmp/adv/dice-fig4-high.csv" Serial 16 1000000
+scale "$tmp/adv/dice-fig4-high.csv" BFP-DUP 16 100000 15 0.05
+scale "$tmp/adv/dice-fig5.csv" Morris 16 1000
+scale "$tmp/adv/read-cost.csv" CAS 23 0 23 0.5
+"$py" "$plots/aggregate.py" "$tmp/adv" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/adv" >/dev/null 2>&1
+check advice_picks_known_winners "$py" -c '
+import json, sys
+got = {a["id"]: a["best"] for a in json.load(open(sys.argv[1]))["advice"]}
+want = {"precise-high": "RBO", "approx-high": "RBO", "single-thread": "BFP-DUP",
+        "many-counters": "Morris", "read-heavy": "CAS"}
+assert all(got[k] == v for k, v in want.items()), got
+assert got["precise-low"] not in (None, "Serial"), got
+' "$tmp/adv/figdata/claims.json"
+check advice_section_ends_report sh -c "sed -n '/^## Which counter to use on this machine\$/,\$p' '$tmp/adv/REPORT.md' |
+	grep -c '^| [A-Z].* | \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 6 &&
+	test \"\$(grep '^## ' '$tmp/adv/REPORT.md' | tail -1)\" = '## Which counter to use on this machine'"
+check advice_rule_stated grep -qF 'whose worst \|relative error\| over every run of dice-fig4-high.csv at 0% work' "$tmp/adv/REPORT.md"
+
+# Latency from pooled histograms: a sidecar with known buckets. CAS at 1 thread:
+# run 0 has 100 increments in [10, 12) ns, run 1 has 100 in [30, 32); pooled,
+# the p50 is rank 100 -> 11 ns, the p99 rank 198 -> 31 ns, while the runs' own
+# p50s and p99s are 11 and 31 (min, max; mean 21). Every other run: 100 in
+# [5, 7) -> 6 ns.
+mklat() { # mklat DIR SIDECAR: the fixture's latency.csv and a made-up sidecar at SIDECAR
+	mkdir -p "$1" && cp "$fixture/latency.csv" "$fixture/latency.csv.meta.json" "$1/" && chmod u+w "$1"/*
+	mkdir -p "$(dirname "$2")"
+	awk -F, 'NR == 1 { print "counter,threads,run,bucket_low_ns,bucket_high_ns,count"; next }
+		$1 == "CAS" && $3 == 1 { print $1 "," $3 "," $4 "," ($4 == 0 ? "10,12" : "30,32") ",100"; next }
+		{ print $1 "," $3 "," $4 ",5,7,100" }' "$fixture/latency.csv" >"$2"
+}
+mklat "$tmp/lat" "$tmp/lat/latency.csv.latency.csv"
+"$py" "$plots/aggregate.py" "$tmp/lat" >/dev/null 2>&1
+check latency_pooled_p50 grep -q '^CAS 1 2 11 11 31 21 ' "$tmp/lat/figdata/latency-p50.dat"
+check latency_pooled_p99 grep -q '^CAS 1 2 31 11 31 21 ' "$tmp/lat/figdata/latency-p99.dat"
+check latency_pooled_others grep -q '^Scalable 2 2 6 6 6 6 ' "$tmp/lat/figdata/latency-p999.dat"
+check latency_header_says_pooled grep -q '^# latency_percentile: pooled: the median column is the p99.9 of all' \
+	"$tmp/lat/figdata/latency-p999.dat"
+check latency_drawn_says_pooled grep -q '^# drawn: line: percentile of all increments' "$tmp/lat/figdata/latency-p50.dat"
+# run-all.sh keeps each thread count's part and its sidecar under parts/latency/.
+mklat "$tmp/latparts" "$tmp/latparts/parts/latency/t1.csv.latency.csv"
+"$py" "$plots/aggregate.py" "$tmp/latparts" >/dev/null 2>&1
+check latency_pooled_from_parts grep -q '^CAS 1 2 31 11 31 21 ' "$tmp/latparts/figdata/latency-p99.dat"
+# Without a sidecar (the fixture, a schema-1 set): today's per-run percentiles, said so.
+check latency_without_sidecar_per_run grep -q '^# latency_percentile: per run: no latency histogram sidecar' \
+	"$rs/figdata/latency-p99.dat"
+# A sidecar that lacks some runs: those points keep the per-run median, and a note says so.
+mklat "$tmp/latmixed" "$tmp/latmixed/latency.csv.latency.csv"
+grep -v '^Scalable,' "$tmp/latmixed/latency.csv.latency.csv" >"$tmp/x" && mv "$tmp/x" "$tmp/latmixed/latency.csv.latency.csv"
+"$py" "$plots/aggregate.py" "$tmp/latmixed" >"$tmp/latmixed.log" 2>&1
+check latency_mixed_said sh -c "grep -q '^# latency_percentile: mixed: ' '$tmp/latmixed/figdata/latency-p50.dat' &&
+	grep -q 'note: latency: .* without a histogram' '$tmp/latmixed.log'"
+# End to end with scbench's own sidecar, when the harness is built.
+if [ -n "${SCBENCH:-}" ] && [ -x "$SCBENCH" ]; then
+	mkdir -p "$tmp/latrun"
+	"$SCBENCH" --counter=CAS,Scalable --threads=1,2 --duration=0.05 --warmup=0.01 --runs=2 \
+		--latency --events=none --output="$tmp/latrun/latency.csv" >/dev/null 2>&1
+	"$py" "$plots/aggregate.py" "$tmp/latrun" >/dev/null 2>&1
+	check latency_scbench_sidecar_pooled sh -c "grep -q '^# latency_percentile: pooled:' '$tmp/latrun/figdata/latency-p99.dat' &&
+		test \"\$(grep -c '^CAS \|^Scalable ' '$tmp/latrun/figdata/latency-p99.dat')\" -eq 4"
+else
+	skip latency_scbench_sidecar_pooled "SCBENCH not set (run by make check)"
+fi
+
 # ---- gnuplot --------------------------------------------------------------------
 for id in $FIGURES; do
 	if [ -z "$gp" ]; then
@@ -269,6 +343,23 @@ apart=$(grep -E '^\| C[0-9]+ \|' "$rs/REPORT.md" | grep -cvE '\| \*by constructi
 bad=$((bad + apart))
 check "report_every_claim_row_has_a_verdict ($bad without)" test "$bad" -eq 0
 check report_has_machine_header grep -q '^| Machine | ' "$rs/REPORT.md"
+# Provenance in the header: a schema-1 set says "not recorded", a schema-2 set
+# shows its cpu record (here written into a copy of the fixture's metadata).
+check report_schema1_cpu_not_recorded grep -q '^| CPU | not recorded (schema 1) |$' "$rs/REPORT.md"
+copy_set prov
+"$py" -c 'import glob, json, sys
+for p in glob.glob(sys.argv[1] + "/*.meta.json"):
+    m = json.load(open(p))
+    m.update(schema_version=2, compiler="gcc (Debian 12.2.0-14) 12.2.0", compiler_command="gcc",
+             cpu={"model": "AMD EPYC 7B13", "vendor": "AuthenticAMD", "sockets": 1, "cores": 2,
+                  "pus": 4, "smt": "on", "governor": "powersave", "boost": "on",
+                  "min_mhz": 1500, "max_mhz": "unknown"})
+    json.dump(m, open(p, "w"))' "$tmp/prov"
+"$py" "$plots/aggregate.py" "$tmp/prov" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/prov" >/dev/null 2>&1
+check report_schema2_provenance sh -c "grep -qx '| Result schema | 2 |' '$tmp/prov/REPORT.md' &&
+	grep -qx '| CPU | AMD EPYC 7B13 (AuthenticAMD); 1 socket, 2 cores, 4 PUs; SMT on |' '$tmp/prov/REPORT.md' &&
+	grep -q '^| Frequency | governor powersave, boost on, frequency 1500-unknown MHz (not a fixed clock' '$tmp/prov/REPORT.md' &&
+	grep -q '^| Build | compiler gcc (Debian 12.2.0-14) 12.2.0 (\`gcc\`), CFLAGS' '$tmp/prov/REPORT.md'"
 check report_names_both_papers sh -c "grep -q 'Dice §' '$rs/REPORT.md' && grep -q '(Ayers' '$rs/REPORT.md'"
 
 # ---- plots/regen, end to end, on a fresh copy --------------------------------------

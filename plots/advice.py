@@ -1,0 +1,177 @@
+"""Which counter to use on this machine (SPEC §10): one recommendation per usage
+scenario, computed from the figures' statistics, for REPORT.md's last section.
+
+A scenario is a declaration (Scenario): the panels whose points are candidates,
+the thread count (the most measured without oversubscription, or 1), the
+measure and its sense, and the filters on a candidate: its kind (racy Serial
+is never recommended: it loses updates), the worst |relative error| of its runs,
+its bytes per counter. The rule text stated in the report is generated from the
+declaration, so it cannot drift from what is computed. To add a scenario: add
+one Scenario(...) to SCENARIOS. Standard library only.
+"""
+
+from claims.core import f_rate
+
+PRECISE = ("precise",)
+NOT_RACY = ("precise", "probabilistic")
+HIGH = [("dice-fig4-high", ""), ("baselines", "-w0")]
+LOW = [("dice-fig4-low", ""), ("baselines", "-w99")]
+HIGH_ROWS = [("dice-fig4-high.csv", 0.0), ("baselines.csv", 0.0)]
+
+
+class Scenario:
+    """One row of the table.
+
+    panels: [(figure id, panel suffix)] whose series are the candidates;
+    at: "most" (the largest thread count of the first panel with data that is
+    not oversubscribed) or a thread count; lower: the measure is a cost (lower
+    is better), else a throughput; kinds: the kinds allowed; max_error_pct:
+    the worst |relative error| allowed over every run in error_rows
+    [(csv, work_pct)]; memory_factor: only variants whose bytes per counter
+    (median over the first panel's runs at that thread count) are at most this
+    factor times the smallest among the candidates."""
+
+    def __init__(self, id, text, panels, at="most", lower=False, kinds=NOT_RACY,
+                 max_error_pct=None, error_rows=(), memory_factor=None):
+        self.id, self.text, self.panels, self.at, self.lower = id, text, panels, at, lower
+        self.kinds, self.max_error_pct, self.error_rows = kinds, max_error_pct, error_rows
+        self.memory_factor = memory_factor
+
+    def rule(self):
+        what = "lowest median ns per get" if self.lower else "highest median throughput"
+        where = " or ".join(fid + sfx for fid, sfx in self.panels)
+        at = ("at 1 thread" if self.at == 1 else
+              "at the most threads measured without oversubscription")
+        out = "%s in %s %s, among the %s variants" % (what, where, at, " and ".join(self.kinds))
+        if self.max_error_pct is not None:
+            out += " whose worst |relative error| over every run of %s is at most %g%%" % (
+                " and ".join("%s at %g%% work" % (c, w) for c, w in self.error_rows),
+                self.max_error_pct)
+        if self.memory_factor:
+            out += (" using at most %gx the smallest bytes per counter among them"
+                    % self.memory_factor)
+        return out
+
+
+SCENARIOS = [
+    Scenario("precise-low", "Precise count, one hot counter, low contention (99% external "
+             "work)", LOW, kinds=PRECISE),
+    Scenario("precise-high", "Precise count, one hot counter, high contention (0% external "
+             "work)", HIGH, kinds=PRECISE),
+    Scenario("approx-high", "Approximate count within 1%, one hot counter, high contention",
+             HIGH, max_error_pct=1.0, error_rows=HIGH_ROWS),
+    Scenario("many-counters", "Many counters, one hot (7500 counters; memory per counter "
+             "matters)", [("dice-fig5", "")], memory_factor=2),
+    Scenario("read-heavy", "Read-heavy: the cost of a get matters",
+             [("read-cost", "-ns")], lower=True),
+    Scenario("single-thread", "Single-threaded cost (one thread, 0% external work)",
+             HIGH, at=1),
+]
+
+
+def f_value(v, lower):
+    return "%.3g ns per get" % v if lower else f_rate(v)
+
+
+def kinds_of(rs, sources):
+    out = {}
+    for name in sources:
+        for r in rs.csv(name) or []:
+            out.setdefault(r["counter"], r["kind"])
+    return out
+
+
+def worst_error_pct(rs, rows_spec):
+    """{variant: worst 100 |rel_error|} over the timed rows of [(csv, work_pct)]."""
+    out = {}
+    for name, work in rows_spec:
+        for r in rs.rows(name, "timed"):
+            if r["work_pct"] == work and r.get("rel_error") is not None:
+                out[r["counter"]] = max(out.get(r["counter"], 0.0), 100.0 * r["rel_error"])
+    return out
+
+
+def bytes_at(rs, source, t):
+    vals = {}
+    for r in rs.rows(source, "timed"):
+        if r["threads"] == t and r.get("bytes_per_counter") is not None:
+            vals.setdefault(r["counter"], []).append(r["bytes_per_counter"])
+    return {c: sorted(v)[len(v) // 2] for c, v in vals.items()}
+
+
+def thread_count(figs, sc):
+    """The thread count a scenario is judged at, or None."""
+    for fid, sfx in sc.panels:
+        st = figs.stats.get((fid, sfx))
+        if not st:
+            continue
+        if sc.at != "most":
+            return sc.at
+        xs = [x for pts in st.values() for x, p in pts.items() if not p["oversub"]]
+        if xs:
+            return max(xs)
+    return None
+
+
+def recommend(rs, figs, sc):
+    """One row of the table (a dict)."""
+    row = {"id": sc.id, "scenario": sc.text, "rule": sc.rule(), "best": None,
+           "figure": None, "panel": None, "value": None, "runner_up": None, "runner_figure": None,
+           "runner_value": None, "margin": None, "reason": None}
+    t = thread_count(figs, sc)
+    if t is None:
+        row["reason"] = "not measured: no data in %s" % ", ".join(f for f, _ in sc.panels)
+        return row
+    sources = [figs.entry(fid).source for fid, _ in sc.panels]
+    kind = kinds_of(rs, sources)
+    errors = worst_error_pct(rs, sc.error_rows) if sc.max_error_pct is not None else {}
+    cands = {}
+    for fid, sfx in sc.panels:
+        for series, pts in (figs.stats.get((fid, sfx)) or {}).items():
+            p = pts.get(t)
+            variant = series.split("[")[0]
+            if p is None or p["oversub"] or kind.get(variant) not in sc.kinds:
+                continue
+            if sc.max_error_pct is not None and errors.get(variant, float("inf")) > \
+                    sc.max_error_pct:
+                continue
+            better = (series not in cands or
+                      (p["median"] < cands[series][1]["median"] if sc.lower
+                       else p["median"] > cands[series][1]["median"]))
+            if better:
+                cands[series] = ((fid, sfx), p)
+    if sc.memory_factor and cands:
+        mem = bytes_at(rs, sources[0], t)
+        known = [mem[s] for s in cands if s in mem]
+        if known:
+            limit = sc.memory_factor * min(known)
+            cands = {s: c for s, c in cands.items() if mem.get(s, float("inf")) <= limit}
+            row["rule"] += " (here: at most %g bytes)" % limit
+    ranked = sorted(cands.items(), key=lambda kv: kv[1][1]["median"], reverse=not sc.lower)
+    row["threads"] = t
+    if not ranked:
+        row["reason"] = "no variant qualifies at %d thread(s)" % t
+        return row
+    (best, (bfig, bp)) = ranked[0]
+    row.update(best=best, figure=bfig[0], panel=bfig[0] + bfig[1],
+               value=f_value(bp["median"], sc.lower))
+    if sc.memory_factor:
+        row["value"] += ", %g bytes per counter" % bytes_at(rs, sources[0], t)[best]
+    if sc.max_error_pct is not None:
+        row["value"] += ", worst |error| %.3g%%" % errors.get(best, 0.0)
+    if len(ranked) > 1:
+        run, (rfig, rp) = ranked[1]
+        row.update(runner_up=run, runner_figure=rfig[0],
+                   runner_value=f_value(rp["median"], sc.lower))
+        gap = rp["median"] / bp["median"] if sc.lower else bp["median"] / rp["median"]
+        overlap = bp["max"] >= rp["min"] if sc.lower else bp["min"] <= rp["max"]
+        row["margin"] = ("the runner-up costs %.2fx as much" if sc.lower else
+                         "%.2fx the runner-up's throughput") % gap
+        if overlap:
+            row["margin"] += "; their run ranges overlap: a tie within run-to-run noise"
+    return row
+
+
+def advise(rs, figs):
+    """The table: one dict per scenario of SCENARIOS, in order."""
+    return [recommend(rs, figs, sc) for sc in SCENARIOS]

@@ -1,0 +1,483 @@
+#!/usr/bin/env python3
+"""compare.py A B [--out DIR] - compare two result sets point by point (SPEC §10).
+
+Run through plots/compare, which finds a Python with numpy and scipy
+(Debian: python3-scipy). A point is one figure panel of plots/figures.py, one
+series (variant), one x (thread count, or N for count-to-N figures), with the
+same parameters, external work and counter-array size in both sets. The
+measure is the figure's own: throughput for the timed figures, time for the
+count-to-N figures, |relative error| for the error figures, ns for latency and
+read cost, bytes per counter. The value/N accuracy figures are left out: their
+claims are judged in REPORT.md, and value/N is not a cost that can regress.
+
+Writes DIR/compare.csv, DIR/COMPARE.md and DIR/<figure>.png/.pdf overlays
+(drawn by plots/compare_overlay.py from compare.csv, when matplotlib imports).
+The method (METHOD below, repeated in COMPARE.md):
+
+  test      per point, a two-sided moderated t-test (empirical Bayes, Smyth
+            2004) of the difference of mean log values: each point's run-to-run
+            variance is shrunk towards the typical variance of its figure panel
+            by as much as the points' variances are alike (their spread decides
+            the prior degrees of freedom), so it keeps its own noise where the
+            variants differ and borrows degrees of freedom where they agree.
+            With 3-5 runs per point an exact rank test cannot reach significance
+            after a correction (3 vs 3 runs: smallest two-sided p = 0.1).
+            Points with a value <= 0 (an exact count, a 0 ns bucket) have no
+            log: Mann-Whitney U (exact for small samples without ties, else the
+            normal approximation).
+  CI        95% percentile bootstrap of median_b / median_a, 10,000 resamples of
+            each set's runs, numpy default_rng(SEED) restarted for every point.
+  correction Holm over every point compared (family-wise error rate 5%).
+  flag      significant when the Holm-adjusted p < 0.05 AND the CI excludes 1
+            AND the ratio is at least 1 + MIN_EFFECT (or at most its inverse).
+
+Exit status 0, 1 on a failure, 2 on bad usage or when A or B is not a result set.
+"""
+
+import argparse
+import csv
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+
+from figbuild import Figures  # noqa: E402
+from figures import FIGURES  # noqa: E402
+from resultset import SOURCES, ResultSet, machine_summary  # noqa: E402
+from stats import percentile  # noqa: E402
+
+ALPHA = 0.05
+MIN_EFFECT = 0.10
+SEED = 8
+RESAMPLES = 10000
+CONFIDENCE = 0.95
+COLUMNS = ["figure", "counter", "threads", "median_a", "median_b", "ratio", "ci_low", "ci_high",
+           "p_value", "significant", "point", "params", "n_a", "n_b", "p_holm", "test"]
+# The figures compared: what the measure is and whether higher is better.
+SKIPPED = ("ayers-accuracy", "ayers-accuracy-detail", "ayers-accuracy-tunable")
+HIGHER_IS_BETTER = {"throughput (ops/ms)"}
+# The experiments that get an overlay figure (Dice's and the baselines).
+OVERLAY = ("dice-fig3", "dice-fig4-low", "dice-fig4-high", "dice-fig5", "baselines")
+
+METHOD = [
+    ("Points", "a point is one panel of a figure of plots/figures.py, one variant, one "
+     "thread count (N for count-to-N figures), with the same parameters, external work and "
+     "counter-array size in both sets; ratio = median of B's runs / median of A's runs. "
+     "The value/N accuracy figures (%s) are left out: REPORT.md judges them."
+     % ", ".join(SKIPPED)),
+    ("Test", "two-sided moderated t-test of the difference of the mean log values of the "
+     "two sets' runs (empirical Bayes, Smyth 2004, as limma does for few replicates): each "
+     "point's run-to-run variance of log values (A's and B's runs each about their own "
+     "mean, n_a + n_b - 2 degrees of freedom) is shrunk towards the typical variance of its "
+     "figure panel, (d0 s0^2 + d s^2) / (d0 + d) with d0 + d degrees of freedom, where s0^2 "
+     "and d0 come from the moments of the panel's log variances: when the variants' noise "
+     "differs (d0 small) a point keeps its own, when it is alike (d0 large) the point "
+     "borrows the panel's degrees of freedom. Why not an exact rank test alone: with 3 runs "
+     "against 3 the smallest two-sided exact p-value (Mann-Whitney U or permutation) is "
+     "2/20 = 0.1, so no point could ever be significant after a correction for hundreds of "
+     "points. It assumes log-normal run-to-run noise. Points with a value <= 0 (an exact "
+     "count, a 0 ns latency) have no log and use Mann-Whitney U (exact for small samples "
+     "without ties, else the normal approximation), which with 3 vs 3 runs cannot flag "
+     "anything. A measure without run-to-run variance (bytes per counter) differs or not: "
+     "p = 1 when equal, 0 when not."),
+    ("Confidence interval", "95%% percentile bootstrap of the ratio of medians (the "
+     "2.5th and 97.5th percentiles of the resampled ratios, each the order statistic on the "
+     "outer side): %d resamples with replacement of each set's runs, numpy.random.default_rng(%d) started "
+     "afresh for every point (the same input gives the same interval). With 3 runs per set "
+     "it excludes 1 only when the two sets' ranges do not overlap." % (RESAMPLES, SEED)),
+    ("Correction", "Holm's step-down method over every point compared with a p-value "
+     "(family-wise error rate %g): p_holm is the adjusted p-value." % ALPHA),
+    ("Significant", "p_holm < %g, and the bootstrap interval excludes 1, and the ratio is "
+     "at least %.2f or at most %.3f (a minimum effect of %d%%). Each condition only removes "
+     "flags, so if the test's assumptions hold the chance of flagging any unchanged point "
+     "is at most %g. The runs of one set share a session: slow drift between sessions "
+     "(another tenant, a thermal state) is not in the run-to-run variance, which is why "
+     "changes under %d%% are never flagged."
+     % (ALPHA, 1 + MIN_EFFECT, 1 / (1 + MIN_EFFECT), round(MIN_EFFECT * 100), ALPHA,
+        round(MIN_EFFECT * 100))),
+]
+
+
+class NotAResultSet(Exception):
+    pass
+
+
+def load(path):
+    """(ResultSet, machine summary, Figures) of a result set directory."""
+    if not os.path.isdir(path):
+        raise NotAResultSet("%s: not a directory" % path)
+    rs = ResultSet(path)
+    if not any(rs.csv(n) is not None for n in SOURCES):
+        raise NotAResultSet("%s: not a result set (none of %s)" % (path, ", ".join(SOURCES)))
+    m = machine_summary(rs)
+    return rs, m, Figures(rs, m, FIGURES)
+
+
+def points(figs):
+    """{(panel, series, x, params, work, counters): [values]} and
+    {panel: (figure id, measure, x is N)} of every compared figure."""
+    out, panels = {}, {}
+    for fig in figs.table:
+        if fig.id in SKIPPED or figs.rs.csv(fig.source) is None:
+            continue
+        groups = figs.groups(fig)
+        if isinstance(groups, str):
+            continue
+        for suffix, rows, name in groups:
+            for panel in fig.panels:
+                pid = fig.id + suffix + panel.suffix
+                panels[pid] = (fig.id, panel.ylabel, fig.mode == "count")
+                for r in rows:
+                    key = (pid, name(r), fig.x(r), r.get("params") or "", r["work_pct"],
+                           r["counters"], r["threads"])
+                    v = panel.y(r)
+                    vals = out.setdefault(key, [])
+                    if v is not None and not math.isnan(v):
+                        vals.append(v)
+    return out, panels
+
+
+def holm(ps):
+    """Holm-adjusted p-values of the list ps (None stays None)."""
+    idx = sorted((i for i, p in enumerate(ps) if p is not None), key=lambda i: ps[i])
+    m = len(idx)
+    adj = [None] * len(ps)
+    run = 0.0
+    for rank, i in enumerate(idx):
+        run = max(run, min(1.0, (m - rank) * ps[i]))
+        adj[i] = run
+    return adj
+
+
+def median(xs):
+    return percentile(sorted(xs), 0.5)
+
+
+def ratio(a, b):
+    if a == 0:
+        return 1.0 if b == 0 else math.inf
+    return b / a
+
+
+def bootstrap_ci(np, a, b):
+    """Percentile bootstrap interval of median(b)/median(a), seeded per point."""
+    rng = np.random.default_rng(SEED)
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    ma = np.median(a[rng.integers(0, len(a), size=(RESAMPLES, len(a)))], axis=1)
+    mb = np.median(b[rng.integers(0, len(b), size=(RESAMPLES, len(b)))], axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(ma == 0, np.where(mb == 0, 1.0, np.inf), mb / np.where(ma == 0, 1, ma))
+    tail = (1 - CONFIDENCE) / 2 * 100
+    # Order statistics on the outer side (no interpolation: an infinite ratio stays one).
+    return (float(np.percentile(r, tail, method="lower")),
+            float(np.percentile(r, 100 - tail, method="higher")))
+
+
+def log_variances(pts):
+    """{point key: (s^2, d)}: the within-set variance of log values of a point,
+    A's and B's runs each about their own mean, with d = n_a + n_b - 2 degrees
+    of freedom; only points with all values positive and d > 0."""
+    out = {}
+    for key, sets in pts.items():
+        if min(min(v) for v in sets) <= 0:
+            continue
+        ss, d = 0.0, 0
+        for vals in sets:
+            logs = [math.log(v) for v in vals]
+            mu = sum(logs) / len(logs)
+            ss += sum((x - mu) ** 2 for x in logs)
+            d += len(logs) - 1
+        if d > 0:
+            out[key] = (ss / d, d)
+    return out
+
+
+def variance_prior(sp, variances):
+    """(s0^2, d0): the prior of the empirical Bayes moderated t (Smyth 2004,
+    section 6.2) from the points' (s^2, d) of one figure panel: the moments of
+    log s^2 give d0 (how alike the points' variances are; inf when they are as
+    alike as sampling allows) and s0^2 (their typical size). Points with s^2 = 0
+    (a deterministic measure) do not enter. (None, 0) when fewer than 3 points."""
+    vs = [(v, d) for v, d in variances if v > 0]
+    if len(vs) < 3:
+        return None, 0
+    special = sp.special
+    e = [math.log(v) - special.digamma(d / 2.0) + math.log(d / 2.0) for v, d in vs]
+    mean = sum(e) / len(e)
+    spread = sum((x - mean) ** 2 for x in e) / (len(e) - 1) - \
+        sum(special.polygamma(1, d / 2.0) for _, d in vs) / len(vs)
+    if spread <= 0:
+        return math.exp(mean), math.inf
+    # trigamma(d0 / 2) = spread: Newton's method on the decreasing trigamma (Smyth's start).
+    y = 0.5 + 1.0 / spread
+    for _ in range(50):
+        step = (special.polygamma(1, y) - spread) / special.polygamma(2, y)
+        y -= step
+        if y <= 0:
+            y = 1e-8
+        if abs(step) < 1e-10 * y:
+            break
+    d0 = 2 * y
+    return math.exp(mean + special.digamma(y) - math.log(y)), d0
+
+
+def moderated(variances, priors):
+    """{point key: (moderated s^2, degrees of freedom)}: each point's variance
+    shrunk towards its panel's prior, (d0 s0^2 + d s^2) / (d0 + d), d0 + d df."""
+    out = {}
+    for key, (v, d) in variances.items():
+        s0, d0 = priors.get(key[0], (None, 0))
+        if s0 is None or d0 == 0:
+            out[key] = (v, d)
+        elif math.isinf(d0):
+            out[key] = (s0, math.inf)
+        else:
+            out[key] = ((d0 * s0 + d * v) / (d0 + d), d0 + d)
+    return out
+
+
+def test_point(sp, a, b, var):
+    """(p-value, test name) of one point; var: its (moderated s^2, df) or None."""
+    if var is not None:
+        v, df = var
+        la, lb = [math.log(x) for x in a], [math.log(x) for x in b]
+        diff = sum(lb) / len(lb) - sum(la) / len(la)
+        se = math.sqrt(v * (1.0 / len(a) + 1.0 / len(b)))
+        if se == 0:
+            return (1.0 if diff == 0 else 0.0), "log t (no variance)"
+        dist = sp.stats.norm if math.isinf(df) else sp.stats.t(df)
+        return float(2 * dist.sf(abs(diff) / se)), "moderated log t (df %.3g)" % df
+    if len(a) < 2 or len(b) < 2:
+        return None, "none (fewer than 2 runs)"
+    if min(a) == max(a) == min(b) == max(b):
+        return 1.0, "Mann-Whitney U"
+    res = sp.stats.mannwhitneyu(b, a, alternative="two-sided", method="auto")
+    return float(res.pvalue), "Mann-Whitney U"
+
+
+def compare(np, sp, figs_a, figs_b):
+    """The rows of compare.csv (dicts), in figure-table order."""
+    pa, panels = points(figs_a)
+    pb, panels_b = points(figs_b)
+    for k, v in panels_b.items():
+        panels.setdefault(k, v)
+    order = {}
+    for k in list(pa) + [k for k in pb if k not in pa]:
+        order.setdefault(k, len(order))
+    both = {k: (pa[k], pb[k]) for k in pa if k in pb and pa[k] and pb[k]}
+    variances = log_variances(both)
+    priors = {}
+    for pid in panels:
+        priors[pid] = variance_prior(sp, [v for k, v in variances.items() if k[0] == pid])
+    var = moderated(variances, priors)
+    rows = []
+    for key in sorted(order, key=lambda k: (list(panels).index(k[0]), order[k])):
+        pid, series, x, params, work, counters, threads = key
+        fid, measure, x_is_n = panels[pid]
+        a, b = pa.get(key) or [], pb.get(key) or []
+        row = {"figure": pid, "figure_id": fid, "measure": measure, "counter": series,
+               "threads": int(threads), "point": "N=%d" % x if x_is_n else "",
+               "params": params, "n_a": len(a), "n_b": len(b),
+               "median_a": median(a) if a else None, "median_b": median(b) if b else None,
+               "ratio": None, "ci_low": None, "ci_high": None, "p_value": None,
+               "p_holm": None, "test": "", "significant": "n/a"}
+        if a and b:
+            row["ratio"] = ratio(row["median_a"], row["median_b"])
+            row["ci_low"], row["ci_high"] = bootstrap_ci(np, a, b)
+            row["p_value"], row["test"] = test_point(sp, a, b, var.get(key))
+        else:
+            row["test"] = "only in %s" % ("A" if a else "B") if (a or b) else "no values"
+        rows.append(row)
+    for row, adj in zip(rows, holm([r["p_value"] for r in rows])):
+        row["p_holm"] = adj
+        if adj is None:
+            continue
+        r, lo, hi = row["ratio"], row["ci_low"], row["ci_high"]
+        big = r >= 1 + MIN_EFFECT or r <= 1 / (1 + MIN_EFFECT)
+        row["significant"] = "yes" if (adj < ALPHA and (lo > 1 or hi < 1) and big) else "no"
+    return rows
+
+
+def fmt(v):
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        if math.isinf(v):
+            return "inf"
+        return "%.6g" % v
+    return str(v)
+
+
+def write_csv(path, rows):
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(COLUMNS)
+        for r in rows:
+            w.writerow([fmt(r[c]) for c in COLUMNS])
+    os.replace(tmp, path)
+
+
+def f_num(v):
+    if v is None:
+        return "-"
+    if math.isinf(v):
+        return "inf"
+    if abs(v) >= 100:
+        return "{:,.0f}".format(v)
+    return "%.3g" % v
+
+
+def f_p(v):
+    return "-" if v is None else ("%.2g" % v if v >= 1e-4 else "%.1e" % v)
+
+
+def point_text(r):
+    where = "%d thr" % r["threads"]
+    if r["point"]:
+        where += ", " + r["point"]
+    if r["params"]:
+        where += ", " + r["params"]
+    return where
+
+
+def direction(r):
+    """'better' or 'worse' for B, by the measure's sense."""
+    up = r["ratio"] > 1
+    return "better" if up == (r["measure"] in HIGHER_IS_BETTER) else "worse"
+
+
+def describe(label, path, m):
+    bits = [m.get("host") or "unknown host"]
+    if m.get("topology"):
+        bits.append(m["topology"])
+    cpu = m.get("cpu")
+    if cpu:
+        bits.append("%s, governor %s, boost %s" % (cpu.get("model"), cpu.get("governor"),
+                                                   cpu.get("boost")))
+    if m.get("source_revision"):
+        bits.append("revision %s" % m["source_revision"])
+    dates = m.get("dates") or []
+    if dates:
+        bits.append(dates[0])
+    return "| %s | `%s` | %s |" % (label, path, "; ".join(bits).replace("|", "\\|"))
+
+
+def render(rows, a, b, ma, mb, figures):
+    compared = [r for r in rows if r["p_value"] is not None]
+    sig = [r for r in rows if r["significant"] == "yes"]
+    only = [r for r in rows if r["test"].startswith("only in")]
+    out = ["# Comparison of two result sets", "",
+           "B against A, point by point; generated by `plots/compare`. "
+           "Ratio = B / A of the medians of the runs. Every point is in `compare.csv`.", "",
+           "| set | path | machine |", "|---|---|---|",
+           describe("A", a, ma), describe("B", b, mb), "",
+           "**%d points compared: %d significant differences (%d better in B, %d worse); "
+           "%d points in only one set.**" % (
+               len(compared), len(sig), sum(1 for r in sig if direction(r) == "better"),
+               sum(1 for r in sig if direction(r) == "worse"), len(only)), "",
+           "## Significant differences", ""]
+    if sig:
+        out += ["| figure | variant | point | median A | median B | ratio (95% CI) | "
+                "p (Holm) | B is |", "|---|---|---|---|---|---|---|---|"]
+        for r in sorted(sig, key=lambda r: -abs(math.log(r["ratio"]))
+                        if 0 < r["ratio"] < math.inf else -math.inf):
+            out.append("| %s | %s | %s | %s | %s | %.3gx (%.3g-%.3g) | %s | %s |" % (
+                r["figure"], r["counter"], point_text(r), f_num(r["median_a"]),
+                f_num(r["median_b"]), r["ratio"], r["ci_low"], r["ci_high"], f_p(r["p_holm"]),
+                direction(r)))
+    else:
+        out.append("None: no point differs by the rule below.")
+    out += ["", "## Per figure", "",
+            "| figure | measure | points compared | significant (better / worse in B) | "
+            "median ratio | ratio range | overlay |",
+            "|---|---|---|---|---|---|---|"]
+    for pid in sorted(set(r["figure"] for r in rows),
+                      key=lambda p: [r["figure"] for r in rows].index(p)):
+        rr = [r for r in compared if r["figure"] == pid]
+        if not rr:
+            continue
+        ratios = sorted(r["ratio"] for r in rr)
+        s = [r for r in rr if r["significant"] == "yes"]
+        fid = rr[0]["figure_id"]
+        out.append("| %s | %s | %d | %d (%d / %d) | %.3g | %.3g-%.3g | %s |" % (
+            pid, rr[0]["measure"].replace("|", "\\|"), len(rr), len(s),
+            sum(1 for r in s if direction(r) == "better"),
+            sum(1 for r in s if direction(r) == "worse"),
+            percentile(ratios, 0.5), ratios[0], ratios[-1],
+            "[%s.png](%s.png)" % (fid, fid) if fid in figures else "-"))
+    out += ["", "## Points in only one set", ""]
+    if only:
+        out += ["| figure | variant | point | in |", "|---|---|---|---|"]
+        for r in only:
+            out.append("| %s | %s | %s | %s |" % (r["figure"], r["counter"], point_text(r),
+                                                  r["test"][len("only in "):]))
+    else:
+        out.append("None.")
+    out += ["", "## Method", ""]
+    out += ["- **%s**: %s" % (k, v) for k, v in METHOD]
+    out.append("")
+    return "\n".join(out)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(
+        prog="plots/compare",
+        description="Compare result set B with result set A point by point: writes "
+                    "compare.csv, COMPARE.md and overlay figures (see results/README.md).")
+    ap.add_argument("a", metavar="A", help="the first result set (the baseline)")
+    ap.add_argument("b", metavar="B", help="the second result set")
+    ap.add_argument("--out", metavar="DIR",
+                    help="output directory (default: compare-<A>-vs-<B> in the current "
+                         "directory; created if missing)")
+    ap.add_argument("--no-figures", action="store_true",
+                    help="write compare.csv and COMPARE.md only (no overlay figures)")
+    args = ap.parse_args(argv[1:])
+    try:
+        import numpy as np
+        import scipy.stats  # noqa: F401
+        import scipy as sp
+    except ImportError as e:
+        print("plots/compare: needs numpy and scipy (%s): apt-get install python3-scipy, "
+              "and run it with that Python (/usr/bin/python3)" % e, file=sys.stderr)
+        return 1
+    try:
+        rs_a, ma, figs_a = load(args.a)
+        rs_b, mb, figs_b = load(args.b)
+    except NotAResultSet as e:
+        print("plots/compare: %s" % e, file=sys.stderr)
+        return 2
+    out = args.out or "compare-%s-vs-%s" % (
+        os.path.basename(os.path.abspath(args.a)), os.path.basename(os.path.abspath(args.b)))
+    os.makedirs(out, exist_ok=True)
+    rows = compare(np, sp, figs_a, figs_b)
+    write_csv(os.path.join(out, "compare.csv"), rows)
+    figures = []
+    if not args.no_figures:
+        try:
+            import compare_overlay
+            figures = compare_overlay.draw(out, rows, OVERLAY)
+        except ImportError as e:
+            print("plots/compare: no overlay figures: %s (apt-get install python3-matplotlib)"
+                  % e, file=sys.stderr)
+    text = render(rows, args.a, args.b, ma, mb, figures)
+    tmp = os.path.join(out, "COMPARE.md.tmp")
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, os.path.join(out, "COMPARE.md"))
+    sig = [r for r in rows if r["significant"] == "yes"]
+    print("plots/compare: %d points compared, %d significant, %d in only one set; %s"
+          % (sum(1 for r in rows if r["p_value"] is not None), len(sig),
+             sum(1 for r in rows if r["test"].startswith("only in")),
+             os.path.join(out, "COMPARE.md")))
+    for r in sig:
+        print("plots/compare: significant: %s %s %s: %.3gx (%s in B)"
+              % (r["figure"], r["counter"], point_text(r), r["ratio"], direction(r)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,124 @@
+#!/bin/sh
+# test_compare.sh - plots/compare (SPEC §10), as TAP: a result set compared
+# with itself flags nothing; a copy with one variant's throughput halved in one
+# figure flags exactly that variant there; points of only one set are listed;
+# a directory that is not a result set exits 2 with one line. Deterministic:
+# fixed data, a fixed bootstrap seed (checked: two runs give the same file).
+# Works on a copy of results/reference/kvm-epyc-2pu (3 runs per point), or of
+# tests/fixtures/results-small where the reference is not in the tree (a dist
+# tarball; TEST_COMPARE_FIXTURE=1 forces it). Without a Python that imports numpy and scipy the whole test is
+# skipped (TAP plan "1..0 # SKIP").
+set -u
+top=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+compare=$top/plots/compare
+src=$top/results/reference/kvm-epyc-2pu
+if [ ! -f "$src/dice-fig4-high.csv" ] || [ -n "${TEST_COMPARE_FIXTURE:-}" ]; then
+	src=$top/tests/fixtures/results-small
+fi
+
+py=""
+for c in "${PYTHON_SCIPY:-}" /usr/bin/python3 python3; do
+	if [ -n "$c" ] && command -v "$c" >/dev/null 2>&1 && "$c" -c 'import numpy, scipy.stats' 2>/dev/null; then
+		py=$c; break
+	fi
+done
+if [ -z "$py" ]; then
+	echo "1..0 # SKIP no Python with numpy and scipy (apt-get install python3-scipy)"
+	exit 0
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-compare.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+
+# copy NAME: the CSVs and metadata of the source set (no figures, no report).
+copy() {
+	mkdir "$tmp/$1" && cp "$src"/*.csv "$src"/*.meta.json "$tmp/$1/" && chmod u+w "$tmp/$1"/*
+}
+# flagged DIR: "figure counter" of every significant row of DIR/compare.csv.
+flagged() {
+	"$py" -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["significant"] == "yes":
+        print(r["figure"], r["counter"])' "$1/compare.csv"
+}
+echo "# comparing copies of $src"
+
+# ---- a set against itself -------------------------------------------------------
+copy a
+copy same
+PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/same" --out "$tmp/self" --no-figures >"$tmp/self.log" 2>&1
+rc=$?
+check "self_exits_0 (exit $rc)" test $rc -eq 0
+check compare_csv_columns sh -c "head -1 '$tmp/self/compare.csv' | grep -q \
+'^figure,counter,threads,median_a,median_b,ratio,ci_low,ci_high,p_value,significant,'"
+rows=$(($(wc -l <"$tmp/self/compare.csv") - 1))
+check "self_compares_points ($rows rows)" test "$rows" -ge 50
+got=$(flagged "$tmp/self" | wc -l)
+check "self_flags_nothing ($got flagged)" test "$got" -eq 0
+check self_report_says_none grep -q '^None: no point differs' "$tmp/self/COMPARE.md"
+check report_states_method sh -c "grep -q 'Holm' '$tmp/self/COMPARE.md' &&
+	grep -q 'default_rng(8)' '$tmp/self/COMPARE.md' && grep -q 'bootstrap' '$tmp/self/COMPARE.md'"
+
+# ---- one variant's throughput halved in one figure ------------------------------------
+copy half
+awk -F, -v OFS=, 'NR > 1 && $1 == "FetchAdd" { $16 = $16 / 2 } { print }' \
+	"$tmp/a/dice-fig4-high.csv" >"$tmp/half/dice-fig4-high.csv"
+PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/half" --out "$tmp/h" >"$tmp/h.log" 2>&1
+rc=$?
+check "halved_exits_0 (exit $rc)" test $rc -eq 0
+got=$(flagged "$tmp/h" | sort -u | tr '\n' ';')
+check "halved_flags_exactly_that_variant ($got)" test "$got" = "dice-fig4-high FetchAdd;"
+# Power: with the reference's 3 runs per point, both thread counts are found. (The
+# fixture's 2 short runs per point leave too little to find a 2x change at every
+# point after the correction; there only the line above is checked.)
+got=$(flagged "$tmp/h" | wc -l)
+want=$(awk -F, '$1 == "dice-fig4-high" && $2 == "FetchAdd"' "$tmp/h/compare.csv" | wc -l)
+case $src in
+*/results-small) ok "halved_every_thread_count_flagged # SKIP the fixture has 2 runs per point" ;;
+*) check "halved_every_thread_count_flagged ($got of $want)" test "$got" -eq "$want" ;;
+esac
+check halved_ratio_one_half sh -c "awk -F, '\$10 == \"yes\" && (\$6 < 0.49 || \$6 > 0.51) { bad = 1 }
+	END { exit bad }' '$tmp/h/compare.csv'"
+check halved_listed_first_in_report sh -c "sed -n '/^## Significant/,/^## Per figure/p' \
+	'$tmp/h/COMPARE.md' | grep -q '^| dice-fig4-high | FetchAdd | '"
+PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/half" --out "$tmp/h2" --no-figures >/dev/null 2>&1
+check deterministic_output cmp -s "$tmp/h/compare.csv" "$tmp/h2/compare.csv"
+if "$py" -c 'import matplotlib' 2>/dev/null; then
+	check overlay_figures sh -c "for f in dice-fig3 dice-fig4-low dice-fig4-high dice-fig5 baselines; do
+		test \"\$(od -An -c -N4 '$tmp/h/'\$f.png | tr -d ' ')\" = 211PNG || exit 1; done"
+else
+	ok "overlay_figures # SKIP no matplotlib"
+fi
+
+# ---- points in only one set: listed, not dropped -----------------------------------------
+copy fewer
+grep -v '^Serial,' "$tmp/a/dice-fig5.csv" >"$tmp/fewer/dice-fig5.csv"
+rm "$tmp/fewer/read-cost.csv" "$tmp/fewer/read-cost.csv.meta.json"
+PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/fewer" --out "$tmp/f" --no-figures >"$tmp/f.log" 2>&1
+rc=$?
+check "fewer_exits_0 (exit $rc)" test $rc -eq 0
+check only_in_a_listed_in_csv sh -c "awk -F, '\$1 == \"dice-fig5\" && \$2 == \"Serial\" && \$5 == \"\" &&
+	\$16 == \"only in A\"' '$tmp/f/compare.csv' | grep -q . &&
+	awk -F, '\$1 == \"read-cost-ns\" && \$16 == \"only in A\"' '$tmp/f/compare.csv' | grep -q ."
+check only_in_a_listed_in_report sh -c "sed -n '/^## Points in only one set/,/^## Method/p' \
+	'$tmp/f/COMPARE.md' | grep -q '^| dice-fig5 | Serial | .* | A |'"
+got=$(flagged "$tmp/f" | wc -l)
+check "fewer_flags_nothing ($got flagged)" test "$got" -eq 0
+
+# ---- not a result set ------------------------------------------------------------------
+mkdir "$tmp/empty"
+for d in "$tmp/empty" "$tmp/no-such-dir"; do
+	PYTHON_SCIPY=$py "$compare" "$tmp/a" "$d" --out "$tmp/x" --no-figures >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	check "not_a_result_set_exit_2_one_line ($(basename "$d"): exit $rc, $lines lines: $(cat "$tmp/err"))" \
+		sh -c "test $rc -eq 2 && test $lines -eq 1 && test ! -s '$tmp/out'"
+done
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
