@@ -136,19 +136,32 @@ def latency_extra(rs, stats):
     return out
 
 
+def read_sampling(rs):
+    """How often read-cost's reader sampled, from the metadata: once a millisecond
+    before schema 2; since, the reader reports its wake-ups (about every 20 ms)."""
+    m = rs.meta("read-cost.csv") or {}
+    rate = ((m.get("helper_threads") or {}).get("reader") or {}).get("wakeups_per_s")
+    if rate:
+        return ("about %.0f times a second (the first at the phase start)" % rate,
+                "about %.0f times a second (the first at the start of the phase)" % rate)
+    return ("every ms (about 1000 a second)",
+            "millisecond (about 1000 samples a second, at most 1024 per run)")
+
+
 def read_cost_extra(rs, stats):
     step = resolution(rs, "read-cost.csv", ("read_ns",))
     ts = "/".join("%d" % t for t in sorted(set(r["threads"] for r in rs.rows("read-cost.csv",
                                                                            "timed"))))
-    return [("note", "one get timed every ms (about 1000 a second) while %s threads increment: "
+    short, long_ = read_sampling(rs)
+    every = "every " + long_ if long_.startswith("millisecond") else long_
+    return [("note", "one get timed %s while %s threads increment: "
                      "mostly whether the line was written since the last sample; %s ns steps"
-                     % (ts, "%.3g" % step if step else "?")),
-            ("sampling", "a reader thread that never increments times one get every "
-             "millisecond (about 1000 samples a second, at most 1024 per run) while the "
+                     % (short, ts, "%.3g" % step if step else "?")),
+            ("sampling", "a reader thread that never increments times one get %s while the "
              "others increment; read_ns is the median of a run's samples, so it measures "
              "mostly whether the counter's line was written since the last sample; values "
              "move in steps of %s ns (the timer's resolution here)"
-             % ("%.3g" % step if step else "?"))]
+             % (every, "%.3g" % step if step else "?"))]
 
 
 def latency_panel(key, label, fraction):

@@ -92,11 +92,13 @@ def prob_error_within(figure, bound_pct):
 
 
 READ = dict(figures=["read-cost"], panel="-ns")
-# What read-cost can say about GetVal: its read_ns is the median of gets sampled once
-# a millisecond while the others increment, so a miss (the line was written since the
-# last sample) or a hit dominates it more than the work of the read itself.
-READ_NOTE = (" (verdict on read-cost's median ns of a get sampled once a millisecond, "
-             "dominated by whether the line was written since the last sample)")
+# What read-cost can say about GetVal: its read_ns is the median of gets sampled
+# periodically (every ms before schema 2, about every 20 ms since) while the others
+# increment, so a miss (the line was written since the last sample) or a hit dominates
+# it more than the work of the read itself.
+READ_NOTE = (" (verdict on read-cost's median ns of a get sampled periodically while the "
+             "others increment, dominated by whether the line was written since the last "
+             "sample)")
 CLAIMS = [
     Claim("dice-competitive-low-contention", "Dice, abstract",
           "The new counters stay competitive with the naive ones when contention is low "
