@@ -305,10 +305,14 @@ while read -r id chunk args; do
 done <"$plan"
 
 # --- merge the parts of each experiment into DIR/<id>.csv (+ meta) ------------
+# With --latency the parts' histogram sidecars (PART.csv.latency.csv) are
+# merged the same way into DIR/<id>.csv.latency.csv.
 for id in $(cut -d' ' -f1 "$plan" | uniq); do
 	first=""
 	tmp="$dir/$id.csv.tmp"
+	htmp="$dir/$id.csv.latency.csv.tmp"
 	: >"$tmp"
+	rm -f "$htmp"
 	while read -r pid chunk _; do
 		[ "$pid" = "$id" ] || continue
 		part="$dir/parts/$id/$chunk.csv"
@@ -317,9 +321,14 @@ for id in $(cut -d' ' -f1 "$plan" | uniq); do
 			first=$part
 		fi
 		tail -n +2 "$part" >>"$tmp"
+		if [ -f "$part.latency.csv" ]; then
+			[ -f "$htmp" ] || head -1 "$part.latency.csv" >"$htmp"
+			tail -n +2 "$part.latency.csv" >>"$htmp"
+		fi
 		meta="$part.meta.json" # the last part has the most threads: its placement map
 	done <"$plan"
 	mv "$tmp" "$dir/$id.csv"
+	[ -f "$htmp" ] && mv "$htmp" "$dir/$id.csv.latency.csv"
 	cp "$meta" "$dir/$id.csv.meta.json"
 done
 echo "run-all.sh: measurements done in $(($(date +%s) - started)) s" >&2
