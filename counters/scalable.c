@@ -75,6 +75,52 @@ int sc_scalable_capped_config(sc_scalable_capped_cfg *cfg, sc_params *p, const s
 	return sc_scalable_config_named(cfg, p, "ScalableCapped", true, err);
 }
 
+/* ---- runtime=dotnet: the .NET runtime's helpers (see sc_scalable.h) -------------- */
+
+/* Width 32: JIT_CountProfile32 reads the count as a signed 32-bit number. */
+static void dotnet_inc32(SC_ATOMIC(uint32_t) *w, const sc_scalable_cfg *cfg, uint32_t *rng)
+{
+	/* relaxed: the value only picks the step, as in Ayers's form. */
+	uint32_t seen = atomic_load_explicit(w, memory_order_relaxed);
+	uint32_t delta = 1;
+	if (seen - 1 < 0x7fffffffu) { /* 1 .. 2^31 - 1: a positive signed count */
+		unsigned k = sc_scalable_log2_(seen);
+		if (k >= cfg->threshold) {
+			delta = (uint32_t)1 << (k - (cfg->threshold - 1));
+			if ((sc_xorshift_ayers(rng) & (delta - 1)) != 0)
+				return;
+		}
+	}
+	/* relaxed: the add is atomic whatever the order; nothing else is published. */
+	atomic_fetch_add_explicit(w, delta, memory_order_relaxed);
+}
+
+/* Width 64: JIT_CountProfile64, a 64-bit step tested with a 32-bit draw. */
+static void dotnet_inc64(SC_ATOMIC(uint64_t) *w, const sc_scalable_cfg *cfg, uint32_t *rng)
+{
+	/* relaxed: as above. */
+	uint64_t seen = atomic_load_explicit(w, memory_order_relaxed);
+	uint64_t delta = 1;
+	if (seen - 1 < (UINT64_MAX >> 1)) { /* a positive signed count */
+		unsigned k = sc_scalable_log2_(seen);
+		if (k >= cfg->threshold) {
+			delta = (uint64_t)1 << (k - (cfg->threshold - 1));
+			if (((uint64_t)sc_xorshift_ayers(rng) & (delta - 1)) != 0)
+				return;
+		}
+	}
+	/* relaxed: as above. */
+	atomic_fetch_add_explicit(w, delta, memory_order_relaxed);
+}
+
+void sc_scalable_dotnet_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint32_t *rng)
+{
+	if (cfg->width == 32)
+		dotnet_inc32(sc_scalable_w32_(c), cfg, rng);
+	else
+		dotnet_inc64(sc_scalable_w64_(c), cfg, rng);
+}
+
 /* ---- add(n): see sc_scalable.h ------------------------------------------------- */
 
 /* fetch-and-add of d at the configured width; the count before the add. */

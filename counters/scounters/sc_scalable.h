@@ -193,51 +193,16 @@ static inline uint32_t sc_scalable_thread_seed(const sc_scalable_cfg *cfg)
 	return cfg->dotnet ? SC_SCALABLE_DOTNET_SEED : 0;
 }
 
-/* runtime=dotnet, width 32: the signed reading of JIT_CountProfile32. */
-static inline void sc_scalable_dotnet_inc32_(SC_ATOMIC(uint32_t) *w, const sc_scalable_cfg *cfg,
-                                             uint32_t *rng)
-{
-	/* relaxed: the value only picks the step, as in Ayers's form. */
-	uint32_t seen = atomic_load_explicit(w, memory_order_relaxed);
-	uint32_t delta = 1;
-	if (seen - 1 < 0x7fffffffu) { /* 1 .. 2^31 - 1: a positive signed count */
-		unsigned k = sc_scalable_log2_(seen);
-		if (k >= cfg->threshold) {
-			delta = (uint32_t)1 << (k - (cfg->threshold - 1));
-			if ((sc_xorshift_ayers(rng) & (delta - 1)) != 0)
-				return;
-		}
-	}
-	/* relaxed: the add is atomic whatever the order; nothing else is published. */
-	atomic_fetch_add_explicit(w, delta, memory_order_relaxed);
-}
+/*
+ * runtime=dotnet's increment, out of line (scalable.c) as the runtime's
+ * helper is a call from JIT-compiled code; it keeps Ayers's inlined path small.
+ */
+void sc_scalable_dotnet_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint32_t *rng);
 
-/* runtime=dotnet, width 64: JIT_CountProfile64, with its 32-bit draw. */
-static inline void sc_scalable_dotnet_inc64_(SC_ATOMIC(uint64_t) *w, const sc_scalable_cfg *cfg,
-                                             uint32_t *rng)
-{
-	/* relaxed: as above. */
-	uint64_t seen = atomic_load_explicit(w, memory_order_relaxed);
-	uint64_t delta = 1;
-	if (seen - 1 < (UINT64_MAX >> 1)) { /* a positive signed count */
-		unsigned k = sc_scalable_log2_(seen);
-		if (k >= cfg->threshold) {
-			delta = (uint64_t)1 << (k - (cfg->threshold - 1));
-			if (((uint64_t)sc_xorshift_ayers(rng) & (delta - 1)) != 0)
-				return;
-		}
-	}
-	/* relaxed: as above. */
-	atomic_fetch_add_explicit(w, delta, memory_order_relaxed);
-}
-
-static inline void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
+SC_ALWAYS_INLINE void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
 {
 	if (cfg->dotnet) {
-		if (cfg->width == 32)
-			sc_scalable_dotnet_inc32_(sc_scalable_w32_(c), cfg, &t->rng);
-		else
-			sc_scalable_dotnet_inc64_(sc_scalable_w64_(c), cfg, &t->rng);
+		sc_scalable_dotnet_inc(c, cfg, &t->rng);
 	} else if (cfg->width == 32) {
 		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		/* relaxed: the value only picks the step; see above. */
@@ -280,7 +245,7 @@ int sc_scalable_cas_config(sc_scalable_cas_cfg *cfg, sc_params *p, const sc_env 
 #define SC_SCALABLE_CAS_TAG32 0x80000000u
 #define SC_SCALABLE_CAS_TAG64 0x8000000000000000u
 
-static inline void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg,
+SC_ALWAYS_INLINE void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg,
                                        sc_thread *t)
 {
 	if (cfg->width == 32) {
