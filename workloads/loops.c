@@ -6,7 +6,9 @@
  *
  * Each loop has a single-counter form and an array form (hot counter 0
  * alternating with a uniformly drawn other counter), each with or without
- * external work, chosen once per phase outside the loop.
+ * external work: chosen once per phase outside the loop for one counter; in
+ * the array form a test of m, constant over the phase (the compiler may
+ * unswitch it), skips the work stream's draw and multiply at 0% work.
  */
 #include "workload.h"
 
@@ -73,19 +75,6 @@ static inline const sc_scalable_cfg *wl_cfg_copy_scalable_(const void *cfg, sc_s
 				wl_external_work(m, &w->work_rng);                         \
 			}                                                                  \
 			w->hot_ops += n;                                                   \
-		} else if (m == 0) {                                                       \
-			/* Array mode at 0% work: no work-stream draw beyond the cold index. */ \
-			uint32_t cn = (uint32_t)tb->n;                                     \
-			for (uint64_t i = 0; i < n; i++) {                                 \
-				if (i & 1) {                                               \
-					uint32_t k = wl_random_cold(cn, &w->work_rng);     \
-					sc_##P##_inc((sc_##P##_t *)sc_table_at(tb, k), cfg, \
-					             &w->ctx);                             \
-				} else {                                                   \
-					sc_##P##_inc(hot, cfg, &w->ctx);                   \
-				}                                                          \
-			}                                                                  \
-			w->hot_ops += (n + 1) / 2;                                         \
 		} else {                                                                   \
 			uint32_t cn = (uint32_t)tb->n;                                     \
 			for (uint64_t i = 0; i < n; i++) {                                 \
@@ -96,7 +85,8 @@ static inline const sc_scalable_cfg *wl_cfg_copy_scalable_(const void *cfg, sc_s
 				} else {                                                   \
 					sc_##P##_inc(hot, cfg, &w->ctx);                   \
 				}                                                          \
-				wl_external_work(m, &w->work_rng);                         \
+				if (m) /* at 0% work: no draw, no multiply */              \
+					wl_external_work(m, &w->work_rng);                 \
 			}                                                                  \
 			w->hot_ops += (n + 1) / 2;                                         \
 		}                                                                          \
@@ -132,24 +122,16 @@ static inline const sc_scalable_cfg *wl_cfg_copy_scalable_(const void *cfg, sc_s
 				done++;                                                    \
 			}                                                                  \
 			hot_done = done;                                                   \
-		} else if (m == 0) {                                                       \
-			/* As above: at 0% work only the cold index is drawn. */          \
-			uint32_t cn = (uint32_t)tb->n;                                     \
-			while (!wl_stopped(ph)) {                                          \
-				sc_##P##_inc(hot, cfg, &w->ctx);                           \
-				uint32_t k = wl_random_cold(cn, &w->work_rng);             \
-				sc_##P##_inc((sc_##P##_t *)sc_table_at(tb, k), cfg, &w->ctx); \
-				done += 2;                                                 \
-				hot_done++;                                                \
-			}                                                                  \
 		} else {                                                                   \
 			uint32_t cn = (uint32_t)tb->n;                                     \
 			while (!wl_stopped(ph)) {                                          \
 				sc_##P##_inc(hot, cfg, &w->ctx);                           \
-				wl_external_work(m, &w->work_rng);                         \
+				if (m) /* at 0% work: no draw, no multiply */              \
+					wl_external_work(m, &w->work_rng);                 \
 				uint32_t k = wl_random_cold(cn, &w->work_rng);             \
 				sc_##P##_inc((sc_##P##_t *)sc_table_at(tb, k), cfg, &w->ctx); \
-				wl_external_work(m, &w->work_rng);                         \
+				if (m)                                                     \
+					wl_external_work(m, &w->work_rng);                 \
 				done += 2;                                                 \
 				hot_done++;                                                \
 			}                                                                  \
