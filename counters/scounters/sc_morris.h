@@ -211,15 +211,17 @@ static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *
  * switch-after failed CAS in one increment: with the default of 1, the first
  * contended increment after the reset switches again.
  *
- * switch-after: at 2 threads and 0% work, 2, 3 or 4 let a thread that lost
- * one CAS win the next (the other thread's line arrives with a fresh value),
- * so a run could stay exact - CAS-class - for its whole length or switch
- * early, and throughput was bimodal; 1 switches on the first lost CAS,
- * which at 2 threads happens within microseconds. At 256 threads every
- * setting switches almost at once (a CAS there fails far more often than it
- * wins), so the setting only decides how many failed CAS the switching
- * increment pays: 1 pays least. 1 is the default; larger values keep more
- * of the count exact under light, occasional contention.
+ * switch-after (1 .. 4, default 1), chosen by measurement (2 PUs, 2 threads,
+ * 0% work, 1 s runs): with 4 (the old rule) runs were bimodal, 243k to
+ * 845k ops/ms, because two threads rarely make one increment fail 4 times
+ * in a row, so a run stayed exact - CAS-class - or switched by chance; in
+ * the sweep 4 never switched (164k-197k) while 1, 2 and 3 all switched
+ * (313k-382k, medians within the noise of each other). 1 is the one setting
+ * that needs no luck: the first lost CAS switches, and reset (above) puts
+ * the counter back in exact mode, so the measured phase must re-switch at
+ * once. At 256 threads a CAS fails far more often than it wins, so every
+ * setting switches at the first contended increment; the setting only
+ * decides how many failed CAS that increment pays, and 1 pays least.
  */
 #define SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT 1u
 #define SC_MORRIS_ADAPT_SWITCH_AFTER_MAX 4u
