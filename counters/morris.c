@@ -33,6 +33,7 @@ int sc_morris_config_named(sc_morris_cfg *cfg, sc_params *p, const char *variant
 	cfg->factor = factor_rounded_up(cfg->a / (cfg->a + 1.0));
 	cfg->wrap_below = (float)(cfg->a + 1.0);
 	cfg->scale = (double)cfg->factor / (1.0 - (double)cfg->factor);
+	cfg->switch_after = SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT;
 	return 0;
 }
 
@@ -46,7 +47,13 @@ int sc_morris_adapt_config(sc_morris_adapt_cfg *cfg, sc_params *p, const sc_env 
                            sc_err *err)
 {
 	(void)env;
-	return sc_morris_config_named(cfg, p, "MorrisAdapt", err);
+	uint64_t after;
+	if (sc_morris_config_named(cfg, p, "MorrisAdapt", err) ||
+	    sc_param_u64(p, "MorrisAdapt", "switch-after", SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT, 1,
+	                 SC_MORRIS_ADAPT_SWITCH_AFTER_MAX, &after, err))
+		return -1;
+	cfg->switch_after = (uint32_t)after;
+	return 0;
 }
 
 /* ---- add(n): geometric gaps between updates (see sc_morris.h) ---------------- */
@@ -122,7 +129,7 @@ void sc_morris_adapt_add(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg, s
 {
 	/* relaxed: as Morris; the CAS below validates what was read. */
 	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	for (uint32_t fails = 0; n && sc_morris_adapt_exact_mode_(w) && fails < SC_MORRIS_ADAPT_TRIES;
+	for (uint32_t fails = 0; n && sc_morris_adapt_exact_mode_(w) && fails < cfg->switch_after;
 	     fails++) {
 		uint64_t room = UINT32_MAX - (uint32_t)w, k = n < room ? n : room;
 		/* strong: as the increment, a lone thread never fails; relaxed: as Morris. */

@@ -151,8 +151,11 @@ void sc_rbonuma_inc_slow(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *
 		if (anti != me) {
 			if (anti != SC_RBONUMA_NOBODY || rbonuma_other_node(cfg, w, me))
 				w = rbonuma_hold_off(c, cfg, t, me, round);
-			else
+			else {
 				sc_backoff(&cfg->backoff, round, &t->rng);
+				/* relaxed: reload after the wait (as RBO); the CAS checks it. */
+				w = atomic_load_explicit(&c->w, memory_order_relaxed);
+			}
 		}
 		if (sc_rbonuma_try(c, cfg, &w, tag)) {
 			sc_rbonuma_served(cfg, me);
@@ -175,8 +178,13 @@ void sc_rbonuma_adapt_inc_slow(sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg
 	}
 	const uint32_t quick = SC_RBONUMA_ADAPT_QUICK_TRIES;
 	for (uint32_t failed = 1; failed < quick + SC_RBONUMA_ADAPT_BACKOFF_TRIES; failed++) {
-		if (failed >= quick)
+		if (failed >= quick) {
 			sc_backoff(&cfg->backoff, failed - quick, &t->rng);
+			/* relaxed: reload after the wait (as RBO); the CAS checks it. */
+			w = atomic_load_explicit(&c->w, memory_order_relaxed);
+			if (sc_rbonuma_word_recorded(w))
+				break; /* another thread switched the counter meanwhile */
+		}
 		if (sc_rbonuma_try(c, cfg, &w, 0))
 			return;
 		if (sc_rbonuma_word_recorded(w))
@@ -222,24 +230,22 @@ int sc_multiline_config(sc_multiline_cfg *cfg, sc_params *p, const sc_env *env, 
 
 int sc_multiline_init(sc_multiline_t *c, const sc_multiline_cfg *cfg, sc_err *err)
 {
-	c->parts = multiline_parts_new(cfg->nodes);
-	if (!c->parts) {
-		sc_err_set(err, "Multiline: out of memory for %u per-node components", cfg->nodes);
-		return -1;
-	}
+	(void)err;
+	sc_multiline_part *parts = sc_multiline_parts(c);
+	for (uint32_t i = 0; i < cfg->nodes; i++)
+		atomic_init(&parts[i].rbo.v, 0);
 	return 0;
 }
 
 void sc_multiline_reset(sc_multiline_t *c, const sc_multiline_cfg *cfg)
 {
-	multiline_parts_zero(c->parts, cfg->nodes);
+	multiline_parts_zero(sc_multiline_parts(c), cfg->nodes);
 }
 
 void sc_multiline_destroy(sc_multiline_t *c, const sc_multiline_cfg *cfg)
 {
+	(void)c;
 	(void)cfg;
-	sc_free_lines(c->parts);
-	c->parts = NULL;
 }
 
 int sc_multiline_adapt_config(sc_multiline_adapt_cfg *cfg, sc_params *p, const sc_env *env,
@@ -316,6 +322,10 @@ void sc_multiline_adapt_inc_slow(sc_multiline_adapt_t *c, const sc_multiline_ada
 		if (sc_multiline_adapt_word_inflated(w))
 			break; /* another thread inflated */
 		sc_backoff(&cfg->rbo.backoff, failed - 1, &t->rng);
+		/* acquire: reload after the wait (as RBO); the word may be the pointer. */
+		w = atomic_load_explicit(&c->w, memory_order_acquire);
+		if (sc_multiline_adapt_word_inflated(w))
+			break; /* another thread inflated during the wait */
 		/* acquire: as in sc_multiline_adapt_inc. */
 		if (atomic_compare_exchange_weak_explicit(&c->w, &w, w + 2, memory_order_acquire,
 		                                          memory_order_acquire))
@@ -371,6 +381,8 @@ static void rbonuma_add(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *t
 		                                          memory_order_relaxed, memory_order_relaxed))
 			return;
 		sc_backoff(&cfg->backoff, failures, &t->rng);
+		/* relaxed: reload after the wait (as RBO); the CAS validates it. */
+		w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	}
 }
 
@@ -405,5 +417,7 @@ void sc_multiline_adapt_add(sc_multiline_adapt_t *c, const sc_multiline_adapt_cf
 		                                          memory_order_acquire))
 			return;
 		sc_backoff(&cfg->rbo.backoff, failures, &t->rng);
+		/* acquire: reload after the wait (as RBO); the word may be the pointer. */
+		w = atomic_load_explicit(&c->w, memory_order_acquire);
 	}
 }

@@ -76,6 +76,16 @@ class ResultSet:
                         continue
                     row["params_map"] = parse_params(row.get("params"))
                     rows.append(row)
+            # Schema 3: a run whose true count exceeded its counter's range measured
+            # the wrap, not the algorithm: its error leaves every error figure and claim.
+            over = [r for r in rows if r.get("overflowed")]
+            for r in over:
+                r["rel_error"] = None
+            if over:
+                self.notes.append("%s: %d run(s) overflowed the counter's range (%s); their "
+                                  "relative error is left out of error figures and claims"
+                                  % (name, len(over),
+                                     ", ".join(sorted(set(r["counter"] for r in over)))))
         self.cache[name] = rows
         return rows
 

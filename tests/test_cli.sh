@@ -86,7 +86,7 @@ check bad_input_does_not_truncate_existing_output grep -q precious "$tmp/keep.cs
 	--output="$tmp/c.csv" 2>"$tmp/err"
 check count_run_exits_0 test $? -eq 0
 check count_run_no_temporary_left sh -c "! ls '$tmp' | grep -q tmp"
-expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status"
+expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed"
 check csv_header_starts_with_required_columns sh -c \
 	"head -1 '$tmp/c.csv' | grep -q '^$expected'"
 check csv_has_8_rows test "$(tail -n +2 "$tmp/c.csv" | wc -l)" -eq 8
@@ -98,6 +98,16 @@ sys.exit(0 if len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows) else 1
 fi
 check csv_count_mode_exact awk -F, 'NR>1 && ($5!="count" || $13!=$3*1000 || $14!=$13 || $15!=0){bad=1} END{exit bad}' "$tmp/c.csv"
 check meta_json_written test -s "$tmp/c.csv.meta.json"
+
+# Range safety (issue 13): RBONuma on 256 virtual nodes holds 2^23 - 1; one more is flagged.
+"$SCBENCH" --counter=RBONuma --threads=1 --nodes=256 --ops=8388607 --events=none --runs=1 \
+	--output="$tmp/in.csv" 2>"$tmp/in.err"
+check overflow_not_flagged_at_range awk -F, 'NR==2 && $25=="0" && $15==0 {ok=1} END{exit !ok}' "$tmp/in.csv"
+check overflow_no_warning_at_range sh -c "! grep -q overflowed '$tmp/in.err'"
+"$SCBENCH" --counter=RBONuma --threads=1 --nodes=256 --ops=8388608 --events=none --runs=1 \
+	--output="$tmp/over.csv" 2>"$tmp/over.err"
+check overflow_flagged_past_range awk -F, 'NR==2 && $25=="1" {ok=1} END{exit !ok}' "$tmp/over.csv"
+check overflow_warns grep -q "exceeds the counter's range 8388607" "$tmp/over.err"
 if command -v "$PY" >/dev/null 2>&1; then
 	check meta_json_parses_with_required_keys "$PY" -c '
 import json, sys

@@ -296,6 +296,14 @@ void sc_free_lines(void *p);
 		return 0;                                                                  \
 	}
 
+/* sc_P_range: the full 64-bit range (the counter wraps only after 2^64 - 1). */
+#define SC_OP_RANGE_FULL(P)                                                                \
+	static inline uint64_t sc_##P##_range(const sc_##P##_cfg *cfg)                     \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		return UINT64_MAX;                                                         \
+	}
+
 /* flush, destroy and heap_bytes of a counter that allocates nothing and holds nothing back. */
 #define SC_OPS_SELF_CONTAINED(P) SC_OP_NO_FLUSH(P) SC_OP_NO_DESTROY(P) SC_OP_NO_HEAP(P)
 

@@ -47,6 +47,12 @@
  *   void   sc_P_destroy(sc_P_t *, const sc_P_cfg *);
  *   size_t sc_P_heap_bytes(const sc_P_t *, const sc_P_cfg *);
  *                                                  memory the counter allocated
+ *   static inline uint64_t sc_P_range(const sc_P_cfg *);
+ *                  the largest true count the counter represents without
+ *                  wrapping (probabilistic variants: the largest expected
+ *                  value before the representation wraps, conservatively);
+ *                  a run whose true count exceeds it measured an overflow,
+ *                  not the algorithm (scbench's overflowed column)
  */
 #ifndef SCOUNTERS_H
 #define SCOUNTERS_H
@@ -97,16 +103,16 @@ extern "C" {
 	  "accuracy")                                                                      \
 	X(morris_adapt, "MorrisAdapt", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
 	  "exact 32-bit half by CAS, Morris half after CAS failures (Dice §3.2)",          \
-	  "accuracy")                                                                      \
+	  "accuracy,switch-after")                                                                      \
 	X(bfp_dup, "BFP-DUP", NULL, SC_PROBABILISTIC, SC_PACKED,                           \
 	  "binary floating point, exponent grows every M updates (Dice §4.2, Fig. 2)",     \
 	  "accuracy,mantissa-threshold,backoff-min,backoff-max")                           \
 	X(bfp_csup, "BFP-CSUP", NULL, SC_PROBABILISTIC, SC_PACKED,                         \
 	  "binary floating point, exponent grows only on contention (Dice §4.3)",          \
-	  "accuracy,mantissa-threshold,backoff-min,backoff-max")                           \
+	  "accuracy,mantissa-threshold,backoff-min,backoff-max,grow-after")                           \
 	X(scalable, "Scalable", "ayers", SC_PROBABILISTIC, SC_PACKED,                      \
 	  "exact below 2^T, then adds 2^k with probability 2^-k (Ayers)",                  \
-	  "threshold,width")                                                               \
+	  "threshold,width,runtime")                                                               \
 	X(scalable_cas, "ScalableCAS", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
 	  "Scalable that tries a CAS by one first (Ayers, end notes)", "threshold,width")  \
 	X(scalable_capped, "ScalableCapped", NULL, SC_PROBABILISTIC, SC_PACKED,            \
@@ -141,6 +147,7 @@ typedef struct sc_variant {
 	void (*flush)(void *c, const void *cfg, sc_thread *t);
 	void (*destroy)(void *c, const void *cfg);
 	size_t (*heap_bytes)(const void *c, const void *cfg);
+	uint64_t (*range)(const void *cfg); /* sc_P_range: largest true count in range */
 } sc_variant;
 
 /* Stable ids, in list order. */
@@ -169,6 +176,8 @@ typedef struct sc_table {
 	size_t n;
 	size_t stride;
 	bool same_seed;       /* the same-seed=1 parameter */
+	uint32_t thread_seed; /* nonzero: every thread's counter stream starts at this
+	                         state (Scalable runtime=dotnet: the runtime's 100) */
 } sc_table;
 
 /*

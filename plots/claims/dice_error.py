@@ -79,9 +79,15 @@ def variant_under(variant, bound_pct):
         if not cs:
             return "", NM, "%s was not measured" % variant
         w = max(cs, key=lambda r: r["rel_error"])
-        return (("worst of %d %s runs: %s (%d thr, %g%% work)"
+        # BFP-CSUP's growth rule (issue 13): grow-after=1 is the paper's literal reading.
+        rule = ""
+        if variant == "BFP-CSUP":
+            ks = sorted(set((r.get("params_map") or {}).get("grow-after", "1") for r in cs))
+            rule = "; grow-after=%s%s" % (",".join(ks),
+                                          " (the literal reading)" if ks == ["1"] else "")
+        return (("worst of %d %s runs: %s (%d thr, %g%% work)%s"
                  % (len(cs), variant, f_pct(100 * w["rel_error"]), w["threads"],
-                    w["work_pct"]),)
+                    w["work_pct"], rule),)
                 + verdict(w["rel_error"] <= bound_pct / 100.0, "max <= %g%%" % bound_pct,
                           "a run above %g%%" % bound_pct) + (len(cs),))
     return judge
