@@ -2,6 +2,7 @@
 #include <scounters/sc_scalable.h>
 
 #include <math.h>
+#include <stdio.h>
 
 #include <string.h>
 
@@ -142,4 +143,26 @@ void sc_scalable_cas_add(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg, s
 		seen = v;
 	}
 	scalable_add_from(c, cfg, t, n, seen);
+}
+
+/* ---- describe (sc_scalable.h) ------------------------------------------------------ */
+
+int sc_scalable_describe(const sc_scalable_t *c, const sc_scalable_cfg *cfg, char *buf,
+                         size_t size)
+{
+	/* scalable_load is relaxed: a snapshot, as get reads it. */
+	unsigned s = sc_scalable_shift_(scalable_load(c, cfg), cfg);
+	return snprintf(buf, size, "delta=%llu", (unsigned long long)1 << s);
+}
+
+int sc_scalable_cas_describe(const sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg,
+                             char *buf, size_t size)
+{
+	return sc_scalable_describe(c, cfg, buf, size);
+}
+
+int sc_scalable_capped_describe(const sc_scalable_capped_t *c,
+                                const sc_scalable_capped_cfg *cfg, char *buf, size_t size)
+{
+	return sc_scalable_describe(c, cfg, buf, size);
 }

@@ -37,6 +37,7 @@ typedef struct run_result {
 	uint64_t hot_ops;     /* true count of the hot counter */
 	uint64_t value;       /* the hot counter's get() after the phase */
 	double rel_error;     /* |value - hot_ops| / hot_ops */
+	char end_state[256];  /* the hot counter's describe after the phase ("" if stateless) */
 	double ops_per_ms;    /* total_ops per millisecond */
 	double bytes_per_counter;
 	bool oversubscribed;

@@ -231,6 +231,15 @@ void sc_bfp_csup_add(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, sc_thread *t,
 SC_BFP_OPS_(bfp_dup)
 SC_BFP_OPS_(bfp_csup)
 
+/*
+ * describe (bfp.c; contract in scounters.h), both variants:
+ * exp=<e>;mant=<m>, the word's fields (value m 2^e; an update is applied
+ * with probability 2^-e). BFP-CSUP's exp > 0 below 2^28 says a retry after
+ * contention grew it.
+ */
+SC_OP_DECLARE_DESCRIBE(bfp_dup)
+SC_OP_DECLARE_DESCRIBE(bfp_csup)
+
 #ifdef __cplusplus
 }
 #endif

@@ -432,6 +432,20 @@ static inline size_t sc_multiline_adapt_heap_bytes(const sc_multiline_adapt_t *c
 SC_NUMA_OPS_(multiline)
 SC_NUMA_OPS_(multiline_adapt)
 
+/*
+ * describe (numa.c; contract in scounters.h), keys:
+ *   RBONuma         node=<id of the last increment's node, or none>;
+ *                   priority=<node named in the anti-starvation variable, or none>
+ *   RBONumaAdapt    mode=plain (no node recorded yet), or
+ *                   mode=numa;node=<id>;priority=<id or none>
+ *   Multiline       nodes=<components>;nonzero=<components written since reset>
+ *   MultilineAdapt  mode=word, or mode=inflated;nodes=<n>;nonzero=<n>
+ */
+SC_OP_DECLARE_DESCRIBE(rbonuma)
+SC_OP_DECLARE_DESCRIBE(rbonuma_adapt)
+SC_OP_DECLARE_DESCRIBE(multiline)
+SC_OP_DECLARE_DESCRIBE(multiline_adapt)
+
 #ifdef __cplusplus
 }
 #endif

@@ -277,6 +277,15 @@ SC_SCALABLE_OPS_(scalable)
 SC_SCALABLE_OPS_(scalable_cas)
 SC_SCALABLE_OPS_(scalable_capped)
 
+/*
+ * describe (scalable.c; contract in scounters.h), all three:
+ * delta=<2^s, the step an update adds at the current count (1 below 2^T),
+ * applied with probability 1/delta; ScalableCapped's stops at 2^cap>.
+ */
+SC_OP_DECLARE_DESCRIBE(scalable)
+SC_OP_DECLARE_DESCRIBE(scalable_cas)
+SC_OP_DECLARE_DESCRIBE(scalable_capped)
+
 #ifdef __cplusplus
 }
 #endif
