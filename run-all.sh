@@ -11,7 +11,8 @@ max_threads=""
 
 usage() {
 	cat <<EOF
-Usage: ./run-all.sh [--quick | --paper] [--out DIR] [--max-threads N] [--resume DIR]
+Usage: ./run-all.sh [--quick | --paper | --paper-errors] [--out DIR] [--max-threads N]
+                    [--resume DIR]
 
 Runs every experiment (Dice Figs. 3-6, Ayers's accuracy and scaling figures,
 baselines, latency, read cost) with scbench into results/<host>-<date>/ (or
@@ -26,6 +27,13 @@ Modes (timed points: warm-up + measured seconds x runs):
               at 0% work RBONuma(Adapt) (range 2^31 - 1) and Morris (about 4.29e9)
               may count past their range in 8 s: such runs are flagged
               (overflowed=1) and left out of the error figures and claims
+  --paper-errors
+              only the error experiments of Dice Fig. 6 (the runs of Fig. 4 at
+              99% and 0% work, for $ERRORS),
+              with the papers' protocol: their errors depend on how high a run
+              counts, so the error claims are judged at the paper's counts.
+              About $(errors_minutes) min here; figures and claims that need
+              other experiments are skipped or not measurable
 
 Thread counts are 1, 2, 4, ... and the PU count (hwloc), capped by
 --max-threads. Time per thread count (the Dice figures, baselines, latency
@@ -78,13 +86,15 @@ protocol() {
 	case $1 in
 	quick) echo "0.05 0.2 1 10 7" ;;
 	default) echo "0.2 0.8 3 30 9" ;;
-	paper) echo "2 8 5 100 11" ;;
+	paper | paper-errors) echo "2 8 5 100 11" ;;
 	esac
 }
 
 DICE="Serial,CAS,RBO,RBONuma,RBONumaAdapt,Multiline,MultilineAdapt,Morris,MorrisAdapt,BFP-DUP,BFP-CSUP,FetchAdd"
 BASELINES="FetchAdd,Multiline,MultilineAdapt,Morris,BFP-CSUP,Scalable,Sharded,Striped,Batched,PerCPU"
+ERRORS="Serial,Morris,MorrisAdapt,BFP-DUP,BFP-CSUP"
 N_DICE=12
+N_ERR=5
 N_BASE=10
 N_ALL=19
 
@@ -112,6 +122,13 @@ fixed() {
 	awk -v a="$(estimate "$1" 1)" -v b="$(estimate_ayers "$1")" 'BEGIN { printf "%.0f", a + b }'
 }
 
+# --paper-errors: 2 figures x N_ERR variants x 5 runs of 2 + 8 s per thread count.
+errors_minutes() {
+	local k
+	k=$(thread_list "${max_threads:-}" | wc -w)
+	awk -v k="$k" -v n=$N_ERR 'BEGIN { printf "%.0f", k * (2 * n * 5 * 10.05 + 2 * 0.6) / 60 + 0.5 }'
+}
+
 total_minutes() {
 	local k
 	k=$(thread_list "${max_threads:-}" | wc -w)
@@ -123,6 +140,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) mode=quick ;;
 	--paper) mode=paper ;;
+	--paper-errors) mode=paper-errors ;;
 	--out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift ;;
 	--out=*) out=${1#--out=} ;;
 	--resume) [ $# -ge 2 ] || die "--resume needs a directory"; resume=$2; shift ;;
@@ -204,6 +222,11 @@ timed="--warmup=$warmup --duration=$duration --runs=$runs"
 wide="--param=width=64"
 {
 	for t in $threads; do
+		if [ "$mode" = paper-errors ]; then
+			echo "dice-fig4-low t$t --counter=$ERRORS --work=99 --threads=$t $timed"
+			echo "dice-fig4-high t$t --counter=$ERRORS --work=0 --threads=$t $timed"
+			continue
+		fi
 		[ "$t" -le 64 ] && echo "dice-fig3 t$t --counter=$DICE --work=99.02 --threads=$t $timed"
 		echo "dice-fig4-low t$t --counter=$DICE --work=99 --threads=$t $timed"
 		echo "dice-fig4-high t$t --counter=$DICE --work=0 --threads=$t $timed"
@@ -212,8 +235,9 @@ wide="--param=width=64"
 		echo "baselines w99-t$t --counter=$BASELINES --work=99 --threads=$t $wide $timed"
 		echo "latency t$t --counter=all --latency --work=0 --threads=$t $wide $timed"
 	done
-	echo "read-cost t$maxt --counter=all --work=0 --threads=$maxt $wide $timed"
+	[ "$mode" = paper-errors ] || echo "read-cost t$maxt --counter=all --work=0 --threads=$maxt $wide $timed"
 	per=$(((12 + maxt - 1) / maxt))
+	[ "$mode" = paper-errors ] && ayers_steps=-1 # no count-to-N runs
 	for ((k = 0; k <= ayers_steps; k++)); do
 		ops=$((per * (1 << (2 * k))))
 		echo "ayers n$k --counter=Serial,FetchAdd,Scalable --threads=$maxt --ops=$ops --runs=$ayers_runs"
@@ -231,6 +255,7 @@ line_seconds() {
 	*--counter=Serial,FetchAdd,Scalable*) nv=3 ;;
 	*--counter=Scalable\ *) nv=1 ;;
 	*"--counter=$BASELINES"*) nv=$N_BASE ;;
+	*"--counter=$ERRORS "*) nv=$N_ERR ;;
 	*) nv=$N_DICE ;;
 	esac
 	case $args in

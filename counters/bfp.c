@@ -2,6 +2,7 @@
 #include <scounters/sc_bfp.h>
 
 #include <math.h>
+#include <stdio.h>
 
 /*
  * accuracy: percent RSTDV. Above 50 MantThreshold would fall to 2 or 0; below
@@ -181,4 +182,26 @@ void sc_bfp_dup_add(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, sc_thread *t, ui
 void sc_bfp_csup_add(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, sc_thread *t, uint64_t n)
 {
 	bfp_add(c, cfg, t, n, true);
+}
+
+/* ---- describe (sc_bfp.h) -------------------------------------------------------- */
+
+static int bfp_describe(const sc_bfp *c, char *buf, size_t size)
+{
+	/* relaxed: a snapshot, as get reads it. */
+	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	return snprintf(buf, size, "exp=%u;mant=%u", sc_bfp_exp_(w), sc_bfp_mant_(w));
+}
+
+int sc_bfp_dup_describe(const sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, char *buf, size_t size)
+{
+	(void)cfg;
+	return bfp_describe(c, buf, size);
+}
+
+int sc_bfp_csup_describe(const sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, char *buf,
+                         size_t size)
+{
+	(void)cfg;
+	return bfp_describe(c, buf, size);
 }

@@ -2,6 +2,7 @@
 #include <scounters/sc_morris.h>
 
 #include <math.h>
+#include <stdio.h>
 
 /* Accuracy in percent RSTDV; see sc_morris.h for why the range is [0.5, 50]. */
 #define SC_MORRIS_ACC_MIN 0.5
@@ -140,4 +141,51 @@ void sc_morris_adapt_add(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg, s
 		}
 	}
 	morris_adapt_trials(&c->w, cfg, &t->rng, n);
+}
+
+/* ---- describe (sc_morris.h) --------------------------------------------------- */
+
+/*
+ * Updates that lead from T0 to threshold bits tbits: the chain sc_morris_next_
+ * makes, walked step by step (it ends where the next update would wrap).
+ * -1 if tbits is not on the chain (only a word written by hand can be off it).
+ */
+static long morris_updates(uint32_t tbits, const sc_morris_cfg *cfg)
+{
+	uint32_t b = SC_MORRIS_T0_BITS;
+	for (long v = 0;; v++) {
+		if (b == tbits)
+			return v;
+		uint32_t next = sc_morris_next_(b, cfg);
+		if (next == SC_MORRIS_T0_BITS)
+			return -1;
+		b = next;
+	}
+}
+
+static int morris_describe_threshold(char *buf, size_t size, const char *prefix, uint32_t tbits,
+                                     const sc_morris_cfg *cfg)
+{
+	return snprintf(buf, size, "%sthreshold=%.9g;updates=%ld", prefix,
+	                (double)sc_morris_float_(tbits), morris_updates(tbits, cfg));
+}
+
+int sc_morris_describe(const sc_morris_t *c, const sc_morris_cfg *cfg, char *buf, size_t size)
+{
+	/* relaxed: a snapshot, as get reads it. */
+	return morris_describe_threshold(buf, size, "",
+	                                 atomic_load_explicit(&c->t, memory_order_relaxed), cfg);
+}
+
+int sc_morris_adapt_describe(const sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg,
+                             char *buf, size_t size)
+{
+	/* relaxed: one load gives both halves consistently, as in get. */
+	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	uint32_t tbits = (uint32_t)(w >> 32), exact = (uint32_t)w;
+	if (tbits == SC_MORRIS_T0_BITS)
+		return snprintf(buf, size, "mode=exact;exact=%u", exact);
+	char prefix[48];
+	snprintf(prefix, sizeof prefix, "mode=morris;switched_at=%u;", exact);
+	return morris_describe_threshold(buf, size, prefix, tbits, cfg);
 }

@@ -1,6 +1,8 @@
 /* numa.c - configuration and slow paths of the NUMA-aware counters (sc_numa.h). */
 #include <scounters/sc_numa.h>
 
+#include <stdio.h>
+
 /* env.nodes in 1 .. max, or -1 with a message saying why. */
 static int numa_check_nodes(const sc_env *env, const char *variant, uint32_t max,
                             const char *why, sc_err *err)
@@ -420,4 +422,68 @@ void sc_multiline_adapt_add(sc_multiline_adapt_t *c, const sc_multiline_adapt_cf
 		/* acquire: reload after the wait (as RBO); the word may be the pointer. */
 		w = atomic_load_explicit(&c->w, memory_order_acquire);
 	}
+}
+
+/* ---- describe (sc_numa.h) ---------------------------------------------------- */
+
+/* "<id>" or "none" into buf (at least 12 bytes). */
+static const char *rbonuma_id_text(char *buf, size_t size, uint32_t id, bool known)
+{
+	if (!known)
+		return "none";
+	snprintf(buf, size, "%u", id);
+	return buf;
+}
+
+static int rbonuma_describe(const sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, char *buf,
+                            size_t size, bool adaptive)
+{
+	/* relaxed: a snapshot for diagnostics; the word and the variable order nothing. */
+	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	uint32_t anti = atomic_load_explicit(sc_rbonuma_anti(cfg), memory_order_relaxed);
+	char node[12], prio[12];
+	bool recorded = sc_rbonuma_word_recorded(w);
+	const char *nt = rbonuma_id_text(node, sizeof node, sc_rbonuma_word_node(cfg, w), recorded);
+	const char *pt = rbonuma_id_text(prio, sizeof prio, anti, anti != SC_RBONUMA_NOBODY);
+	if (adaptive && !recorded)
+		return snprintf(buf, size, "mode=plain");
+	return snprintf(buf, size, "%snode=%s;priority=%s", adaptive ? "mode=numa;" : "", nt, pt);
+}
+
+int sc_rbonuma_describe(const sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, char *buf, size_t size)
+{
+	return rbonuma_describe(c, cfg, buf, size, false);
+}
+
+int sc_rbonuma_adapt_describe(const sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg *cfg,
+                              char *buf, size_t size)
+{
+	return rbonuma_describe(c, cfg, buf, size, true);
+}
+
+/* Components with a non-zero value (each read relaxed, as get reads them). */
+static uint32_t multiline_nonzero(const sc_multiline_part *parts, uint32_t nodes)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < nodes; i++)
+		k += sc_word_get(&parts[i].rbo) != 0;
+	return k;
+}
+
+int sc_multiline_describe(const sc_multiline_t *c, const sc_multiline_cfg *cfg, char *buf,
+                          size_t size)
+{
+	return snprintf(buf, size, "nodes=%u;nonzero=%u", cfg->nodes,
+	                multiline_nonzero(sc_multiline_cparts(c), cfg->nodes));
+}
+
+int sc_multiline_adapt_describe(const sc_multiline_adapt_t *c, const sc_multiline_adapt_cfg *cfg,
+                                char *buf, size_t size)
+{
+	/* acquire: as in sc_multiline_adapt_get, a pointer comes with its components. */
+	uint64_t w = atomic_load_explicit(&c->w, memory_order_acquire);
+	if (!sc_multiline_adapt_word_inflated(w))
+		return snprintf(buf, size, "mode=word");
+	return snprintf(buf, size, "mode=inflated;nodes=%u;nonzero=%u", cfg->nodes,
+	                multiline_nonzero(sc_multiline_adapt_word_parts(w), cfg->nodes));
 }

@@ -2,6 +2,7 @@
 #include <scounters/sc_scalable.h>
 
 #include <math.h>
+#include <stdio.h>
 
 #include <string.h>
 
@@ -222,4 +223,32 @@ void sc_scalable_cas_add(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg, s
 		seen = v;
 	}
 	scalable_add_from(c, cfg, t, n, seen, mask);
+}
+
+/* ---- describe (sc_scalable.h) ------------------------------------------------------ */
+
+int sc_scalable_describe(const sc_scalable_t *c, const sc_scalable_cfg *cfg, char *buf,
+                         size_t size)
+{
+	/* scalable_load is relaxed: a snapshot, as get reads it. */
+	unsigned s = sc_scalable_shift_(scalable_load(c, cfg), cfg);
+	return snprintf(buf, size, "delta=%llu", (unsigned long long)1 << s);
+}
+
+int sc_scalable_cas_describe(const sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg,
+                             char *buf, size_t size)
+{
+	/* The top bit is the sticky switch (sc_scalable.h); below it, the count. */
+	uint64_t tag = cfg->width == 32 ? SC_SCALABLE_CAS_TAG32 : SC_SCALABLE_CAS_TAG64;
+	uint64_t w = scalable_load(c, cfg);
+	if (!(w & tag))
+		return snprintf(buf, size, "mode=cas");
+	unsigned s = sc_scalable_shift_(w & ~tag, cfg);
+	return snprintf(buf, size, "mode=scalable;delta=%llu", (unsigned long long)1 << s);
+}
+
+int sc_scalable_capped_describe(const sc_scalable_capped_t *c,
+                                const sc_scalable_capped_cfg *cfg, char *buf, size_t size)
+{
+	return sc_scalable_describe(c, cfg, buf, size);
 }

@@ -387,6 +387,7 @@ static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threa
 			ev[e] += ws[i].events[e];
 	}
 	r->value = v->get(sc_table_at(&sh->table, 0), sh->table.cfg);
+	v->describe(sc_table_at(&sh->table, 0), sh->table.cfg, r->end_state, sizeof r->end_state);
 	r->rel_error = r->hot_ops
 		? fabs((double)r->value - (double)r->hot_ops) / (double)r->hot_ops : 0;
 	r->range = v->range(sh->table.cfg);

@@ -39,6 +39,7 @@ typedef struct run_result {
 	double rel_error;     /* |value - hot_ops| / hot_ops */
 	uint64_t range;       /* the hot counter's range (sc_variant.range) */
 	bool overflowed;      /* hot_ops exceeds range: value and rel_error measure a wrap */
+	char end_state[256];  /* the hot counter's describe after the phase ("" if stateless) */
 	double ops_per_ms;    /* total_ops per millisecond */
 	double bytes_per_counter;
 	bool oversubscribed;

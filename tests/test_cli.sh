@@ -86,7 +86,7 @@ check bad_input_does_not_truncate_existing_output grep -q precious "$tmp/keep.cs
 	--output="$tmp/c.csv" 2>"$tmp/err"
 check count_run_exits_0 test $? -eq 0
 check count_run_no_temporary_left sh -c "! ls '$tmp' | grep -q tmp"
-expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed"
+expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed,end_state"
 check csv_header_starts_with_required_columns sh -c \
 	"head -1 '$tmp/c.csv' | grep -q '^$expected'"
 check csv_has_8_rows test "$(tail -n +2 "$tmp/c.csv" | wc -l)" -eq 8
@@ -165,6 +165,22 @@ check timed_rows_38 test "$(tail -n +2 "$tmp/t.csv" | wc -l)" -eq 38
 check timed_mode_and_read_ns_filled awk -F, 'NR>1 && ($5!="timed" || $23=="" || $16<=0){bad=1} END{exit bad}' "$tmp/t.csv"
 check timed_precise_exact_after_reset awk -F, 'NR>1 && $2=="precise" && $14!=$13{bad=1} END{exit bad}' "$tmp/t.csv"
 check pmu_status_explains grep -q "pmu_status" "$tmp/t.csv.meta.json"
+# end_state: every row of a variant with state has one; the four stateless ones are empty.
+if command -v "$PY" >/dev/null 2>&1; then
+	check timed_end_state_every_stateful_row "$PY" -c '
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+form = re.compile(r"^([a-z_]+=[^,;= ]+)(;[a-z_]+=[^,;= ]+)*$")
+stateless = {"Serial", "CAS", "FetchAdd", "RBO"}
+bad = [r["counter"] for r in rows
+       if ((r["end_state"] != "") if r["counter"] in stateless
+           else not form.match(r["end_state"]))]
+ma = [r["end_state"] for r in rows if r["counter"] == "MorrisAdapt"]
+ok = not bad and len(rows) == 38 and ma and all(
+    re.match(r"^mode=(exact;exact=\d+|morris;switched_at=\d+;threshold=[^;]+;updates=\d+)$", e)
+    for e in ma)
+sys.exit(0 if ok else 1)' "$tmp/t.csv"
+fi
 
 # Hardware events: an unknown name is a usage error; none gives no event columns.
 usage_error events_unknown --counter=CAS --ops=10 --events=NOT_AN_EVENT_XYZ

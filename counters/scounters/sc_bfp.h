@@ -262,6 +262,15 @@ static inline uint64_t sc_bfp_csup_range(const sc_bfp_csup_cfg *cfg)
 	return SC_BFP_RANGE;
 }
 
+/*
+ * describe (bfp.c; contract in scounters.h), both variants:
+ * exp=<e>;mant=<m>, the word's fields (value m 2^e; an update is applied
+ * with probability 2^-e). BFP-CSUP's exp > 0 below 2^28 says a retry after
+ * contention grew it.
+ */
+SC_OP_DECLARE_DESCRIBE(bfp_dup)
+SC_OP_DECLARE_DESCRIBE(bfp_csup)
+
 #ifdef __cplusplus
 }
 #endif

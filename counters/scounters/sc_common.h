@@ -327,6 +327,25 @@ void sc_free_lines(void *p);
 		atomic_store_explicit(&c->FIELD, INITIAL, memory_order_relaxed);           \
 	}
 
+/*
+ * sc_P_describe (contract at the top of scounters.h): declared here, defined
+ * in the family's .c; SC_OP_NO_STATE_DESCRIBE for a variant whose only state
+ * is its value, which describes it as "".
+ */
+#define SC_OP_DECLARE_DESCRIBE(P)                                                          \
+	int sc_##P##_describe(const sc_##P##_t *c, const sc_##P##_cfg *cfg, char *buf, size_t size);
+
+#define SC_OP_NO_STATE_DESCRIBE(P)                                                         \
+	static inline int sc_##P##_describe(const sc_##P##_t *c, const sc_##P##_cfg *cfg,  \
+	                                    char *buf, size_t size)                        \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		if (size)                                                                  \
+			buf[0] = '\0';                                                     \
+		return 0;                                                                  \
+	}
+
 /* ceil(log2(n)) for n >= 1: bits needed to store ids 0 .. n-1. */
 static inline unsigned sc_bits_for(uint32_t n)
 {

@@ -453,6 +453,20 @@ static inline uint64_t sc_percpu_get(const sc_percpu_t *c, const sc_percpu_cfg *
 
 SC_OP_NO_FLUSH(percpu)
 
+/*
+ * describe (distributed.c; contract in scounters.h), keys:
+ *   Sharded  slots=<per-thread slots + the overflow slot>;nonzero=<slots written>
+ *   Striped  mode=base (no table: no CAS on the base word has failed), or
+ *            mode=cells;cells=<cells in the current table>
+ *   Batched  batch=<B>;held=<increments held in per-thread counts, not yet
+ *            in get; 0 once every thread has flushed>
+ *   PerCPU   slots=<CPU slots>;nonzero=<slots written: CPUs incremented on>
+ */
+SC_OP_DECLARE_DESCRIBE(sharded)
+SC_OP_DECLARE_DESCRIBE(striped)
+SC_OP_DECLARE_DESCRIBE(batched)
+SC_OP_DECLARE_DESCRIBE(percpu)
+
 #ifdef __cplusplus
 }
 #endif

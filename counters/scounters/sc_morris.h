@@ -298,6 +298,20 @@ static inline uint64_t sc_morris_adapt_get(const sc_morris_adapt_t *c,
 	return (uint32_t)w + sc_morris_project_((uint32_t)(w >> 32), cfg);
 }
 
+/*
+ * describe (morris.c; contract in scounters.h), keys:
+ *   Morris       threshold=<T>;updates=<v, the updates applied since the last
+ *                reset or wrap: the chain of rounded thresholds from T0 is
+ *                walked to T, at most some 10^5 float multiplications>
+ *   MorrisAdapt  mode=exact;exact=<the exact half>, or after the switch
+ *                mode=morris;switched_at=<the exact half, frozen at the
+ *                switch: the increments counted exactly before it>;
+ *                threshold=<T>;updates=<v>. The switch is read off the word
+ *                the increment writes anyway; nothing is added to its path.
+ */
+SC_OP_DECLARE_DESCRIBE(morris)
+SC_OP_DECLARE_DESCRIBE(morris_adapt)
+
 #ifdef __cplusplus
 }
 #endif

@@ -486,6 +486,20 @@ static inline uint64_t sc_multiline_adapt_range(const sc_multiline_adapt_cfg *cf
 	return SC_MULTILINE_ADAPT_VALUE_MASK;
 }
 
+/*
+ * describe (numa.c; contract in scounters.h), keys:
+ *   RBONuma         node=<id of the last increment's node, or none>;
+ *                   priority=<node named in the anti-starvation variable, or none>
+ *   RBONumaAdapt    mode=plain (no node recorded yet), or
+ *                   mode=numa;node=<id>;priority=<id or none>
+ *   Multiline       nodes=<components>;nonzero=<components written since reset>
+ *   MultilineAdapt  mode=word, or mode=inflated;nodes=<n>;nonzero=<n>
+ */
+SC_OP_DECLARE_DESCRIBE(rbonuma)
+SC_OP_DECLARE_DESCRIBE(rbonuma_adapt)
+SC_OP_DECLARE_DESCRIBE(multiline)
+SC_OP_DECLARE_DESCRIBE(multiline_adapt)
+
 #ifdef __cplusplus
 }
 #endif

@@ -395,6 +395,18 @@ static inline void sc_scalable_cas_reset(sc_scalable_cas_t *c, const sc_scalable
 	}
 }
 
+/*
+ * describe (scalable.c; contract in scounters.h):
+ * Scalable, ScalableCapped: delta=<2^s, the step an update adds at the
+ * current count (1 below 2^T), applied with probability 1/delta;
+ * ScalableCapped's stops at 2^cap>.
+ * ScalableCAS: mode=cas (no CAS has failed: every increment was exact) or
+ * mode=scalable;delta=<as above> (the sticky switch is set).
+ */
+SC_OP_DECLARE_DESCRIBE(scalable)
+SC_OP_DECLARE_DESCRIBE(scalable_cas)
+SC_OP_DECLARE_DESCRIBE(scalable_capped)
+
 #ifdef __cplusplus
 }
 #endif

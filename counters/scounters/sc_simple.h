@@ -180,6 +180,12 @@ SC_WORD_OPS_(cas)
 SC_WORD_OPS_(fetchadd)
 SC_WORD_OPS_(rbo)
 
+/* describe: "" for all four; their only state is the value (get). */
+SC_OP_NO_STATE_DESCRIBE(serial)
+SC_OP_NO_STATE_DESCRIBE(cas)
+SC_OP_NO_STATE_DESCRIBE(fetchadd)
+SC_OP_NO_STATE_DESCRIBE(rbo)
+
 #ifdef __cplusplus
 }
 #endif

@@ -53,6 +53,25 @@
  *                  value before the representation wraps, conservatively);
  *                  a run whose true count exceeds it measured an overflow,
  *                  not the algorithm (scbench's overflowed column)
+ *   int    sc_P_describe(const sc_P_t *, const sc_P_cfg *, char *buf, size_t size);
+ *                  the counter's internal state, for explaining a run, as
+ *                  "key=value;key=value" (no commas, quotes or spaces): the
+ *                  mode an adaptive variant is in (key `mode`; two counters
+ *                  whose `mode` differs ended in different regimes), the
+ *                  exponent or threshold a probabilistic one reached, how
+ *                  many parts a distributed one uses. "" for the variants
+ *                  whose only state is their value (Serial, CAS, FetchAdd,
+ *                  RBO). The family header lists each variant's keys. Writes
+ *                  at most size bytes including the terminating NUL (none
+ *                  when size is 0) and returns the length of the whole
+ *                  description, as snprintf does, so a return >= size means
+ *                  it was cut; never fails. Thread-safety: a racy snapshot,
+ *                  safe while other threads increment (each field is read
+ *                  with one atomic load, so fields may come from different
+ *                  moments); consistent only while no thread increments, e.g.
+ *                  after the threads are joined. Not concurrently with
+ *                  init, reset or destroy. It reads, never writes, and adds
+ *                  nothing to the increment's path.
  */
 #ifndef SCOUNTERS_H
 #define SCOUNTERS_H
@@ -148,6 +167,7 @@ typedef struct sc_variant {
 	void (*destroy)(void *c, const void *cfg);
 	size_t (*heap_bytes)(const void *c, const void *cfg);
 	uint64_t (*range)(const void *cfg); /* sc_P_range: largest true count in range */
+	int (*describe)(const void *c, const void *cfg, char *buf, size_t size);
 } sc_variant;
 
 /* Stable ids, in list order. */
