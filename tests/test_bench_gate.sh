@@ -6,13 +6,8 @@
 set -u
 : "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
 bench="$TOP_SRCDIR/harness/bench.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scbench-gate.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 cat >"$tmp/base" <<'CSV'
 metric,value,noise,better
@@ -57,5 +52,4 @@ check missing_metric_listed grep -q "cost_vs_FetchAdd_1t/Morris.*not measured no
 sh "$bench" --compare "$tmp/base" "$tmp/no-such-file" >"$tmp/out" 2>&1
 check unreadable_baseline_exit_2 test $? -eq 2
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

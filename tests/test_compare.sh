@@ -27,13 +27,8 @@ if [ -z "$py" ]; then
 	exit 0
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-compare.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 # copy NAME: the CSVs and metadata of the source set (no figures, no report).
 copy() {
@@ -120,5 +115,4 @@ for d in "$tmp/empty" "$tmp/no-such-dir"; do
 		sh -c "test $rc -eq 2 && test $lines -eq 1 && test ! -s '$tmp/out'"
 done
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done
