@@ -12,8 +12,8 @@ order_seed=""
 
 usage() {
 	cat <<EOF
-Usage: ./run-all.sh [--quick | --paper] [--out DIR] [--max-threads N] [--resume DIR]
-                    [--order-seed S]
+Usage: ./run-all.sh [--quick | --paper | --paper-errors] [--out DIR] [--max-threads N]
+                    [--resume DIR] [--order-seed S]
 
 Runs every experiment (Dice Figs. 3-6, Ayers's accuracy and scaling figures,
 baselines, latency, read cost) with scbench into results/<host>-<date>/ (or
@@ -24,7 +24,17 @@ REPORT.md, which says which claims of the papers hold on this machine.
 Modes (timed points: warm-up + measured seconds x runs):
   --quick     0.05 + 0.2 s x 1 run, small Ayers grid: a smoke run
   (default)   0.2 + 0.8 s x 3 runs
-  --paper     2 + 8 s x 5 runs, the papers' protocol (Dice §5: median of 5)
+  --paper     2 + 8 s x 5 runs, the papers' protocol (Dice §5: median of 5);
+              at 0% work RBONuma(Adapt) (range 2^31 - 1) and Morris (about 4.29e9)
+              may count past their range in 8 s: such runs are flagged
+              (overflowed=1) and left out of the error figures and claims
+  --paper-errors
+              only the error experiments of Dice Fig. 6 (the runs of Fig. 4 at
+              99% and 0% work, for $ERRORS),
+              with the papers' protocol: their errors depend on how high a run
+              counts, so the error claims are judged at the paper's counts.
+              About $(errors_minutes) min here; figures and claims that need
+              other experiments are skipped or not measurable
 
 Every run of a timed point (variant, thread count) is its own scbench
 invocation (--runs=1 --first-run=r), so a point's min-max band includes the
@@ -90,13 +100,15 @@ protocol() {
 	case $1 in
 	quick) echo "0.05 0.2 1 10 7" ;;
 	default) echo "0.2 0.8 3 30 9" ;;
-	paper) echo "2 8 5 100 11" ;;
+	paper | paper-errors) echo "2 8 5 100 11" ;;
 	esac
 }
 
 DICE="Serial,CAS,RBO,RBONuma,RBONumaAdapt,Multiline,MultilineAdapt,Morris,MorrisAdapt,BFP-DUP,BFP-CSUP,FetchAdd"
 BASELINES="FetchAdd,Multiline,MultilineAdapt,Morris,BFP-CSUP,Scalable,Sharded,Striped,Batched,PerCPU"
+ERRORS="Serial,Morris,MorrisAdapt,BFP-DUP,BFP-CSUP"
 N_DICE=12
+N_ERR=5
 N_BASE=10
 N_ALL=19
 # Seconds to start one scbench (process, hwloc topology, threads), and to
@@ -130,6 +142,15 @@ fixed() {
 	awk -v a="$(estimate "$1" 1)" -v b="$(estimate_ayers "$1")" 'BEGIN { printf "%.0f", a + b }'
 }
 
+# --paper-errors: 2 figures x N_ERR variants x 5 runs of 2 + 8 s per thread count.
+errors_minutes() {
+	local k
+	k=$(thread_list "${max_threads:-}" | wc -w)
+	# One invocation per run; the 99% ones calibrate --work.
+	awk -v k="$k" -v n=$N_ERR -v inv=$INVOKE_S -v cal=$CALIB_S \
+		'BEGIN { printf "%.0f", k * (2 * n * 5 * (10.05 + inv) + n * 5 * cal) / 60 + 0.5 }'
+}
+
 total_minutes() {
 	local k
 	k=$(thread_list "${max_threads:-}" | wc -w)
@@ -141,6 +162,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) mode=quick ;;
 	--paper) mode=paper ;;
+	--paper-errors) mode=paper-errors ;;
 	--out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift ;;
 	--out=*) out=${1#--out=} ;;
 	--resume) [ $# -ge 2 ] || die "--resume needs a directory"; resume=$2; shift ;;
@@ -220,22 +242,45 @@ maxt=${threads##* }
 # split_runs makes them one invocation per run, shuffle_rounds sets the order.
 plan=$(mktemp)
 order=$(mktemp)
-trap 'rm -f "$plan" "$plan.points" "$order"' EXIT
+trap 'rm -f "$plan" "$plan.points" "$plan.keys" "$order"' EXIT
 
-# The variants scbench runs for --counter=all, in its order (scbench --list).
-all_variants() {
-	"$scbench" --list | awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = "," }'
+# variant_keys: "name,key1,key2," per variant from scbench --list (the
+# parameter keys it accepts, in the [...] that ends its line), in the order
+# scbench runs them for --counter=all.
+variant_keys() {
+	"$scbench" --list | awk '!/^#/ && NF { k = ""
+		if (match($0, /\[[a-z0-9,-]*\]$/)) k = substr($0, RSTART + 1, RLENGTH - 2)
+		print $1 "," k (k == "" ? "" : ",") }'
+}
+
+# params_for KEYS ARGS: ARGS without the --param=KEY=VALUE whose key the
+# variant does not accept (KEYS: its variant_keys line), as scbench applies a
+# parameter to every chosen variant that accepts it; same-seed applies to all.
+params_for() {
+	local keys=$1 a key out=""
+	for a in $2; do
+		case $a in
+		--param=*)
+			key=${a#--param=}
+			key=${key%%=*}
+			[ "$key" = same-seed ] || [[ $keys == *",$key,"* ]] || continue ;;
+		esac
+		out="$out $a"
+	done
+	echo "${out# }"
 }
 
 # split_runs ALL < points > plan: every timed line "id chunk --counter=A,B ...
 # --runs=R" becomes one line per variant and repetition, "id chunk-V-rK
 # --counter=V ... --runs=1 --first-run=K", variants in list order and
 # repetitions inner, so that the parts merged in plan order give the rows one
-# invocation would. Count-to-N lines (--ops) stay whole. Every experiment but
-# read-cost gets --read-cost=off: no reader thread wakes during its runs.
-# ALL: the list for --counter=all.
+# invocation would, each with the --param keys its variant accepts.
+# Count-to-N lines (--ops) stay whole. Every experiment but read-cost gets
+# --read-cost=off: no reader thread wakes during its runs. KEYS: a file of
+# variant_keys lines (its names are the list for --counter=all).
 split_runs() {
-	local all=$1 id chunk args given list r v k reader one
+	local keys=$1 all id chunk args given list r v k reader one
+	all=$(cut -d, -f1 "$keys" | paste -sd, -)
 	while read -r id chunk args; do
 		reader=" --read-cost=off"
 		[ "$id" = read-cost ] && reader=""
@@ -248,7 +293,7 @@ split_runs() {
 		r=${r%% *}
 		for v in ${list//,/ }; do
 			for ((k = 0; k < r; k++)); do
-				one=${args/"--counter=$given"/"--counter=$v"}
+				one=$(params_for "$(grep -m1 "^$v," "$keys")" "${args/"--counter=$given"/"--counter=$v"}")
 				echo "$id $chunk-$v-r$k ${one/"--runs=$r"/"--runs=1 --first-run=$k"}$reader"
 			done
 		done
@@ -286,18 +331,31 @@ shuffle_rounds() {
 }
 
 timed="--warmup=$warmup --duration=$duration --runs=$runs"
+# Range safety (issue 13): Scalable, ScalableCAS and ScalableCapped count in 64 bits in
+# every timed experiment (2^32 is reached in under 8 s at 2 threads, 0% work). Every
+# other precise variant but RBONuma(Adapt) holds 2^63 or more; their 32-bit word (2^31 - 1
+# on one node, less on more) has no parameter that widens it, and Morris tops out near
+# 4.29e9 whatever its accuracy: scbench flags any such run (overflowed=1) and the plots
+# leave its error out.
+wide="--param=width=64"
 [ -n "$resume" ] || {
 	for t in $threads; do
+		if [ "$mode" = paper-errors ]; then
+			echo "dice-fig4-low t$t --counter=$ERRORS --work=99 --threads=$t $timed"
+			echo "dice-fig4-high t$t --counter=$ERRORS --work=0 --threads=$t $timed"
+			continue
+		fi
 		[ "$t" -le 64 ] && echo "dice-fig3 t$t --counter=$DICE --work=99.02 --threads=$t $timed"
 		echo "dice-fig4-low t$t --counter=$DICE --work=99 --threads=$t $timed"
 		echo "dice-fig4-high t$t --counter=$DICE --work=0 --threads=$t $timed"
 		echo "dice-fig5 t$t --counter=$DICE --counters=7500 --work=0 --threads=$t $timed"
-		echo "baselines w0-t$t --counter=$BASELINES --work=0 --threads=$t $timed"
-		echo "baselines w99-t$t --counter=$BASELINES --work=99 --threads=$t $timed"
-		echo "latency t$t --counter=all --latency --work=0 --threads=$t $timed"
+		echo "baselines w0-t$t --counter=$BASELINES --work=0 --threads=$t $wide $timed"
+		echo "baselines w99-t$t --counter=$BASELINES --work=99 --threads=$t $wide $timed"
+		echo "latency t$t --counter=all --latency --work=0 --threads=$t $wide $timed"
 	done
-	echo "read-cost t$maxt --counter=all --work=0 --threads=$maxt $timed"
+	[ "$mode" = paper-errors ] || echo "read-cost t$maxt --counter=all --work=0 --threads=$maxt $wide $timed"
 	per=$(((12 + maxt - 1) / maxt))
+	[ "$mode" = paper-errors ] && ayers_steps=-1 # no count-to-N runs
 	for ((k = 0; k <= ayers_steps; k++)); do
 		ops=$((per * (1 << (2 * k))))
 		echo "ayers n$k --counter=Serial,FetchAdd,Scalable --threads=$maxt --ops=$ops --runs=$ayers_runs"
@@ -309,9 +367,9 @@ timed="--warmup=$warmup --duration=$duration --runs=$runs"
 
 # A new result set: the plan, its order and run-all.conf, written before any run.
 new_result_set() {
-	local all
-	all=$(all_variants) || { echo "run-all.sh: $scbench --list failed" >&2; exit 1; }
-	split_runs "$all" <"$plan.points" >"$plan"
+	variant_keys >"$plan.keys" && [ -s "$plan.keys" ] ||
+		{ echo "run-all.sh: $scbench --list failed" >&2; exit 1; }
+	split_runs "$plan.keys" <"$plan.points" >"$plan"
 	shuffle_rounds "$order_seed" <"$plan" >"$order"
 	mkdir -p "$dir/parts" "$dir/logs" || die "cannot create $dir"
 	cp "$plan" "$dir/run-all.plan"

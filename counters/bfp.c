@@ -2,6 +2,7 @@
 #include <scounters/sc_bfp.h>
 
 #include <math.h>
+#include <stdio.h>
 
 /*
  * accuracy: percent RSTDV. Above 50 MantThreshold would fall to 2 or 0; below
@@ -53,15 +54,25 @@ int sc_bfp_config_named(sc_bfp_cfg *cfg, sc_params *p, const char *variant, sc_e
 	return 0;
 }
 
+/* grow-after: failed CAS in one increment before BFP-CSUP may grow (see sc_bfp.h). */
+#define SC_BFP_GROW_AFTER_DEFAULT 1
+#define SC_BFP_GROW_AFTER_MAX 16
+
 int sc_bfp_dup_config(sc_bfp_dup_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
 {
 	(void)env;
+	cfg->grow_after = 1; /* unused by DUP */
 	return sc_bfp_config_named(cfg, p, "BFP-DUP", err);
 }
 
 int sc_bfp_csup_config(sc_bfp_csup_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
 {
 	(void)env;
+	uint64_t after;
+	if (sc_param_u64(p, "BFP-CSUP", "grow-after", SC_BFP_GROW_AFTER_DEFAULT, 1,
+	                 SC_BFP_GROW_AFTER_MAX, &after, err))
+		return -1;
+	cfg->grow_after = (uint32_t)after;
 	return sc_bfp_config_named(cfg, p, "BFP-CSUP", err);
 }
 
@@ -85,12 +96,18 @@ int sc_bfp_csup_config(sc_bfp_csup_cfg *cfg, sc_params *p, const sc_env *env, sc
 				return;                                                    \
 			/* strong and relaxed: as in the fast path (sc_bfp.h). */             \
 			if (atomic_compare_exchange_strong_explicit(                       \
-				    &c->w, &w, NEXT(w, cfg->mant_threshold),               \
+				    &c->w, &w, NEXT(w, cfg, failures + 1),                 \
 				    memory_order_relaxed, memory_order_relaxed))           \
 				return;                                                    \
 		}                                                                          \
 	}
-SC_BFP_RETRY_(bfp_dup, sc_bfp_dup_next_)
+/* DUP's next word ignores how many CAS failed. */
+static inline uint32_t bfp_dup_next_retry(uint32_t w, const sc_bfp_cfg *cfg, uint32_t failed)
+{
+	(void)failed;
+	return sc_bfp_dup_next_(w, cfg->mant_threshold);
+}
+SC_BFP_RETRY_(bfp_dup, bfp_dup_next_retry)
 SC_BFP_RETRY_(bfp_csup, sc_bfp_csup_next_contended_)
 
 /* ---- add(n): runs of bumps at e = 0, geometric gaps above (see sc_bfp.h) ------- */
@@ -165,4 +182,26 @@ void sc_bfp_dup_add(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, sc_thread *t, ui
 void sc_bfp_csup_add(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, sc_thread *t, uint64_t n)
 {
 	bfp_add(c, cfg, t, n, true);
+}
+
+/* ---- describe (sc_bfp.h) -------------------------------------------------------- */
+
+static int bfp_describe(const sc_bfp *c, char *buf, size_t size)
+{
+	/* relaxed: a snapshot, as get reads it. */
+	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	return snprintf(buf, size, "exp=%u;mant=%u", sc_bfp_exp_(w), sc_bfp_mant_(w));
+}
+
+int sc_bfp_dup_describe(const sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg, char *buf, size_t size)
+{
+	(void)cfg;
+	return bfp_describe(c, buf, size);
+}
+
+int sc_bfp_csup_describe(const sc_bfp_csup_t *c, const sc_bfp_csup_cfg *cfg, char *buf,
+                         size_t size)
+{
+	(void)cfg;
+	return bfp_describe(c, buf, size);
 }

@@ -253,6 +253,11 @@ const char *sc_counter_variant(const sc_counter *c)
 	return c->t.v->name;
 }
 
+int sc_counter_describe(const sc_counter *c, char *buf, size_t size)
+{
+	return c->t.v->describe(c->obj, c->t.cfg, buf, size);
+}
+
 uint64_t sc_counter_get(const sc_counter *c)
 {
 	if (c->t.v->kind != SC_PRECISE)

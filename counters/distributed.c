@@ -9,6 +9,7 @@
 #include <scounters/sc_distributed.h>
 
 #include <sched.h>
+#include <stdio.h>
 #include <unistd.h>
 
 /* The OS's configured CPU count, for env->cpus == 0 (as sc_env_default). */
@@ -375,4 +376,47 @@ size_t sc_percpu_heap_bytes(const sc_percpu_t *c, const sc_percpu_cfg *cfg)
 uint32_t sc_percpu_cpu_slow(void)
 {
 	return (uint32_t)sched_getcpu(); /* -1 becomes UINT32_MAX, folded by the caller */
+}
+
+/* ---- describe (sc_distributed.h) ------------------------------------------- */
+
+/* Slots with a non-zero word (relaxed loads, as the sums read them). */
+static uint32_t slots_nonzero(const sc_padded_u64 *s, uint32_t n)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++)
+		/* relaxed: a snapshot for diagnostics. */
+		k += atomic_load_explicit(&s[i].v, memory_order_relaxed) != 0;
+	return k;
+}
+
+int sc_sharded_describe(const sc_sharded_t *c, const sc_sharded_cfg *cfg, char *buf, size_t size)
+{
+	return snprintf(buf, size, "slots=%u;nonzero=%u", cfg->threads + 1,
+	                slots_nonzero(c->slots, cfg->threads + 1));
+}
+
+int sc_striped_describe(const sc_striped_t *c, const sc_striped_cfg *cfg, char *buf, size_t size)
+{
+	(void)cfg;
+	/* acquire: as in sc_striped_inc, before reading the table's size. */
+	const sc_striped_table *tab = atomic_load_explicit(&c->table, memory_order_acquire);
+	if (!tab)
+		return snprintf(buf, size, "mode=base");
+	return snprintf(buf, size, "mode=cells;cells=%u", tab->size);
+}
+
+int sc_batched_describe(const sc_batched_t *c, const sc_batched_cfg *cfg, char *buf, size_t size)
+{
+	uint64_t held = 0;
+	for (uint32_t i = 0; i < cfg->threads; i++)
+		/* relaxed: a snapshot; only the owner writes its local count. */
+		held += atomic_load_explicit(&c->local[i].v, memory_order_relaxed);
+	return snprintf(buf, size, "batch=%u;held=%llu", cfg->batch, (unsigned long long)held);
+}
+
+int sc_percpu_describe(const sc_percpu_t *c, const sc_percpu_cfg *cfg, char *buf, size_t size)
+{
+	return snprintf(buf, size, "slots=%u;nonzero=%u", cfg->cpus,
+	                slots_nonzero(c->slots, cfg->cpus));
 }

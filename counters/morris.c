@@ -2,6 +2,7 @@
 #include <scounters/sc_morris.h>
 
 #include <math.h>
+#include <stdio.h>
 
 /* Accuracy in percent RSTDV; see sc_morris.h for why the range is [0.5, 50]. */
 #define SC_MORRIS_ACC_MIN 0.5
@@ -33,6 +34,7 @@ int sc_morris_config_named(sc_morris_cfg *cfg, sc_params *p, const char *variant
 	cfg->factor = factor_rounded_up(cfg->a / (cfg->a + 1.0));
 	cfg->wrap_below = (float)(cfg->a + 1.0);
 	cfg->scale = (double)cfg->factor / (1.0 - (double)cfg->factor);
+	cfg->switch_after = SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT;
 	return 0;
 }
 
@@ -46,7 +48,13 @@ int sc_morris_adapt_config(sc_morris_adapt_cfg *cfg, sc_params *p, const sc_env 
                            sc_err *err)
 {
 	(void)env;
-	return sc_morris_config_named(cfg, p, "MorrisAdapt", err);
+	uint64_t after;
+	if (sc_morris_config_named(cfg, p, "MorrisAdapt", err) ||
+	    sc_param_u64(p, "MorrisAdapt", "switch-after", SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT, 1,
+	                 SC_MORRIS_ADAPT_SWITCH_AFTER_MAX, &after, err))
+		return -1;
+	cfg->switch_after = (uint32_t)after;
+	return 0;
 }
 
 /* ---- add(n): geometric gaps between updates (see sc_morris.h) ---------------- */
@@ -122,7 +130,7 @@ void sc_morris_adapt_add(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg, s
 {
 	/* relaxed: as Morris; the CAS below validates what was read. */
 	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	for (uint32_t fails = 0; n && sc_morris_adapt_exact_mode_(w) && fails < SC_MORRIS_ADAPT_TRIES;
+	for (uint32_t fails = 0; n && sc_morris_adapt_exact_mode_(w) && fails < cfg->switch_after;
 	     fails++) {
 		uint64_t room = UINT32_MAX - (uint32_t)w, k = n < room ? n : room;
 		/* strong: as the increment, a lone thread never fails; relaxed: as Morris. */
@@ -133,4 +141,51 @@ void sc_morris_adapt_add(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg, s
 		}
 	}
 	morris_adapt_trials(&c->w, cfg, &t->rng, n);
+}
+
+/* ---- describe (sc_morris.h) --------------------------------------------------- */
+
+/*
+ * Updates that lead from T0 to threshold bits tbits: the chain sc_morris_next_
+ * makes, walked step by step (it ends where the next update would wrap).
+ * -1 if tbits is not on the chain (only a word written by hand can be off it).
+ */
+static long morris_updates(uint32_t tbits, const sc_morris_cfg *cfg)
+{
+	uint32_t b = SC_MORRIS_T0_BITS;
+	for (long v = 0;; v++) {
+		if (b == tbits)
+			return v;
+		uint32_t next = sc_morris_next_(b, cfg);
+		if (next == SC_MORRIS_T0_BITS)
+			return -1;
+		b = next;
+	}
+}
+
+static int morris_describe_threshold(char *buf, size_t size, const char *prefix, uint32_t tbits,
+                                     const sc_morris_cfg *cfg)
+{
+	return snprintf(buf, size, "%sthreshold=%.9g;updates=%ld", prefix,
+	                (double)sc_morris_float_(tbits), morris_updates(tbits, cfg));
+}
+
+int sc_morris_describe(const sc_morris_t *c, const sc_morris_cfg *cfg, char *buf, size_t size)
+{
+	/* relaxed: a snapshot, as get reads it. */
+	return morris_describe_threshold(buf, size, "",
+	                                 atomic_load_explicit(&c->t, memory_order_relaxed), cfg);
+}
+
+int sc_morris_adapt_describe(const sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg,
+                             char *buf, size_t size)
+{
+	/* relaxed: one load gives both halves consistently, as in get. */
+	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	uint32_t tbits = (uint32_t)(w >> 32), exact = (uint32_t)w;
+	if (tbits == SC_MORRIS_T0_BITS)
+		return snprintf(buf, size, "mode=exact;exact=%u", exact);
+	char prefix[48];
+	snprintf(prefix, sizeof prefix, "mode=morris;switched_at=%u;", exact);
+	return morris_describe_threshold(buf, size, prefix, tbits, cfg);
 }

@@ -1,6 +1,8 @@
 /* numa.c - configuration and slow paths of the NUMA-aware counters (sc_numa.h). */
 #include <scounters/sc_numa.h>
 
+#include <stdio.h>
+
 /* env.nodes in 1 .. max, or -1 with a message saying why. */
 static int numa_check_nodes(const sc_env *env, const char *variant, uint32_t max,
                             const char *why, sc_err *err)
@@ -151,8 +153,11 @@ void sc_rbonuma_inc_slow(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *
 		if (anti != me) {
 			if (anti != SC_RBONUMA_NOBODY || rbonuma_other_node(cfg, w, me))
 				w = rbonuma_hold_off(c, cfg, t, me, round);
-			else
+			else {
 				sc_backoff(&cfg->backoff, round, &t->rng);
+				/* relaxed: reload after the wait (as RBO); the CAS checks it. */
+				w = atomic_load_explicit(&c->w, memory_order_relaxed);
+			}
 		}
 		if (sc_rbonuma_try(c, cfg, &w, tag)) {
 			sc_rbonuma_served(cfg, me);
@@ -175,8 +180,13 @@ void sc_rbonuma_adapt_inc_slow(sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg
 	}
 	const uint32_t quick = SC_RBONUMA_ADAPT_QUICK_TRIES;
 	for (uint32_t failed = 1; failed < quick + SC_RBONUMA_ADAPT_BACKOFF_TRIES; failed++) {
-		if (failed >= quick)
+		if (failed >= quick) {
 			sc_backoff(&cfg->backoff, failed - quick, &t->rng);
+			/* relaxed: reload after the wait (as RBO); the CAS checks it. */
+			w = atomic_load_explicit(&c->w, memory_order_relaxed);
+			if (sc_rbonuma_word_recorded(w))
+				break; /* another thread switched the counter meanwhile */
+		}
 		if (sc_rbonuma_try(c, cfg, &w, 0))
 			return;
 		if (sc_rbonuma_word_recorded(w))
@@ -222,24 +232,22 @@ int sc_multiline_config(sc_multiline_cfg *cfg, sc_params *p, const sc_env *env, 
 
 int sc_multiline_init(sc_multiline_t *c, const sc_multiline_cfg *cfg, sc_err *err)
 {
-	c->parts = multiline_parts_new(cfg->nodes);
-	if (!c->parts) {
-		sc_err_set(err, "Multiline: out of memory for %u per-node components", cfg->nodes);
-		return -1;
-	}
+	(void)err;
+	sc_multiline_part *parts = sc_multiline_parts(c);
+	for (uint32_t i = 0; i < cfg->nodes; i++)
+		atomic_init(&parts[i].rbo.v, 0);
 	return 0;
 }
 
 void sc_multiline_reset(sc_multiline_t *c, const sc_multiline_cfg *cfg)
 {
-	multiline_parts_zero(c->parts, cfg->nodes);
+	multiline_parts_zero(sc_multiline_parts(c), cfg->nodes);
 }
 
 void sc_multiline_destroy(sc_multiline_t *c, const sc_multiline_cfg *cfg)
 {
+	(void)c;
 	(void)cfg;
-	sc_free_lines(c->parts);
-	c->parts = NULL;
 }
 
 int sc_multiline_adapt_config(sc_multiline_adapt_cfg *cfg, sc_params *p, const sc_env *env,
@@ -316,6 +324,10 @@ void sc_multiline_adapt_inc_slow(sc_multiline_adapt_t *c, const sc_multiline_ada
 		if (sc_multiline_adapt_word_inflated(w))
 			break; /* another thread inflated */
 		sc_backoff(&cfg->rbo.backoff, failed - 1, &t->rng);
+		/* acquire: reload after the wait (as RBO); the word may be the pointer. */
+		w = atomic_load_explicit(&c->w, memory_order_acquire);
+		if (sc_multiline_adapt_word_inflated(w))
+			break; /* another thread inflated during the wait */
 		/* acquire: as in sc_multiline_adapt_inc. */
 		if (atomic_compare_exchange_weak_explicit(&c->w, &w, w + 2, memory_order_acquire,
 		                                          memory_order_acquire))
@@ -371,6 +383,8 @@ static void rbonuma_add(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *t
 		                                          memory_order_relaxed, memory_order_relaxed))
 			return;
 		sc_backoff(&cfg->backoff, failures, &t->rng);
+		/* relaxed: reload after the wait (as RBO); the CAS validates it. */
+		w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	}
 }
 
@@ -405,5 +419,71 @@ void sc_multiline_adapt_add(sc_multiline_adapt_t *c, const sc_multiline_adapt_cf
 		                                          memory_order_acquire))
 			return;
 		sc_backoff(&cfg->rbo.backoff, failures, &t->rng);
+		/* acquire: reload after the wait (as RBO); the word may be the pointer. */
+		w = atomic_load_explicit(&c->w, memory_order_acquire);
 	}
+}
+
+/* ---- describe (sc_numa.h) ---------------------------------------------------- */
+
+/* "<id>" or "none" into buf (at least 12 bytes). */
+static const char *rbonuma_id_text(char *buf, size_t size, uint32_t id, bool known)
+{
+	if (!known)
+		return "none";
+	snprintf(buf, size, "%u", id);
+	return buf;
+}
+
+static int rbonuma_describe(const sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, char *buf,
+                            size_t size, bool adaptive)
+{
+	/* relaxed: a snapshot for diagnostics; the word and the variable order nothing. */
+	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	uint32_t anti = atomic_load_explicit(sc_rbonuma_anti(cfg), memory_order_relaxed);
+	char node[12], prio[12];
+	bool recorded = sc_rbonuma_word_recorded(w);
+	const char *nt = rbonuma_id_text(node, sizeof node, sc_rbonuma_word_node(cfg, w), recorded);
+	const char *pt = rbonuma_id_text(prio, sizeof prio, anti, anti != SC_RBONUMA_NOBODY);
+	if (adaptive && !recorded)
+		return snprintf(buf, size, "mode=plain");
+	return snprintf(buf, size, "%snode=%s;priority=%s", adaptive ? "mode=numa;" : "", nt, pt);
+}
+
+int sc_rbonuma_describe(const sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, char *buf, size_t size)
+{
+	return rbonuma_describe(c, cfg, buf, size, false);
+}
+
+int sc_rbonuma_adapt_describe(const sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg *cfg,
+                              char *buf, size_t size)
+{
+	return rbonuma_describe(c, cfg, buf, size, true);
+}
+
+/* Components with a non-zero value (each read relaxed, as get reads them). */
+static uint32_t multiline_nonzero(const sc_multiline_part *parts, uint32_t nodes)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < nodes; i++)
+		k += sc_word_get(&parts[i].rbo) != 0;
+	return k;
+}
+
+int sc_multiline_describe(const sc_multiline_t *c, const sc_multiline_cfg *cfg, char *buf,
+                          size_t size)
+{
+	return snprintf(buf, size, "nodes=%u;nonzero=%u", cfg->nodes,
+	                multiline_nonzero(sc_multiline_cparts(c), cfg->nodes));
+}
+
+int sc_multiline_adapt_describe(const sc_multiline_adapt_t *c, const sc_multiline_adapt_cfg *cfg,
+                                char *buf, size_t size)
+{
+	/* acquire: as in sc_multiline_adapt_get, a pointer comes with its components. */
+	uint64_t w = atomic_load_explicit(&c->w, memory_order_acquire);
+	if (!sc_multiline_adapt_word_inflated(w))
+		return snprintf(buf, size, "mode=word");
+	return snprintf(buf, size, "mode=inflated;nodes=%u;nonzero=%u", cfg->nodes,
+	                multiline_nonzero(sc_multiline_adapt_word_parts(w), cfg->nodes));
 }

@@ -41,6 +41,11 @@
 	static size_t P##_heap_bytes_(const void *c, const void *cfg)                      \
 	{                                                                                  \
 		return sc_##P##_heap_bytes(c, cfg);                                        \
+	}                                                                                  \
+	static uint64_t P##_range_(const void *cfg) { return sc_##P##_range(cfg); }        \
+	static int P##_describe_(const void *c, const void *cfg, char *buf, size_t size)   \
+	{                                                                                  \
+		return sc_##P##_describe(c, cfg, buf, size);                               \
 	}
 SC_VARIANTS(SC_WRAP_)
 #undef SC_WRAP_
@@ -50,7 +55,7 @@ SC_VARIANTS(SC_WRAP_)
 	               PARAMS,        sizeof(sc_##P##_cfg), P##_config_, P##_size_,        \
 	               P##_init_,     P##_inc_,   P##_add_,    P##_get_,        P##_reset_, \
 	               P##_flush_,                                                         \
-	               P##_destroy_,  P##_heap_bytes_},
+	               P##_destroy_,  P##_heap_bytes_, P##_range_, P##_describe_},
 const sc_variant sc_variants[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_ENTRY_)};
 #undef SC_ENTRY_
 
@@ -114,6 +119,8 @@ int sc_table_create(sc_table *t, const sc_variant *v, sc_params *p, const sc_env
 		return -1;
 	}
 	t->same_seed = same_seed != 0;
+	if (v == &sc_variants[SC_ID_scalable])
+		t->thread_seed = sc_scalable_thread_seed(t->cfg);
 	for (size_t i = 0; i < n; i++) {
 		if (v->init(sc_table_at(t, i), t->cfg, err)) {
 			t->n = i;

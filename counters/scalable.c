@@ -2,6 +2,7 @@
 #include <scounters/sc_scalable.h>
 
 #include <math.h>
+#include <stdio.h>
 
 #include <string.h>
 
@@ -37,13 +38,28 @@ int sc_scalable_config_named(sc_scalable_cfg *cfg, sc_params *p, const char *var
 		return -1;
 	cfg->threshold = (uint32_t)threshold;
 	cfg->cap = (uint32_t)cap;
+	cfg->dotnet = 0;
 	return 0;
 }
 
 int sc_scalable_config(sc_scalable_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
 {
 	(void)env;
-	return sc_scalable_config_named(cfg, p, "Scalable", false, err);
+	if (sc_scalable_config_named(cfg, p, "Scalable", false, err))
+		return -1;
+	for (unsigned i = 0; i < p->n; i++) {
+		if (strcmp(p->key[i], "runtime") != 0)
+			continue;
+		p->used[i] = true;
+		if (strcmp(p->value[i], "dotnet") == 0) {
+			cfg->dotnet = 1;
+		} else if (strcmp(p->value[i], "ayers") != 0) {
+			sc_err_set(err, "Scalable: parameter runtime=%s is invalid: expected ayers or dotnet",
+			           p->value[i]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int sc_scalable_cas_config(sc_scalable_cas_cfg *cfg, sc_params *p, const sc_env *env,
@@ -58,6 +74,52 @@ int sc_scalable_capped_config(sc_scalable_capped_cfg *cfg, sc_params *p, const s
 {
 	(void)env;
 	return sc_scalable_config_named(cfg, p, "ScalableCapped", true, err);
+}
+
+/* ---- runtime=dotnet: the .NET runtime's helpers (see sc_scalable.h) -------------- */
+
+/* Width 32: JIT_CountProfile32 reads the count as a signed 32-bit number. */
+static void dotnet_inc32(SC_ATOMIC(uint32_t) *w, const sc_scalable_cfg *cfg, uint32_t *rng)
+{
+	/* relaxed: the value only picks the step, as in Ayers's form. */
+	uint32_t seen = atomic_load_explicit(w, memory_order_relaxed);
+	uint32_t delta = 1;
+	if (seen - 1 < 0x7fffffffu) { /* 1 .. 2^31 - 1: a positive signed count */
+		unsigned k = sc_scalable_log2_(seen);
+		if (k >= cfg->threshold) {
+			delta = (uint32_t)1 << (k - (cfg->threshold - 1));
+			if ((sc_xorshift_ayers(rng) & (delta - 1)) != 0)
+				return;
+		}
+	}
+	/* relaxed: the add is atomic whatever the order; nothing else is published. */
+	atomic_fetch_add_explicit(w, delta, memory_order_relaxed);
+}
+
+/* Width 64: JIT_CountProfile64, a 64-bit step tested with a 32-bit draw. */
+static void dotnet_inc64(SC_ATOMIC(uint64_t) *w, const sc_scalable_cfg *cfg, uint32_t *rng)
+{
+	/* relaxed: as above. */
+	uint64_t seen = atomic_load_explicit(w, memory_order_relaxed);
+	uint64_t delta = 1;
+	if (seen - 1 < (UINT64_MAX >> 1)) { /* a positive signed count */
+		unsigned k = sc_scalable_log2_(seen);
+		if (k >= cfg->threshold) {
+			delta = (uint64_t)1 << (k - (cfg->threshold - 1));
+			if (((uint64_t)sc_xorshift_ayers(rng) & (delta - 1)) != 0)
+				return;
+		}
+	}
+	/* relaxed: as above. */
+	atomic_fetch_add_explicit(w, delta, memory_order_relaxed);
+}
+
+void sc_scalable_dotnet_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint32_t *rng)
+{
+	if (cfg->width == 32)
+		dotnet_inc32(sc_scalable_w32_(c), cfg, rng);
+	else
+		dotnet_inc64(sc_scalable_w64_(c), cfg, rng);
 }
 
 /* ---- add(n): see sc_scalable.h ------------------------------------------------- */
@@ -78,11 +140,15 @@ static uint64_t scalable_wrap(const sc_scalable_cfg *cfg, uint64_t before, uint6
 	return cfg->width == 32 ? (uint32_t)after : after;
 }
 
-/* Scalable's add from the count `seen` (possibly stale, as in the increment). */
+/*
+ * Scalable's add from the count `seen` (possibly stale, as in the increment);
+ * mask keeps the value bits of what the word holds (ScalableCAS's tag).
+ */
 static void scalable_add_from(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t,
-                              uint64_t n, uint64_t seen)
+                              uint64_t n, uint64_t seen, uint64_t mask)
 {
 	while (n) {
+		seen &= mask;
 		unsigned s = sc_scalable_shift_(seen, cfg);
 		uint64_t d;
 		if (s == 0) {
@@ -112,7 +178,12 @@ static uint64_t scalable_load(const sc_scalable_t *c, const sc_scalable_cfg *cfg
 
 void sc_scalable_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t, uint64_t n)
 {
-	scalable_add_from(c, cfg, t, n, scalable_load(c, cfg));
+	if (cfg->dotnet) { /* the runtime has no add: n of its increments */
+		for (uint64_t i = 0; i < n; i++)
+			sc_scalable_inc(c, cfg, t);
+		return;
+	}
+	scalable_add_from(c, cfg, t, n, scalable_load(c, cfg), UINT64_MAX);
 }
 
 void sc_scalable_capped_add(sc_scalable_capped_t *c, const sc_scalable_capped_cfg *cfg,
@@ -124,22 +195,60 @@ void sc_scalable_capped_add(sc_scalable_capped_t *c, const sc_scalable_capped_cf
 void sc_scalable_cas_add(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg, sc_thread *t,
                          uint64_t n)
 {
-	uint64_t seen;
+	uint64_t mask = sc_scalable_cas_value_mask(cfg), tag = mask + 1, seen;
 	/* strong: a spurious failure would cost exactness; relaxed: nothing to publish. */
 	if (cfg->width == 32) {
 		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		uint32_t v = atomic_load_explicit(w, memory_order_relaxed);
-		if (atomic_compare_exchange_strong_explicit(w, &v, (uint32_t)(v + n),
-		                                            memory_order_relaxed, memory_order_relaxed))
-			return;
+		if (!(v & tag)) {
+			if (atomic_compare_exchange_strong_explicit(w, &v, (uint32_t)((v + n) & mask),
+			                                            memory_order_relaxed,
+			                                            memory_order_relaxed))
+				return;
+			/* relaxed: as the increment's switch. */
+			atomic_fetch_or_explicit(w, (uint32_t)tag, memory_order_relaxed);
+		}
 		seen = v;
 	} else {
 		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
 		uint64_t v = atomic_load_explicit(w, memory_order_relaxed);
-		if (atomic_compare_exchange_strong_explicit(w, &v, v + n, memory_order_relaxed,
-		                                            memory_order_relaxed))
-			return;
+		if (!(v & tag)) {
+			if (atomic_compare_exchange_strong_explicit(w, &v, (v + n) & mask,
+			                                            memory_order_relaxed,
+			                                            memory_order_relaxed))
+				return;
+			/* relaxed: as the increment's switch. */
+			atomic_fetch_or_explicit(w, tag, memory_order_relaxed);
+		}
 		seen = v;
 	}
-	scalable_add_from(c, cfg, t, n, seen);
+	scalable_add_from(c, cfg, t, n, seen, mask);
+}
+
+/* ---- describe (sc_scalable.h) ------------------------------------------------------ */
+
+int sc_scalable_describe(const sc_scalable_t *c, const sc_scalable_cfg *cfg, char *buf,
+                         size_t size)
+{
+	/* scalable_load is relaxed: a snapshot, as get reads it. */
+	unsigned s = sc_scalable_shift_(scalable_load(c, cfg), cfg);
+	return snprintf(buf, size, "delta=%llu", (unsigned long long)1 << s);
+}
+
+int sc_scalable_cas_describe(const sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg,
+                             char *buf, size_t size)
+{
+	/* The top bit is the sticky switch (sc_scalable.h); below it, the count. */
+	uint64_t tag = cfg->width == 32 ? SC_SCALABLE_CAS_TAG32 : SC_SCALABLE_CAS_TAG64;
+	uint64_t w = scalable_load(c, cfg);
+	if (!(w & tag))
+		return snprintf(buf, size, "mode=cas");
+	unsigned s = sc_scalable_shift_(w & ~tag, cfg);
+	return snprintf(buf, size, "mode=scalable;delta=%llu", (unsigned long long)1 << s);
+}
+
+int sc_scalable_capped_describe(const sc_scalable_capped_t *c,
+                                const sc_scalable_capped_cfg *cfg, char *buf, size_t size)
+{
+	return sc_scalable_describe(c, cfg, buf, size);
 }

@@ -16,7 +16,7 @@ const char *const out_csv_columns[] = {
 	"counter", "kind", "threads", "run", "mode", "work_pct", "work_iters", "counters",
 	"placement", "nodes", "nodes_virtual", "seconds", "ops", "value", "rel_error",
 	"ops_per_ms", "bytes_per_counter", "seed", "params", "oversubscribed", "ctx_switches",
-	"migrated", "read_ns", "pmu_status", NULL,
+	"migrated", "read_ns", "pmu_status", "overflowed", "end_state", NULL,
 };
 
 /*
@@ -403,6 +403,9 @@ void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t thre
 	if (r->pmu_failure)
 		snprintf(failed, sizeof failed, "failed in this run: %s", r->pmu_failure);
 	csv_field(f, r->pmu_failure ? failed : s->pmu_status);
+	fprintf(f, ",%d", r->overflowed ? 1 : 0);
+	fputc(',', f);
+	csv_field(f, r->end_state);
 	/* Requested events that are not counted here keep their (empty) columns. */
 	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++) {
 		int k = pmu_column_event(s->pmu, e);

@@ -387,8 +387,11 @@ static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threa
 			ev[e] += ws[i].events[e];
 	}
 	r->value = v->get(sc_table_at(&sh->table, 0), sh->table.cfg);
+	v->describe(sc_table_at(&sh->table, 0), sh->table.cfg, r->end_state, sizeof r->end_state);
 	r->rel_error = r->hot_ops
 		? fabs((double)r->value - (double)r->hot_ops) / (double)r->hot_ops : 0;
+	r->range = v->range(sh->table.cfg);
+	r->overflowed = r->hot_ops > r->range;
 	r->ops_per_ms = r->seconds > 0 ? (double)r->total_ops / (r->seconds * 1e3) : 0;
 	r->bytes_per_counter = sc_table_bytes_per_counter(&sh->table);
 	r->oversubscribed = threads > s->pus;
@@ -483,6 +486,8 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 		k->sh = sh;
 		k->slot = placement_slot_of(s->topo, s->placement, i);
 		wl_thread_init(&k->w, i, run_thread_node(s, i), r->seed, sh->table.same_seed);
+		if (sh->table.thread_seed) /* the variant asks for one fixed start state */
+			k->w.ctx.rng = sh->table.thread_seed;
 		if (o->latency) {
 			k->hist = malloc(sizeof *k->hist);
 			if (!k->hist) {

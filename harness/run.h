@@ -37,6 +37,9 @@ typedef struct run_result {
 	uint64_t hot_ops;     /* true count of the hot counter */
 	uint64_t value;       /* the hot counter's get() after the phase */
 	double rel_error;     /* |value - hot_ops| / hot_ops */
+	uint64_t range;       /* the hot counter's range (sc_variant.range) */
+	bool overflowed;      /* hot_ops exceeds range: value and rel_error measure a wrap */
+	char end_state[256];  /* the hot counter's describe after the phase ("" if stateless) */
 	double ops_per_ms;    /* total_ops per millisecond */
 	double bytes_per_counter;
 	bool oversubscribed;

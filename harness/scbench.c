@@ -356,6 +356,14 @@ static int run_all(const run_setup *s, out_file *out, out_file *lat, helpers *h,
 					return 0; /* r is cut short: no row; the caller reports */
 				}
 				helpers_add(h, &r, o->threads[ti], s->pus);
+				if (r.overflowed)
+					fprintf(stderr,
+					        "scbench: warning: %s, %u threads, run %u: the true count "
+					        "%llu exceeds the counter's range %llu: value and "
+					        "rel_error show the overflow, not the algorithm "
+					        "(overflowed=1)\n",
+					        o->variants[vi]->name, o->threads[ti], run,
+					        (unsigned long long)r.hot_ops, (unsigned long long)r.range);
 				out_csv_row(out->f, s, o->variants[vi], o->threads[ti], run, &r);
 				if (lat->f)
 					out_latency_rows(lat->f, o->variants[vi], o->threads[ti], run, &r);

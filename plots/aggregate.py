@@ -77,7 +77,10 @@ def main(argv):
            "percentile_method": PCT_METHOD,
            "verdicts": claims.VERDICTS,
            "notes": rs.notes + figs.notes,
-           "figures": [{"id": i, "status": s, "detail": w} for i, s, w in figs.index],
+           "figures": [{"id": i, "status": s, "detail": w,
+                        "end_states": ["%s: %s" % r if len(figs.readings[i]) > 1 else r[1]
+                                       for r in figs.readings[i]] if i in figs.readings else []}
+                       for i, s, w in figs.index],
            "claims": judged,
            "advice": advice.advise(rs, figs)}
     write_atomically(os.path.join(outdir, "claims.json"),

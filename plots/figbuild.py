@@ -13,7 +13,7 @@ Standard library only.
 import os
 
 import figdata
-from resultset import threshold_of
+from resultset import NOT_RECORDED, end_mode, threshold_of
 from stats import (HIST_PCT_METHOD, PCT_METHOD, STATS_TEXT, group_stats,
                    histogram_percentile, percentile, pool_histograms, summarize)
 
@@ -189,6 +189,69 @@ def to_series_rows(stats):
     return out
 
 
+def end_modes(stats, x_text):
+    """What the runs' end states say about the points of a figure (results/README.md,
+    end_state): (recorded, [(series, x, {mode: runs})] of every point of a series
+    with modes, [(series, x text, {mode: runs})] of the points whose runs ended in
+    different modes)."""
+    recorded, points, mixed = True, [], []
+    for s, pts in stats.items():
+        for x in sorted(pts):
+            counts = {}
+            for r in pts[x].get("rows", []):
+                m = end_mode(r)
+                if m == NOT_RECORDED:
+                    recorded = False
+                elif m:
+                    counts[m] = counts.get(m, 0) + 1
+            if counts:
+                points.append((s, x, counts))
+                if len(counts) > 1:
+                    mixed.append((s, x_text(x), counts))
+    return recorded, points, mixed
+
+
+def modes_text(counts):
+    return ", ".join("%s %d" % (m, k) for m, k in sorted(counts.items()))
+
+
+# The variants whose end_state has a `mode` (results/README.md).
+ADAPTIVE = ("RBONumaAdapt", "MultilineAdapt", "MorrisAdapt", "Striped")
+
+
+def end_state_reading(series, recorded, points, mixed, x_text):
+    """The sentences of the report's reading of a figure on its runs' end states."""
+    if not recorded:
+        adaptive = [s for s in series if s.split("[")[0] in ADAPTIVE]
+        if not adaptive:
+            return None
+        return ("not recorded (the CSV predates the end_state column, schema 3), so a wide "
+                "min-max band of %s cannot be told from a switch of mode in some of its runs"
+                % "/".join(adaptive))
+    if not points:
+        return None
+    out = []
+    if mixed:
+        out.append("bimodal points: " + "; ".join(
+            "%s at %s: its %d runs ended in different modes (%s), so its min-max band spans "
+            "two regimes, not noise" % (s, xt, sum(c.values()), modes_text(c))
+            for s, xt, c in mixed))
+    by = {}
+    for s, x, c in points:
+        if len(c) == 1:
+            by.setdefault(s, []).append("%s at %s" % (list(c)[0], x_text(x)))
+    if by:
+        out.append("runs that all ended in one mode: " + "; ".join(
+            "%s %s" % (s, ", ".join(v)) for s, v in by.items()))
+    return ". ".join(out)
+
+
+def x_text_of(fig):
+    if fig.xlabel == "threads" or fig.xlabel == "variant":
+        return lambda x: "%d thr" % x
+    return lambda x: "N = %s" % fmt_n(x)
+
+
 # --- building -------------------------------------------------------------------
 
 class Figures:
@@ -202,6 +265,7 @@ class Figures:
         self.index = []      # (id, status, files or reason)
         self.notes = []
         self.pooled_figs = set()  # ids whose medians all come from pooled histograms
+        self.readings = {}   # figure id -> [sentences on the runs' end states, per panel]
 
     def entry(self, fid):
         return [f for f in self.table if f.id == fid][0]
@@ -308,7 +372,7 @@ class Figures:
                 continue
             fname = fig.id + suffix + ".dat"
             self.stats[(fig.id, suffix)] = stats
-            head = head + self.derived_header(fig, stats)
+            head = head + self.derived_header(fig, stats, suffix)
             figdata.write_dat(os.path.join(outdir, fname), head, to_series_rows(stats))
             files.append(fname)
         if files:
@@ -316,7 +380,7 @@ class Figures:
         else:
             self.index.append((fig.id, "skipped", "no usable rows"))
 
-    def derived_header(self, fig, stats):
+    def derived_header(self, fig, stats, suffix=""):
         """Header lines that depend on the data: runs, envelope series, caption."""
         ns = [p["n"] for pts in stats.values() for p in pts.values()]
         runs = "%d" % min(ns) if min(ns) == max(ns) else "%d-%d" % (min(ns), max(ns))
@@ -351,6 +415,23 @@ class Figures:
             out.append(("ctx_switches", cs))
         if fig.extra:
             out += fig.extra(self.rs, stats)
+        xt = x_text_of(fig)
+        recorded, points, mixed = end_modes(stats, xt)
+        if not recorded:
+            out.append(("end_states", NOT_RECORDED + " (the CSV has no end_state column)"))
+        elif points:
+            out.append(("end_states", "; ".join("%s %s: %s" % (s, xt(x), modes_text(c))
+                                                for s, x, c in points)))
+        if mixed:
+            text = "bimodal: " + "; ".join("%s at %s ended in different modes (%s)"
+                                           % (s, x, modes_text(c)) for s, x, c in mixed)
+            notes = [v for k, v in out if k == "note"]
+            out = [(k, v) for k, v in out if k != "note"]
+            out.append(("note", "; ".join(notes + [text])))
+            out.append(("mixed_modes", " ".join("%s@%s" % (s, x.replace(" ", "")) for s, x, _ in mixed)))
+        reading = end_state_reading(list(stats), recorded, points, mixed, xt)
+        if reading and reading not in [r for _, r in self.readings.get(fig.id, [])]:
+            self.readings.setdefault(fig.id, []).append((fig.id + suffix, reading))
         if fig.switch_over:
             ts = sorted(set(threshold_of(r) for r in (self.rs.csv(fig.source) or [])
                             if r["counter"] == "Scalable"))

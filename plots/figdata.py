@@ -10,6 +10,11 @@ A .dat file is plain text:
     4 x values, else lines; '# x_values'; '# flat_series' whose runs all agree),
     and per figure what its drawing needs (Fig. 6: '# y_max' shared by both,
     '# bound_values', '# worst_of_n'; latency: '# zero_floor'; '# note');
+    '# end_states' says in which mode (the end_state column's `mode` key) the
+    runs of each point of an adaptive variant ended, or that the CSV does not
+    record it; '# mixed_modes' lists the points (series@x) whose runs ended in
+    different modes, and the '# note' the renderers print says so (a bimodal
+    band);
   - then one block per series, in that order, blocks separated by two blank
     lines (so gnuplot's 'index i' selects the i-th series), one row per x,
     whitespace-separated; an undefined number is written NaN.

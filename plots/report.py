@@ -209,6 +209,8 @@ def render(d, doc):
             "no image (renderer missing or failed)"
         out.append("- `%s`: %s; data: %s" % (fid, links, ", ".join(
             "`figdata/%s`" % x for x in f["detail"].split())))
+        for reading in f.get("end_states") or []:
+            out.append("  - End states of its runs: %s." % reading)
     notes = doc.get("notes") or []
     if notes:
         out.append("")

@@ -11,7 +11,8 @@ import os
 # Every CSV run-all.sh writes (SPEC §6); the figure table names its sources among them.
 SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
            "ayers.csv", "ayers-tunable.csv", "baselines.csv", "latency.csv", "read-cost.csv"]
-TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status"}
+TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status", "end_state"}
+NOT_RECORDED = "not recorded"
 
 
 def parse_params(text):
@@ -21,6 +22,15 @@ def parse_params(text):
             k, _, v = part.partition("=")
             out[k.strip()] = v.strip()
     return out
+
+
+def end_mode(row):
+    """The regime a run's counter ended in: the `mode` key of its end_state
+    (results/README.md), "" for a variant without modes, NOT_RECORDED when the
+    CSV predates the end_state column (schema 2 and older)."""
+    if row.get("end_state") is None:
+        return NOT_RECORDED
+    return parse_params(row["end_state"]).get("mode", "")
 
 
 def threshold_of(row):
@@ -76,6 +86,16 @@ class ResultSet:
                         continue
                     row["params_map"] = parse_params(row.get("params"))
                     rows.append(row)
+            # Schema 3: a run whose true count exceeded its counter's range measured
+            # the wrap, not the algorithm: its error leaves every error figure and claim.
+            over = [r for r in rows if r.get("overflowed")]
+            for r in over:
+                r["rel_error"] = None
+            if over:
+                self.notes.append("%s: %d run(s) overflowed the counter's range (%s); their "
+                                  "relative error is left out of error figures and claims"
+                                  % (name, len(over),
+                                     ", ".join(sorted(set(r["counter"] for r in over)))))
         self.cache[name] = rows
         return rows
 

@@ -97,6 +97,7 @@ def group_stats(rows, series_of, x_of, y_of, envelope=None):
             continue
         st["total"] = len(items)  # runs of the point, n of them with a value
         st["oversub"] = any((r.get("oversubscribed") or 0) > 0 for _, r in items)
+        st["rows"] = [r for _, r in items]   # the runs themselves (end states, counts)
         st["env_lo"], st["env_hi"] = envelope(s, x, items[0][1]) if envelope else (None, None)
         out[s][x] = st
     return {s: pts for s, pts in out.items() if pts}

@@ -82,6 +82,34 @@ static void check_pct(const sc_table *cas, double pct)
 	       "work_%g_pct_gives_1_over_%g_of_throughput (measured 1/%.2f)", pct, want, ratio);
 }
 
+/*
+ * Array mode at 0% work (issue 13): the work stream is drawn only for the
+ * cold counters' indices, one draw per two increments, never for external
+ * work. Deterministic: the stream after the loop equals the seed advanced
+ * n/2 times.
+ */
+static void check_array_zero_work_draws(void)
+{
+	sc_table arr;
+	sc_env env;
+	sc_err err;
+	sc_env_default(&env);
+	if (test_table_open(&arr, &sc_variants[SC_ID_cas], &env, 16, NULL, &err)) {
+		tap_ok(false, "create a CAS array: %s", err.msg);
+		return;
+	}
+	wl_thread w;
+	wl_thread_init(&w, 0, 0, 5, false);
+	uint32_t expect = w.work_rng;
+	wl_phase ph = {.table = &arr, .work_iters = 0, .ops = 1000, .stop = NULL};
+	wl_variant_loops[SC_ID_cas].count(&ph, &w);
+	for (int i = 0; i < 500; i++)
+		sc_xorshift_dice(&expect);
+	tap_ok(w.work_rng == expect && w.hot_ops == 500,
+	       "array_mode_at_0_pct_work_draws_only_the_cold_indices");
+	sc_table_destroy(&arr);
+}
+
 int main(void)
 {
 	tap_plan_lazy();
@@ -96,6 +124,7 @@ int main(void)
 	check_pct(&cas, 99);
 	check_pct(&cas, 90);
 	tap_ok(wl_calibrate(0, &(wl_calibration){0}) == 0, "calibrate_0_gives_no_work");
+	check_array_zero_work_draws();
 	sc_table_destroy(&cas);
 	return tap_done();
 }

@@ -89,7 +89,7 @@ check bad_input_does_not_truncate_existing_output grep -q precious "$tmp/keep.cs
 	--output="$tmp/c.csv" 2>"$tmp/err"
 check count_run_exits_0 test $? -eq 0
 check count_run_no_temporary_left sh -c "! ls '$tmp' | grep -q tmp"
-expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status"
+expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed,end_state"
 check csv_header_starts_with_required_columns sh -c \
 	"head -1 '$tmp/c.csv' | grep -q '^$expected'"
 check csv_has_8_rows test "$(tail -n +2 "$tmp/c.csv" | wc -l)" -eq 8
@@ -101,6 +101,16 @@ sys.exit(0 if len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows) else 1
 fi
 check csv_count_mode_exact awk -F, 'NR>1 && ($5!="count" || $13!=$3*1000 || $14!=$13 || $15!=0){bad=1} END{exit bad}' "$tmp/c.csv"
 check meta_json_written test -s "$tmp/c.csv.meta.json"
+
+# Range safety (issue 13): RBONuma on 256 virtual nodes holds 2^23 - 1; one more is flagged.
+"$SCBENCH" --counter=RBONuma --threads=1 --nodes=256 --ops=8388607 --events=none --runs=1 \
+	--output="$tmp/in.csv" 2>"$tmp/in.err"
+check overflow_not_flagged_at_range awk -F, 'NR==2 && $25=="0" && $15==0 {ok=1} END{exit !ok}' "$tmp/in.csv"
+check overflow_no_warning_at_range sh -c "! grep -q overflowed '$tmp/in.err'"
+"$SCBENCH" --counter=RBONuma --threads=1 --nodes=256 --ops=8388608 --events=none --runs=1 \
+	--output="$tmp/over.csv" 2>"$tmp/over.err"
+check overflow_flagged_past_range awk -F, 'NR==2 && $25=="1" {ok=1} END{exit !ok}' "$tmp/over.csv"
+check overflow_warns grep -q "exceeds the counter's range 8388607" "$tmp/over.err"
 if command -v "$PY" >/dev/null 2>&1; then
 	check meta_json_parses_with_required_keys "$PY" -c '
 import json, sys
@@ -170,6 +180,22 @@ check timed_rows_38 test "$(tail -n +2 "$tmp/t.csv" | wc -l)" -eq 38
 check timed_mode_and_read_ns_filled awk -F, 'NR>1 && ($5!="timed" || $23=="" || $16<=0){bad=1} END{exit bad}' "$tmp/t.csv"
 check timed_precise_exact_after_reset awk -F, 'NR>1 && $2=="precise" && $14!=$13{bad=1} END{exit bad}' "$tmp/t.csv"
 check pmu_status_explains grep -q "pmu_status" "$tmp/t.csv.meta.json"
+# end_state: every row of a variant with state has one; the four stateless ones are empty.
+if command -v "$PY" >/dev/null 2>&1; then
+	check timed_end_state_every_stateful_row "$PY" -c '
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+form = re.compile(r"^([a-z_]+=[^,;= ]+)(;[a-z_]+=[^,;= ]+)*$")
+stateless = {"Serial", "CAS", "FetchAdd", "RBO"}
+bad = [r["counter"] for r in rows
+       if ((r["end_state"] != "") if r["counter"] in stateless
+           else not form.match(r["end_state"]))]
+ma = [r["end_state"] for r in rows if r["counter"] == "MorrisAdapt"]
+ok = not bad and len(rows) == 38 and ma and all(
+    re.match(r"^mode=(exact;exact=\d+|morris;switched_at=\d+;threshold=[^;]+;updates=\d+)$", e)
+    for e in ma)
+sys.exit(0 if ok else 1)' "$tmp/t.csv"
+fi
 
 # --read-cost=off: no reader thread, read_ns empty, meta.json says the reader was off.
 "$SCBENCH" --counter=CAS,Scalable --threads=2 --duration=0.1 --warmup=0.02 --runs=1 \

@@ -486,7 +486,7 @@ static void test_multiline_wrap(void)
 	sc_multiline_t *c = in.c;
 	sc_thread t;
 	thread_at(&t, 0, 1);
-	atomic_store(&c->parts[0].rbo.v, UINT64_MAX);
+	atomic_store(&sc_multiline_parts(c)[0].rbo.v, UINT64_MAX);
 	bool at_max = sc_multiline_get(c, in.cfg) == UINT64_MAX;
 	sc_multiline_inc(c, in.cfg, &t);
 	tap_ok(at_max && sc_multiline_get(c, in.cfg) == 0,
@@ -575,11 +575,11 @@ static void test_multiline_layout_reset(void)
 {
 	inst in = make(&multiline_ops, 4);
 	sc_multiline_t *c = in.c;
-	sc_multiline_part *parts = c->parts;
-	tap_ok(sc_multiline_size(in.cfg) == sizeof(void *) &&
-	               sc_multiline_heap_bytes(c, in.cfg) == 4 * SC_LINE_SIZE &&
+	sc_multiline_part *parts = sc_multiline_parts(c);
+	tap_ok(sc_multiline_size(in.cfg) == 4 * SC_LINE_SIZE &&
+	               sc_multiline_heap_bytes(c, in.cfg) == 0 && (void *)parts == (void *)c &&
 	               (uintptr_t)parts % SC_LINE_SIZE == 0,
-	       "multiline_one_line_per_node_4nodes");
+	       "multiline_one_line_per_node_inline_no_indirection_4nodes");
 	run r;
 	run_threads(&r, &in, 4, 4, PER_THREAD, 9);
 	bool spread = true;
@@ -587,7 +587,7 @@ static void test_multiline_layout_reset(void)
 		spread = spread && sc_word_get(&parts[i].rbo) == PER_THREAD;
 	tap_ok(spread, "multiline_each_node_increments_its_own_component_4threads_4nodes");
 	sc_multiline_reset(c, in.cfg);
-	tap_ok(sc_multiline_get(c, in.cfg) == 0 && c->parts == parts,
+	tap_ok(sc_multiline_get(c, in.cfg) == 0 && sc_multiline_parts(c) == parts,
 	       "multiline_reset_zeroes_components");
 	unmake(&in);
 }
@@ -622,7 +622,7 @@ static void test_node_folding(void)
 			uint32_t w = atomic_load(&((sc_rbonuma_t *)in.c)->w);
 			ok = ok && w == (sc_rbonuma_tag(in.cfg, 1) | 5);
 		} else if (in.o == &multiline_ops) {
-			ok = ok && sc_word_get(&((sc_multiline_t *)in.c)->parts[1].rbo) == 5;
+			ok = ok && sc_word_get(&sc_multiline_parts((sc_multiline_t *)in.c)[1].rbo) == 5;
 		} else if (in.o == &multiline_adapt_ops) {
 			uint64_t w = atomic_load(&((sc_multiline_adapt_t *)in.c)->w);
 			ok = ok && sc_word_get(&sc_multiline_adapt_word_parts(w)[1].rbo) == 5;

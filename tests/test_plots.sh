@@ -393,5 +393,63 @@ else
 	skip gnuplot_bigbox_256_threads "gnuplot not installed"
 fi
 
+# ---- error claims judged at the count they need; end states of the runs -------------
+# claim_field DIR ID: "verdict|reason|measured" of claim ID in DIR's claims.json.
+claim_field() {
+	"$py" -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["claims"]:
+    if c["id"] == sys.argv[2]:
+        print("%s|%s|%s" % (c["verdict"], c["reason"], c["measured"]))' "$1/figdata/claims.json" "$2"
+}
+# reading DIR FIG: the report's sentences on the end states of figure FIG.
+reading() {
+	"$py" -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["figures"]:
+    if f["id"] == sys.argv[2]:
+        print(" ".join(f.get("end_states") or []))' "$1/figdata/claims.json" "$2"
+}
+# The fixture's runs last 0.05 s; 8 s at their throughput would count 160x higher.
+copy_set short
+"$py" "$plots/aggregate.py" "$tmp/short" >/dev/null 2>&1
+got=$(claim_field "$tmp/short" dice-bfpcsup-under-0.25pct)
+check "error_claim_short_runs_not_measurable_at_this_count (${got%%|*})" \
+	sh -c 'case "$1" in "not measurable|at this count: "*"would count about"*"true counts of these"*) exit 0 ;; esac; exit 1' _ "$got"
+got=$(claim_field "$tmp/short" dice-bfpdup-rstdv)
+check error_claim_rstdv_states_counts sh -c 'case "$1" in *"|"*"true counts "*) exit 0 ;; esac; exit 1' _ "$got"
+check end_states_not_recorded_said sh -c 'reading_=$1; case "$reading_" in *"not recorded"*MorrisAdapt*) exit 0 ;; esac; exit 1' _ \
+	"$(reading "$tmp/short" dice-fig4-high)"
+# The same runs made paper-length (8 s), with end states: MorrisAdapt's two runs of
+# each point end in different modes, the other variants in one state each.
+copy_set paper
+"$py" - "$tmp/paper" <<'PYEOF'
+import csv, os, sys
+for name in ("dice-fig4-low.csv", "dice-fig4-high.csv"):
+    path = os.path.join(sys.argv[1], name)
+    rows = list(csv.DictReader(open(path, newline="")))
+    cols = list(rows[0].keys()) + ["end_state"]
+    for r in rows:
+        r["seconds"] = "8.000000"
+        if r["counter"] == "MorrisAdapt":
+            r["end_state"] = ("mode=exact;exact=%s" % r["ops"] if r["run"] == "0" else
+                              "mode=morris;switched_at=1234;threshold=5e+06;updates=40000")
+        else:
+            r["end_state"] = "exp=3;mant=9000" if r["counter"].startswith("BFP") else ""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, cols)
+        w.writeheader()
+        w.writerows(rows)
+PYEOF
+"$py" "$plots/aggregate.py" "$tmp/paper" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/paper" >/dev/null 2>&1
+got=$(claim_field "$tmp/paper" dice-bfpcsup-under-0.25pct)
+check "error_claim_paper_length_runs_judged (${got%%|*})" \
+	sh -c 'case "$1" in "holds|"*|"does not hold|"*) exit 0 ;; esac; exit 1' _ "$got"
+check figdata_marks_mixed_modes grep -q '^# mixed_modes: MorrisAdapt@1thr MorrisAdapt@2thr' \
+	"$tmp/paper/figdata/dice-fig4-high.dat"
+check figdata_note_says_bimodal grep -q '^# note: bimodal: MorrisAdapt at 1 thr ended in different modes (exact 1, morris 1)' \
+	"$tmp/paper/figdata/dice-fig4-high.dat"
+check report_reading_says_bimodal grep -q 'bimodal points: MorrisAdapt at 1 thr: its 2 runs ended in different modes (exact 1, morris 1)' \
+	"$tmp/paper/REPORT.md"
+
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

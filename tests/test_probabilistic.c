@@ -848,11 +848,28 @@ static void test_bfp_exponent_steps(void)
 	       "(no contention, no exponent step)");
 	w = bfp_step(&csup, &t, bfp_word(7, SC_BFP_MANT_MAX));
 	tap_ok(w == bfp_word(8, 1u << 27), "BFP-CSUP: (7, 2^28-1) steps to (8, 2^27)");
-	bool odd = sc_bfp_csup_next_contended_(bfp_word(3, mt), mt) == bfp_word(3, mt + 1);
-	bool even = sc_bfp_csup_next_contended_(bfp_word(3, mt + 1), mt) == bfp_word(4, mt / 2 + 1);
-	bool low = sc_bfp_csup_next_contended_(bfp_word(3, mt - 3), mt) == bfp_word(3, mt - 2);
+	const sc_bfp_cfg *cc = &csup.cfg->bfp;
+	bool odd = sc_bfp_csup_next_contended_(bfp_word(3, mt), cc, 1) == bfp_word(3, mt + 1);
+	bool even = sc_bfp_csup_next_contended_(bfp_word(3, mt + 1), cc, 1) ==
+	            bfp_word(4, mt / 2 + 1);
+	bool low = sc_bfp_csup_next_contended_(bfp_word(3, mt - 3), cc, 1) == bfp_word(3, mt - 2);
 	tap_ok(odd && even && low,
 	       "BFP-CSUP contended rule: grows only when m+1 >= MT and m+1 is even");
+	/* grow-after=2: the first failed CAS only bumps, the second may grow. */
+	inst csup2;
+	inst_must_open(&csup2, SC_ID_bfp_csup, "grow-after=2");
+	const sc_bfp_cfg *c2 = &csup2.cfg->bfp;
+	bool first = sc_bfp_csup_next_contended_(bfp_word(3, mt + 1), c2, 1) ==
+	             bfp_word(3, mt + 2);
+	bool second = sc_bfp_csup_next_contended_(bfp_word(3, mt + 1), c2, 2) ==
+	              bfp_word(4, mt / 2 + 1);
+	tap_ok(first && second, "BFP-CSUP grow-after=2: grows only from the second failed CAS");
+	/* The corrected header comment's example: from (0, 29999) 4 contended updates, 3 steps. */
+	uint32_t x = bfp_word(0, 29999);
+	for (int i = 0; i < 4; i++)
+		x = sc_bfp_csup_next_contended_(x, cc, 1);
+	tap_ok(sc_bfp_exp_(x) == 3, "BFP-CSUP: from (0, 29999) four contended updates make 3 steps");
+	inst_close(&csup2);
 	inst_close(&dup);
 	inst_close(&csup);
 }
@@ -887,24 +904,183 @@ static void test_scalable_cas_overflow_wraps(void)
 	sc_thread t;
 	sc_thread_init(&t, 0, 0, 13, false);
 	inst_must_open(&in, SC_ID_scalable_cas, "");
-	atomic_store(word32(&in), UINT32_MAX - 1);
+	tap_ok(in.v->range(in.cfg) == 0x7fffffffu, "ScalableCAS: range 2^31-1 (the tag takes a bit)");
+	atomic_store(word32(&in), 0x7ffffffeu);
 	inst_inc(&in, &t, 1);
 	uint64_t a1 = inst_get(&in);
 	inst_inc(&in, &t, 2);
-	tap_ok(a1 == UINT32_MAX && inst_get(&in) == 1,
-	       "ScalableCAS: one thread counts exactly through 2^32-1 and wraps to 0, 1");
+	tap_ok(a1 == 0x7fffffffu && inst_get(&in) == 1 && atomic_load(word32(&in)) == 1,
+	       "ScalableCAS: one thread counts exactly through 2^31-1 and wraps to 0, 1, "
+	       "still exact");
 	inst_close(&in);
 	inst_must_open(&in, SC_ID_scalable_cas, "width=64");
-	atomic_store(word64(&in), UINT64_MAX);
+	atomic_store(word64(&in), UINT64_MAX >> 1);
 	inst_inc(&in, &t, 1);
-	tap_ok(inst_get(&in) == 0, "ScalableCAS width=64: 2^64-1 + 1 wraps to 0");
+	tap_ok(inst_get(&in) == 0 && atomic_load(word64(&in)) == 0,
+	       "ScalableCAS width=64: 2^63-1 + 1 wraps to 0");
+	inst_close(&in);
+}
+
+/*
+ * ScalableCAS's sticky switch, white-box: once the tag is set (what the
+ * first failed CAS does), increments are Scalable's on the value bits, get
+ * hides the tag, reset keeps it, and a carry out of the value bits clears it.
+ */
+static void test_scalable_cas_sticky_switch(void)
+{
+	inst in;
+	sc_thread t;
+	sc_thread_init(&t, 0, 0, 14, false);
+	inst_must_open(&in, SC_ID_scalable_cas, "");
+	uint32_t start = 1u << 20; /* step 2^8 there at T = 13 */
+	atomic_store(word32(&in), SC_SCALABLE_CAS_TAG32 | start);
+	bool steps = true, tagged = true;
+	for (int i = 0; i < 100000; i++) {
+		uint64_t before = inst_get(&in);
+		inst_inc(&in, &t, 1);
+		uint64_t d = inst_get(&in) - before;
+		steps = steps && (d == 0 || d == 256);
+		tagged = tagged && (atomic_load(word32(&in)) & SC_SCALABLE_CAS_TAG32);
+	}
+	uint64_t grew = inst_get(&in) - start;
+	/*
+	 * 100000 trials at p = 2^-8: updates ~ Binomial(1e5, 1/256), mean 390.6,
+	 * sd 19.7; 6 sd either side fails with probability below 1e-8 (seed 14).
+	 */
+	tap_ok(steps && tagged && grew >= 256 * 272 && grew <= 256 * 510,
+	       "ScalableCAS tagged: Scalable's steps of 2^8 at 2^20 (gain %llu for 100000)",
+	       (unsigned long long)grew);
+	in.v->reset(in.c, in.cfg);
+	tap_ok(inst_get(&in) == 0 && atomic_load(word32(&in)) == SC_SCALABLE_CAS_TAG32,
+	       "ScalableCAS: reset zeroes the value and keeps the switch");
+	atomic_store(word32(&in), UINT32_MAX); /* tagged, value 2^31-1 */
+	while (atomic_load(word32(&in)) & SC_SCALABLE_CAS_TAG32)
+		inst_inc(&in, &t, 1);
+	tap_ok(inst_get(&in) < (1u << 19),
+	       "ScalableCAS tagged: the carry out of the value bits wraps to a small value and "
+	       "clears the tag");
+	/* add(n) in exact mode stays exact; on a tagged word it is Scalable's. */
+	in.v->reset(in.c, in.cfg);
+	atomic_store(word32(&in), 0);
+	in.v->add(in.c, in.cfg, &t, 1000000);
+	tap_ok(inst_get(&in) == 1000000 && atomic_load(word32(&in)) == 1000000,
+	       "ScalableCAS: add(10^6) by one thread is exact and leaves the exact mode");
+	inst_close(&in);
+}
+
+/*
+ * A model of the .NET runtime's JIT_CountProfile32, written from its
+ * description (dotnet/runtime src/coreclr/vm/jithelpers.cpp): a signed
+ * 32-bit count; from 2^13 on, delta = 2^(floor(log2 count) - 12), added
+ * when the low bits of the thread's xorshift (13,17,5) draw, seeded with
+ * 100, are zero. Plain sequential code, independent of sc_scalable.h.
+ */
+static uint32_t dotnet_model_rand(uint32_t *s)
+{
+	uint32_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+
+static void dotnet_model_count32(int32_t *count, uint32_t *rng)
+{
+	int32_t c = *count;
+	uint32_t delta = 1;
+	if (c > 0) {
+		int log = 31;
+		while (!((uint32_t)c >> log))
+			log--;
+		if (log >= 13) {
+			delta = 1u << (log - 12);
+			if ((dotnet_model_rand(rng) & (delta - 1)) != 0)
+				return;
+		}
+	}
+	*count = (int32_t)((uint32_t)c + delta);
+}
+
+static void test_scalable_dotnet_model(void)
+{
+	inst in;
+	inst_must_open(&in, SC_ID_scalable, "runtime=dotnet");
+	tap_ok(in.t.thread_seed == 100, "Scalable runtime=dotnet: every thread's generator starts "
+	       "at 100");
+	sc_thread t;
+	sc_thread_init(&t, 0, 0, 15, false);
+	t.rng = in.t.thread_seed; /* what scbench does for such a table */
+	int32_t model = 0;
+	uint32_t mrng = 100;
+	bool same = true;
+	for (int i = 0; i < 3000000 && same; i++) {
+		inst_inc(&in, &t, 1);
+		dotnet_model_count32(&model, &mrng);
+		same = inst_get(&in) == (uint32_t)model && t.rng == mrng;
+	}
+	tap_ok(same, "Scalable runtime=dotnet: 3,000,000 increments match the runtime model "
+	       "step by step (value %llu)", (unsigned long long)inst_get(&in));
+	/* Signed reading: from 2^31 on the runtime adds 1 exactly. */
+	atomic_store(word32(&in), 0x80000000u);
+	model = INT32_MIN;
+	for (int i = 0; i < 100000 && same; i++) {
+		inst_inc(&in, &t, 1);
+		dotnet_model_count32(&model, &mrng);
+		same = inst_get(&in) == (uint32_t)model;
+	}
+	tap_ok(same && inst_get(&in) == 0x80000000u + 100000,
+	       "Scalable runtime=dotnet: past 2^31 the count is negative and grows by 1, as the "
+	       "model");
+	inst_close(&in);
+	inst_must_open(&in, SC_ID_scalable, "runtime=dotnet width=64");
+	tap_ok(in.v->range(in.cfg) == (1ull << 44) - 1,
+	       "Scalable runtime=dotnet width=64: range 2^44-1");
+	atomic_store(word64(&in), 1ull << 44);
+	for (int i = 0; i < 100000; i++)
+		inst_inc(&in, &t, 1);
+	tap_ok(inst_get(&in) == 1ull << 44,
+	       "Scalable runtime=dotnet width=64: from 2^44 the count stops (32-bit draw)");
+	inst_close(&in);
+	inst_must_open(&in, SC_ID_scalable, "");
+	tap_ok(in.t.thread_seed == 0, "Scalable default (runtime=ayers): per-thread seeds");
+	inst_close(&in);
+	sc_err err;
+	tap_ok(inst_open(&in, SC_ID_scalable, "runtime=java", &err) != 0 &&
+	       strstr(err.msg, "runtime=java") != NULL,
+	       "Scalable: runtime=java is rejected: %s", err.msg);
+}
+
+/* Declared ranges: MorrisAdapt switch-after, Morris's range below its true top. */
+static void test_ranges_and_switch_after(void)
+{
+	inst in;
+	inst_must_open(&in, SC_ID_morris, "");
+	uint32_t last = morris_last_threshold(&in.cfg->morris);
+	uint64_t top = sc_morris_project_(last, &in.cfg->morris), range = in.v->range(in.cfg);
+	tap_ok(range <= top && range > top - top / 1000,
+	       "Morris: declared range %llu is at most the true top %llu and within 0.1%% of it",
+	       (unsigned long long)range, (unsigned long long)top);
+	inst_close(&in);
+	sc_err err;
+	for (unsigned k = 0; k <= 5; k++) {
+		char p[32];
+		snprintf(p, sizeof p, "switch-after=%u", k);
+		int rc = inst_open(&in, SC_ID_morris_adapt, p, &err);
+		bool ok = (k >= 1 && k <= 4) ? rc == 0 && in.cfg->morris.switch_after == k : rc != 0;
+		if (rc == 0)
+			inst_close(&in);
+		tap_ok(ok, "MorrisAdapt %s: %s", p, k >= 1 && k <= 4 ? "accepted" : "rejected");
+	}
+	inst_must_open(&in, SC_ID_morris_adapt, "");
+	tap_ok(in.cfg->morris.switch_after == SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT,
+	       "MorrisAdapt: switch-after defaults to %u", SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT);
 	inst_close(&in);
 }
 
 /* Step exponents, including the 2^32 ceiling of width 64 and the cap. */
 static void test_scalable_steps(void)
 {
-	sc_scalable_cfg c13 = {64, 13, SC_SCALABLE_STEP_MAX}, cap = {32, 13, 10};
+	sc_scalable_cfg c13 = {64, 13, SC_SCALABLE_STEP_MAX, 0}, cap = {32, 13, 10, 0};
 	tap_ok(sc_scalable_shift_(8191, &c13) == 0 && sc_scalable_shift_(8192, &c13) == 1 &&
 	           sc_scalable_shift_(16384, &c13) == 2 &&
 	           sc_scalable_shift_(1ull << 44, &c13) == 32 &&
@@ -1098,6 +1274,9 @@ int main(int argc, char **argv)
 	test_bfp_exponent_steps();
 	test_scalable_overflow_wraps();
 	test_scalable_cas_overflow_wraps();
+	test_scalable_cas_sticky_switch();
+	test_scalable_dotnet_model();
+	test_ranges_and_switch_after();
 	test_scalable_steps();
 	test_scalable_typed_storage();
 	test_reset_and_sizes();

@@ -105,6 +105,29 @@ switches = sum(1 for a, b in zip(order, order[1:]) if a[0] != b[0])
 sys.exit(0 if sorted(plan) == sorted(order) and plan != order and switches > len(order) // 4 else 1)' \
 	"$rs/run-all.plan" "$rs/run-all.order"
 
+# Split to one variant, a line keeps the --param keys that variant accepts (as
+# scbench applies a parameter to every chosen variant that takes its key) and
+# only those: another would be a usage error. Checked against scbench --list.
+check split_keeps_accepted_params "$PY" -c '
+import re, sys
+keys = {}
+for l in open(sys.argv[1]):
+    if l.startswith("#") or not l.strip():
+        continue
+    m = re.search(r"\[([a-z0-9,-]*)\]$", l.rstrip())
+    keys[l.split()[0]] = set(m.group(1).split(",")) if m else set()
+bad, kept = 0, 0
+for l in open(sys.argv[2]):
+    args = l.split()[2:]
+    names = [a.split("=", 1)[1] for a in args if a.startswith("--counter=")][0].split(",")
+    for a in args:
+        if a.startswith("--param="):
+            k = a[len("--param="):].split("=")[0]
+            ok = any(k in keys[n] for n in names)
+            bad += not ok
+            kept += ok
+sys.exit(0 if not bad and kept else 1)' "$tmp/list" "$rs/run-all.plan"
+
 # The same seed gives the same order; another seed another one.
 FAKE_FAIL_AT=1 run_all --order-seed 4242 --out "$tmp/same"
 FAKE_FAIL_AT=1 run_all --order-seed 4243 --out "$tmp/other"

@@ -6,7 +6,9 @@
  *
  * Each loop has a single-counter form and an array form (hot counter 0
  * alternating with a uniformly drawn other counter), each with or without
- * external work, chosen once per phase outside the loop.
+ * external work: chosen once per phase outside the loop for one counter; in
+ * the array form a test of m, constant over the phase (the compiler may
+ * unswitch it), skips the work stream's draw and multiply at 0% work.
  */
 #include "workload.h"
 
@@ -31,11 +33,36 @@ static inline bool wl_stopped(const wl_phase *ph)
 	return atomic_load_explicit(ph->stop, memory_order_relaxed);
 }
 
+/*
+ * Hot-path hoisting: a configuration that is plain data (Scalable's width,
+ * threshold and cap) is copied into a local whose address never escapes, so
+ * the compiler keeps it in registers; read through the shared pointer it is
+ * reloaded after every increment, since the increment's atomic could, as
+ * far as the compiler knows, have written it. Others (say RBONuma's, which
+ * holds an atomic) are used in place.
+ */
+static inline const void *wl_cfg_shared_(const void *cfg, void *local)
+{
+	(void)local;
+	return cfg;
+}
+
+static inline const sc_scalable_cfg *wl_cfg_copy_scalable_(const void *cfg, sc_scalable_cfg *local)
+{
+	*local = *(const sc_scalable_cfg *)cfg;
+	return local;
+}
+
+#define WL_CFG_HOIST_(cfg, local)                                                          \
+	_Generic((local), sc_scalable_cfg *: wl_cfg_copy_scalable_, default: wl_cfg_shared_)(cfg, \
+	                                                                                     local)
+
 #define WL_LOOPS_(P, ...)                                                                  \
 	static void P##_count_chunk(const wl_phase *ph, wl_thread *w, uint64_t n)          \
 	{                                                                                  \
 		const sc_table *tb = ph->table;                                            \
-		const sc_##P##_cfg *cfg = tb->cfg;                                         \
+		sc_##P##_cfg local_cfg_;                                                   \
+		const sc_##P##_cfg *cfg = WL_CFG_HOIST_(tb->cfg, &local_cfg_);             \
 		sc_##P##_t *hot = (sc_##P##_t *)tb->base;                                  \
 		uint64_t m = wl_work_span(ph->work_iters);                                 \
 		if (tb->n == 1 && m == 0) {                                                \
@@ -58,7 +85,8 @@ static inline bool wl_stopped(const wl_phase *ph)
 				} else {                                                   \
 					sc_##P##_inc(hot, cfg, &w->ctx);                   \
 				}                                                          \
-				wl_external_work(m, &w->work_rng);                         \
+				if (m) /* at 0% work: no draw, no multiply */              \
+					wl_external_work(m, &w->work_rng);                 \
 			}                                                                  \
 			w->hot_ops += (n + 1) / 2;                                         \
 		}                                                                          \
@@ -75,7 +103,8 @@ static inline bool wl_stopped(const wl_phase *ph)
 	static void P##_timed(const wl_phase *ph, wl_thread *w)                            \
 	{                                                                                  \
 		const sc_table *tb = ph->table;                                            \
-		const sc_##P##_cfg *cfg = tb->cfg;                                         \
+		sc_##P##_cfg local_cfg_;                                                   \
+		const sc_##P##_cfg *cfg = WL_CFG_HOIST_(tb->cfg, &local_cfg_);             \
 		sc_##P##_t *hot = (sc_##P##_t *)tb->base;                                  \
 		uint64_t m = wl_work_span(ph->work_iters);                                 \
 		uint64_t done = 0, hot_done = 0;                                           \
@@ -97,10 +126,12 @@ static inline bool wl_stopped(const wl_phase *ph)
 			uint32_t cn = (uint32_t)tb->n;                                     \
 			while (!wl_stopped(ph)) {                                          \
 				sc_##P##_inc(hot, cfg, &w->ctx);                           \
-				wl_external_work(m, &w->work_rng);                         \
+				if (m) /* at 0% work: no draw, no multiply */              \
+					wl_external_work(m, &w->work_rng);                 \
 				uint32_t k = wl_random_cold(cn, &w->work_rng);             \
 				sc_##P##_inc((sc_##P##_t *)sc_table_at(tb, k), cfg, &w->ctx); \
-				wl_external_work(m, &w->work_rng);                         \
+				if (m)                                                     \
+					wl_external_work(m, &w->work_rng);                 \
 				done += 2;                                                 \
 				hot_done++;                                                \
 			}                                                                  \

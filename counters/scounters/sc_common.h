@@ -296,6 +296,14 @@ void sc_free_lines(void *p);
 		return 0;                                                                  \
 	}
 
+/* sc_P_range: the full 64-bit range (the counter wraps only after 2^64 - 1). */
+#define SC_OP_RANGE_FULL(P)                                                                \
+	static inline uint64_t sc_##P##_range(const sc_##P##_cfg *cfg)                     \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		return UINT64_MAX;                                                         \
+	}
+
 /* flush, destroy and heap_bytes of a counter that allocates nothing and holds nothing back. */
 #define SC_OPS_SELF_CONTAINED(P) SC_OP_NO_FLUSH(P) SC_OP_NO_DESTROY(P) SC_OP_NO_HEAP(P)
 
@@ -317,6 +325,25 @@ void sc_free_lines(void *p);
 	{                                                                                  \
 		(void)cfg;                                                                 \
 		atomic_store_explicit(&c->FIELD, INITIAL, memory_order_relaxed);           \
+	}
+
+/*
+ * sc_P_describe (contract at the top of scounters.h): declared here, defined
+ * in the family's .c; SC_OP_NO_STATE_DESCRIBE for a variant whose only state
+ * is its value, which describes it as "".
+ */
+#define SC_OP_DECLARE_DESCRIBE(P)                                                          \
+	int sc_##P##_describe(const sc_##P##_t *c, const sc_##P##_cfg *cfg, char *buf, size_t size);
+
+#define SC_OP_NO_STATE_DESCRIBE(P)                                                         \
+	static inline int sc_##P##_describe(const sc_##P##_t *c, const sc_##P##_cfg *cfg,  \
+	                                    char *buf, size_t size)                        \
+	{                                                                                  \
+		(void)c;                                                                   \
+		(void)cfg;                                                                 \
+		if (size)                                                                  \
+			buf[0] = '\0';                                                     \
+		return 0;                                                                  \
 	}
 
 /* ceil(log2(n)) for n >= 1: bits needed to store ids 0 .. n-1. */

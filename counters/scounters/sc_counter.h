@@ -100,6 +100,14 @@ void sc_counter_flush(sc_counter *c);
 /* The variant's canonical name ("Sharded"). */
 const char *sc_counter_variant(const sc_counter *c);
 
+/*
+ * The counter's internal state as "key=value;key=value" ("mode=cells;cells=4"),
+ * the variant's sc_P_describe (contract at the top of scounters.h): at most
+ * size bytes with the NUL, returns the whole length as snprintf does; never
+ * fails. Thread-safe: a racy snapshot while other threads increment.
+ */
+int sc_counter_describe(const sc_counter *c, char *buf, size_t size);
+
 /* Free c and what it allocated; NULL is allowed. Not concurrently with any
  * other use of c. */
 void sc_counter_free(sc_counter *c);

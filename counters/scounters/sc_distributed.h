@@ -106,6 +106,7 @@ typedef struct sc_sharded_cfg {
 } sc_sharded_cfg;
 
 SC_DIST_OPS_(sharded)
+SC_OP_RANGE_FULL(sharded)
 
 static inline void sc_sharded_inc(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_thread *t)
 {
@@ -187,6 +188,7 @@ typedef struct sc_striped_cfg {
 } sc_striped_cfg;
 
 SC_DIST_OPS_(striped)
+SC_OP_RANGE_FULL(striped)
 /* The contended path of sc_striped_inc; cell_failed: the fast path's cell CAS failed. */
 void sc_striped_inc_slow(sc_striped_t *c, const sc_striped_cfg *cfg, sc_thread *t,
                          bool cell_failed);
@@ -294,6 +296,7 @@ typedef struct sc_batched_cfg {
 } sc_batched_cfg;
 
 SC_DIST_OPS_(batched)
+SC_OP_RANGE_FULL(batched)
 
 static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
 {
@@ -393,6 +396,7 @@ typedef struct sc_percpu_cfg {
 } sc_percpu_cfg;
 
 SC_DIST_OPS_(percpu)
+SC_OP_RANGE_FULL(percpu)
 /*
  * sched_getcpu(), out of line: it needs _GNU_SOURCE, which a public header
  * must not impose on its includer. Cost trade-off: the rseq path is one
@@ -448,6 +452,20 @@ static inline uint64_t sc_percpu_get(const sc_percpu_t *c, const sc_percpu_cfg *
 }
 
 SC_OP_NO_FLUSH(percpu)
+
+/*
+ * describe (distributed.c; contract in scounters.h), keys:
+ *   Sharded  slots=<per-thread slots + the overflow slot>;nonzero=<slots written>
+ *   Striped  mode=base (no table: no CAS on the base word has failed), or
+ *            mode=cells;cells=<cells in the current table>
+ *   Batched  batch=<B>;held=<increments held in per-thread counts, not yet
+ *            in get; 0 once every thread has flushed>
+ *   PerCPU   slots=<CPU slots>;nonzero=<slots written: CPUs incremented on>
+ */
+SC_OP_DECLARE_DESCRIBE(sharded)
+SC_OP_DECLARE_DESCRIBE(striped)
+SC_OP_DECLARE_DESCRIBE(batched)
+SC_OP_DECLARE_DESCRIBE(percpu)
 
 #ifdef __cplusplus
 }

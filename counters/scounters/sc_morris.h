@@ -32,7 +32,7 @@
  * and one CAS per update, about a ln(1 + n/a) of them from 0 (a = 5000 at
  * 1%) and n/(a + count) at a large count, instead of n draws.
  * MorrisAdapt first adds what fits to the exact half (one CAS, while the
- * exact mode lasts and the CAS does not fail 4 times), then the rest as
+ * exact mode lasts and the CAS does not fail switch-after times), then the rest as
  * Morris trials on the Morris half.
  *
  * Every load, CAS and store below is relaxed: a statistics counter publishes
@@ -59,6 +59,7 @@ typedef struct sc_morris_cfg {
 	double a;         /* 1/(2 acc^2), as asked */
 	double scale;     /* factor/(1 - factor): the a that the rounded factor implies */
 	double accuracy;  /* the accuracy parameter, percent */
+	uint32_t switch_after; /* MorrisAdapt: failed CAS in one increment before it switches */
 } sc_morris_cfg;
 
 /* Shared configuration reader (the variant name goes into error messages). */
@@ -143,6 +144,18 @@ SC_OP_WORD_INIT_RESET(morris, t, SC_MORRIS_T0_BITS)
 SC_OPS_SELF_CONTAINED(morris)
 
 /*
+ * Range: the projection of the last threshold above the wrap, which is below
+ * (a + 1)/factor, so at least (MaxInt factor/(a + 1) - 1) scale: 4.29e9 at
+ * a = 5000 (a conservative bound; the counter wraps a little later).
+ */
+static inline uint64_t sc_morris_range(const sc_morris_cfg *cfg)
+{
+	double top = ((double)UINT32_MAX * (double)cfg->factor / (double)cfg->wrap_below - 1.0) *
+	             cfg->scale;
+	return (uint64_t)top;
+}
+
+/*
  * One draw per increment (none for the very first). A failed CAS re-checks
  * the same draw against the threshold it found, as Fig. 1 does: a draw that
  * passed T_old passes a lower T_new with probability T_new/T_old, so the
@@ -176,8 +189,9 @@ static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *
  * of the Morris half.
  *
  * Switching rule: while the Morris half is still T0, an increment adds one to
- * the exact half by CAS. After SC_MORRIS_ADAPT_TRIES consecutive failed CAS
- * in one increment (contention), or when the exact half is full (2^32 - 1),
+ * the exact half by CAS. After switch-after consecutive failed CAS in one
+ * increment (contention; parameter switch-after, 1 .. 4, default
+ * SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT), or when the exact half is full (2^32 - 1),
  * the increment goes to the Morris half instead; its first update is certain
  * and moves the half off T0, so from then on every increment uses the Morris
  * half and the exact half stays frozen. One thread alone never fails a
@@ -189,8 +203,28 @@ static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *
  * (about 4.3e9 at a = 5000), so up to about 2^33; when the Morris half
  * wraps (an update chosen at T < a + 1), the whole word goes back to its
  * initial state: value 0, exact counting again. bytes per counter: 8, packed.
+ *
+ * Reset policy: reset returns the word to its initial state, exact mode
+ * (T0 and 0 cannot also say "switched": the value must read 0, and the word
+ * has no spare bit). Unlike RBONumaAdapt and MultilineAdapt, whose reset
+ * keeps the adaptation, MorrisAdapt re-adapts after a reset, which costs
+ * switch-after failed CAS in one increment: with the default of 1, the first
+ * contended increment after the reset switches again.
+ *
+ * switch-after (1 .. 4, default 1), chosen by measurement (2 PUs, 2 threads,
+ * 0% work, 1 s runs): with 4 (the old rule) runs were bimodal, 243k to
+ * 845k ops/ms, because two threads rarely make one increment fail 4 times
+ * in a row, so a run stayed exact - CAS-class - or switched by chance; in
+ * the sweep 4 never switched (164k-197k) while 1, 2 and 3 all switched
+ * (313k-382k, medians within the noise of each other). 1 is the one setting
+ * that needs no luck: the first lost CAS switches, and reset (above) puts
+ * the counter back in exact mode, so the measured phase must re-switch at
+ * once. At 256 threads a CAS fails far more often than it wins, so every
+ * setting switches at the first contended increment; the setting only
+ * decides how many failed CAS that increment pays, and 1 pays least.
  */
-#define SC_MORRIS_ADAPT_TRIES 4u
+#define SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT 1u
+#define SC_MORRIS_ADAPT_SWITCH_AFTER_MAX 4u
 #define SC_MORRIS_ADAPT_INIT ((uint64_t)SC_MORRIS_T0_BITS << 32)
 
 typedef struct sc_morris_adapt {
@@ -205,6 +239,16 @@ int sc_morris_adapt_config(sc_morris_adapt_cfg *cfg, sc_params *p, const sc_env 
 SC_OP_SIZEOF(morris_adapt)
 SC_OP_WORD_INIT_RESET(morris_adapt, w, SC_MORRIS_ADAPT_INIT)
 SC_OPS_SELF_CONTAINED(morris_adapt)
+
+/*
+ * Range: the Morris half's range. The Morris half counts the increments
+ * after the switch, never more than the true count, so no count up to
+ * Morris's range wraps it (the exact half alone holds up to 2^32 - 1, less).
+ */
+static inline uint64_t sc_morris_adapt_range(const sc_morris_adapt_cfg *cfg)
+{
+	return sc_morris_range(cfg);
+}
 
 /* Exact mode: the Morris half unused and room left in the exact half. */
 static inline bool sc_morris_adapt_exact_mode_(uint64_t w)
@@ -226,7 +270,7 @@ static inline void sc_morris_adapt_inc(sc_morris_adapt_t *c, const sc_morris_ada
 {
 	/* relaxed: as Morris; the CAS below validates whatever was read. */
 	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	for (uint32_t fails = 0; sc_morris_adapt_exact_mode_(w) && fails < SC_MORRIS_ADAPT_TRIES;
+	for (uint32_t fails = 0; sc_morris_adapt_exact_mode_(w) && fails < cfg->switch_after;
 	     fails++) {
 		/* strong so that a lone thread never fails; relaxed: nothing else is published. */
 		if (atomic_compare_exchange_strong_explicit(&c->w, &w, w + 1, memory_order_relaxed,
@@ -253,6 +297,20 @@ static inline uint64_t sc_morris_adapt_get(const sc_morris_adapt_t *c,
 	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	return (uint32_t)w + sc_morris_project_((uint32_t)(w >> 32), cfg);
 }
+
+/*
+ * describe (morris.c; contract in scounters.h), keys:
+ *   Morris       threshold=<T>;updates=<v, the updates applied since the last
+ *                reset or wrap: the chain of rounded thresholds from T0 is
+ *                walked to T, at most some 10^5 float multiplications>
+ *   MorrisAdapt  mode=exact;exact=<the exact half>, or after the switch
+ *                mode=morris;switched_at=<the exact half, frozen at the
+ *                switch: the increments counted exactly before it>;
+ *                threshold=<T>;updates=<v>. The switch is read off the word
+ *                the increment writes anyway; nothing is added to its path.
+ */
+SC_OP_DECLARE_DESCRIBE(morris)
+SC_OP_DECLARE_DESCRIBE(morris_adapt)
 
 #ifdef __cplusplus
 }

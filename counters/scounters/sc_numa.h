@@ -164,13 +164,13 @@ void sc_rbonuma_served(const sc_rbonuma_cfg *cfg, uint32_t node);
  * Parameters: backoff-min, backoff-max (pauses, as RBO), patience (rounds,
  * default 8, 1 .. 2^20). env.nodes must be 1 .. 256.
  */
-static inline void sc_rbonuma_inc(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *t)
+/* RBONuma's increment from the word w just loaded (shared with RBONumaAdapt). */
+static inline void sc_rbonuma_inc_from_(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *t,
+                                        uint32_t w)
 {
 	uint32_t me = sc_numa_node(t, cfg->nodes);
 	/* relaxed: the variable is a hint; a stale name only delays or hurries one try. */
 	uint32_t anti = atomic_load_explicit(sc_rbonuma_anti(cfg), memory_order_relaxed);
-	/* relaxed: the CAS below checks the word. */
-	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	if ((anti == SC_RBONUMA_NOBODY || anti == me) &&
 	    sc_rbonuma_try(c, cfg, &w, sc_rbonuma_tag(cfg, me))) {
 		if (anti == me)
@@ -178,6 +178,12 @@ static inline void sc_rbonuma_inc(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc
 		return;
 	}
 	sc_rbonuma_inc_slow(c, cfg, t, w);
+}
+
+static inline void sc_rbonuma_inc(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg, sc_thread *t)
+{
+	/* relaxed: the CAS checks the word. */
+	sc_rbonuma_inc_from_(c, cfg, t, atomic_load_explicit(&c->w, memory_order_relaxed));
 }
 
 static inline uint64_t sc_rbonuma_get(const sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg)
@@ -211,8 +217,16 @@ static inline void sc_rbonuma_adapt_inc(sc_rbonuma_adapt_t *c, const sc_rbonuma_
 {
 	/* relaxed: the CAS below checks the word. */
 	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	/*
+	 * Once a node is recorded, RBONuma's fast path inline, from the word
+	 * already loaded (no call, no second load of the word).
+	 */
+	if (sc_rbonuma_word_recorded(w)) {
+		sc_rbonuma_inc_from_(c, cfg, t, w);
+		return;
+	}
 	/* An unrecorded word has only value bits, so value+1 with tag 0 is the whole new word. */
-	if (!sc_rbonuma_word_recorded(w) && sc_rbonuma_try(c, cfg, &w, 0))
+	if (sc_rbonuma_try(c, cfg, &w, 0))
 		return;
 	sc_rbonuma_adapt_inc_slow(c, cfg, t, w);
 }
@@ -248,6 +262,17 @@ SC_NUMA_OPS_(rbonuma_adapt)
 SC_OP_NO_HEAP(rbonuma)
 SC_OP_NO_HEAP(rbonuma_adapt)
 
+/* Range: the value bits, 2^(31-nb) - 1 (2^31 - 1 on one node, 2^23 - 1 on 256). */
+static inline uint64_t sc_rbonuma_range(const sc_rbonuma_cfg *cfg)
+{
+	return cfg->value_mask;
+}
+
+static inline uint64_t sc_rbonuma_adapt_range(const sc_rbonuma_adapt_cfg *cfg)
+{
+	return cfg->value_mask;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Multiline and MultilineAdapt (Dice §2.2)                                 */
 /* ------------------------------------------------------------------------ */
@@ -280,15 +305,28 @@ static inline uint64_t sc_multiline_sum(const sc_multiline_part *parts, uint32_t
  * when no increment runs, and during increments a value between the count
  * when get started and the count when it ended. Range 0 .. 2^64-1 (the sum
  * is taken modulo 2^64, so a wrap of any component or of the total gives 0
- * after 2^64-1, as for the central-word counters). Bytes per counter: 8 in
- * the array (a pointer, read-only after init, hence packed) plus nodes lines
- * allocated at init.
+ * after 2^64-1, as for the central-word counters). Bytes per counter: nodes
+ * lines, held inline: the counter is its components, with no pointer to
+ * follow (Dice §5.3 credits Multiline's lead over MultilineAdapt in Fig. 5 to
+ * that), so sc_multiline_size is nodes * SC_LINE_SIZE and an array of them
+ * is packed at that stride.
  *
  * Parameters: backoff-min, backoff-max. env.nodes must be 1 .. 1024.
  */
 typedef struct sc_multiline {
-	sc_multiline_part *parts; /* written by init only, before any increment */
+	sc_multiline_part first; /* the first of nodes consecutive components */
 } sc_multiline_t;
+
+/* The components of c: nodes of them, from c on (see sc_multiline_size). */
+static inline sc_multiline_part *sc_multiline_parts(sc_multiline_t *c)
+{
+	return &c->first;
+}
+
+static inline const sc_multiline_part *sc_multiline_cparts(const sc_multiline_t *c)
+{
+	return &c->first;
+}
 
 typedef struct sc_multiline_cfg {
 	sc_rbo_cfg rbo;  /* each component's backoff bounds */
@@ -297,24 +335,31 @@ typedef struct sc_multiline_cfg {
 
 static inline void sc_multiline_inc(sc_multiline_t *c, const sc_multiline_cfg *cfg, sc_thread *t)
 {
-	sc_rbo_inc(&c->parts[sc_numa_node(t, cfg->nodes)].rbo, &cfg->rbo, t);
+	sc_rbo_inc(&sc_multiline_parts(c)[sc_numa_node(t, cfg->nodes)].rbo, &cfg->rbo, t);
 }
 
 static inline uint64_t sc_multiline_get(const sc_multiline_t *c, const sc_multiline_cfg *cfg)
 {
-	return sc_multiline_sum(c->parts, cfg->nodes);
+	return sc_multiline_sum(sc_multiline_cparts(c), cfg->nodes);
 }
 
 /* add(n): RBO's add on the calling thread's component. Exact. */
 static inline void sc_multiline_add(sc_multiline_t *c, const sc_multiline_cfg *cfg, sc_thread *t,
                                     uint64_t n)
 {
-	sc_rbo_add(&c->parts[sc_numa_node(t, cfg->nodes)].rbo, &cfg->rbo, t, n);
+	sc_rbo_add(&sc_multiline_parts(c)[sc_numa_node(t, cfg->nodes)].rbo, &cfg->rbo, t, n);
 }
 
 static inline size_t sc_multiline_heap_bytes(const sc_multiline_t *c, const sc_multiline_cfg *cfg)
 {
-	return c->parts ? (size_t)cfg->nodes * sizeof(sc_multiline_part) : 0;
+	(void)c;
+	(void)cfg;
+	return 0;
+}
+
+static inline size_t sc_multiline_size(const sc_multiline_cfg *cfg)
+{
+	return (size_t)cfg->nodes * sizeof(sc_multiline_part);
 }
 
 /*
@@ -429,8 +474,31 @@ static inline size_t sc_multiline_adapt_heap_bytes(const sc_multiline_adapt_t *c
 	                                           : 0;
 }
 
-SC_NUMA_OPS_(multiline)
+SC_OP_DECLARE_OUT_OF_LINE(multiline)
+SC_OP_NO_FLUSH(multiline)
 SC_NUMA_OPS_(multiline_adapt)
+SC_OP_RANGE_FULL(multiline)
+
+/* Range: the value form's 2^63 - 1 (the inflated sum is masked to it too). */
+static inline uint64_t sc_multiline_adapt_range(const sc_multiline_adapt_cfg *cfg)
+{
+	(void)cfg;
+	return SC_MULTILINE_ADAPT_VALUE_MASK;
+}
+
+/*
+ * describe (numa.c; contract in scounters.h), keys:
+ *   RBONuma         node=<id of the last increment's node, or none>;
+ *                   priority=<node named in the anti-starvation variable, or none>
+ *   RBONumaAdapt    mode=plain (no node recorded yet), or
+ *                   mode=numa;node=<id>;priority=<id or none>
+ *   Multiline       nodes=<components>;nonzero=<components written since reset>
+ *   MultilineAdapt  mode=word, or mode=inflated;nodes=<n>;nonzero=<n>
+ */
+SC_OP_DECLARE_DESCRIBE(rbonuma)
+SC_OP_DECLARE_DESCRIBE(rbonuma_adapt)
+SC_OP_DECLARE_DESCRIBE(multiline)
+SC_OP_DECLARE_DESCRIBE(multiline_adapt)
 
 #ifdef __cplusplus
 }

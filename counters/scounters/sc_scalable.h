@@ -18,7 +18,7 @@
  * sqrt(3/2^(T+2)) at every count (0.957% at T = 13; 0.90% at the powers of
  * two; Ayers's "2 sigma about 2%").
  *
- * Range and overflow: 0 .. 2^width - 1. The fetch-and-add wraps modulo
+ * Range and overflow: 0 .. 2^width - 1 (ScalableCAS: 2^(width-1) - 1, below). The fetch-and-add wraps modulo
  * 2^width: an update of 2^s at a count within 2^s of the top leaves
  * (count + 2^s) mod 2^width, a small value from which counting resumes
  * (exactly, below 2^T). bytes per counter: width/8 (4 or 8), packed.
@@ -40,8 +40,8 @@
  * the variance of the same n increments; uncontended it has their
  * distribution (up to the 2^-32 resolution of one draw per gap), hence the
  * RSTDV bound sqrt(3/2^(T+2)) at the count reached. ScalableCAS first tries
- * one CAS of count + n (exact; a lone thread is exact over the whole range)
- * and only on failure takes Scalable's path. Cost: one fetch-and-add below
+ * one CAS of count + n while in exact mode (exact; a lone thread is exact
+ * over the whole range) and on failure switches mode as its increment does. Cost: one fetch-and-add below
  * 2^T, then one draw and one fetch-and-add per update, about n 2^-s.
  *
  * Every atomic is relaxed: the counter publishes no other data, and get may
@@ -77,6 +77,7 @@ typedef struct sc_scalable_cfg {
 	uint32_t width;     /* 32 or 64 */
 	uint32_t threshold; /* T: exact below 2^T */
 	uint32_t cap;       /* largest step exponent: the cap, or SC_SCALABLE_STEP_MAX */
+	uint32_t dotnet;    /* Scalable runtime=dotnet: the shipped helper's behaviour */
 } sc_scalable_cfg;
 
 /* Shared configuration reader; cap is read only when capped is true. */
@@ -163,12 +164,46 @@ static inline void sc_scalable_add64_(SC_ATOMIC(uint64_t) *w, uint64_t seen,
  * choose the step from it, maybe fetch-and-add. A stale read only makes the
  * step smaller (the count only grows, but at the wrap), which keeps the
  * increment unbiased and its variance no larger. Exact below 2^T.
+ *
+ * Parameter runtime=ayers (default) or runtime=dotnet. dotnet reproduces
+ * what the .NET runtime's profile-count helpers (JIT_CountProfile32/64 in
+ * dotnet/runtime, src/coreclr/vm/jithelpers.cpp) do, so a user can see the
+ * shipped behaviour next to Ayers's:
+ *  - every thread's generator starts at 100 (sc_scalable_thread_seed; the
+ *    runtime shares that per-thread generator with other profiling, which
+ *    no benchmark here reproduces), so all threads draw the same sequence;
+ *  - the test is on the draw itself, (r & (2^s - 1)) == 0, probability
+ *    (2^(32-s) - 1)/(2^32 - 1) rather than 2^-s: a slight downward bias;
+ *  - width 32 reads the count as signed: from 2^31 on it is negative and
+ *    every increment adds 1 exactly (fetch-and-add wraps modulo 2^32 as the
+ *    runtime's interlocked add does);
+ *  - width 64 takes the step from the 64-bit count but the draw stays 32
+ *    bits, so from 2^(T+31) (2^44 at T = 13) the test needs r == 0, which
+ *    xorshift never returns: the count stops. Its range is 2^(T+31) - 1.
+ * The step is 2^(k - (T - 1)) from count 2^T on, as in Ayers's form.
  */
 int sc_scalable_config(sc_scalable_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
 
-static inline void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
+/* The runtime's generator seed, the same for every thread (runtime=dotnet). */
+#define SC_SCALABLE_DOTNET_SEED 100u
+
+/* The seed every thread's counter stream must start from, or 0 for per-thread seeds. */
+static inline uint32_t sc_scalable_thread_seed(const sc_scalable_cfg *cfg)
 {
-	if (cfg->width == 32) {
+	return cfg->dotnet ? SC_SCALABLE_DOTNET_SEED : 0;
+}
+
+/*
+ * runtime=dotnet's increment, out of line (scalable.c) as the runtime's
+ * helper is a call from JIT-compiled code; it keeps Ayers's inlined path small.
+ */
+void sc_scalable_dotnet_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint32_t *rng);
+
+SC_ALWAYS_INLINE void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
+{
+	if (cfg->dotnet) {
+		sc_scalable_dotnet_inc(c, cfg, &t->rng);
+	} else if (cfg->width == 32) {
 		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		/* relaxed: the value only picks the step; see above. */
 		sc_scalable_add32_(w, atomic_load_explicit(w, memory_order_relaxed), cfg, &t->rng);
@@ -180,11 +215,26 @@ static inline void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg,
 }
 
 /*
- * ScalableCAS (Ayers, end notes): first one CAS of count + 1; only when it
- * fails (contention) does the increment take Scalable's path, with the step
- * chosen at the count the CAS found. A lone thread never fails a (strong) CAS,
- * so it is exact over the whole range; under contention the error is at most
- * Scalable's. Range and overflow as Scalable (count + 1 wraps at the top too).
+ * ScalableCAS (Ayers, end notes: "switch over" to probabilistic counting when
+ * the exchange fails). The top bit of the word is a mode tag:
+ *   clear: exact mode; an increment is one strong CAS of count + 1;
+ *   set:   probabilistic mode for good; an increment is Scalable's, on the
+ *          value bits.
+ * The first failed CAS (contention) sets the tag (one fetch-or) and that
+ * increment takes Scalable's path with the step chosen at the count the CAS
+ * found; every later increment sees the tag and never CASes again, so under
+ * contention it costs what Scalable costs. A lone thread never fails a
+ * strong CAS, so it stays exact over the whole range. The switch is sticky:
+ * reset zeroes the value and keeps the mode (as RBONumaAdapt and
+ * MultilineAdapt keep their adaptation), so a benchmark's measured phase
+ * sees the state its warm-up reached.
+ *
+ * Range: the tag costs one bit, 0 .. 2^(width-1) - 1 (2^31 - 1 at width
+ * 32). In exact mode an increment at the top wraps the value to 0 and keeps
+ * the mode; in probabilistic mode the fetch-and-add's carry out of the value
+ * bits clears the tag, so the counter wraps to a small value and counts
+ * exactly again until the next failed CAS. Error under contention at most
+ * Scalable's (the exact increments before the switch add no variance).
  */
 typedef sc_scalable_t sc_scalable_cas_t;
 typedef sc_scalable_cfg sc_scalable_cas_cfg;
@@ -192,28 +242,47 @@ typedef sc_scalable_cfg sc_scalable_cas_cfg;
 int sc_scalable_cas_config(sc_scalable_cas_cfg *cfg, sc_params *p, const sc_env *env,
                            sc_err *err);
 
-static inline void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg,
+#define SC_SCALABLE_CAS_TAG32 0x80000000u
+#define SC_SCALABLE_CAS_TAG64 0x8000000000000000u
+
+SC_ALWAYS_INLINE void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg,
                                        sc_thread *t)
 {
 	if (cfg->width == 32) {
 		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
-		/* relaxed: validated by the CAS, which orders nothing else. */
+		/* relaxed: the tag is a hint about contention, the value only picks the step. */
 		uint32_t seen = atomic_load_explicit(w, memory_order_relaxed);
-		uint32_t next = seen + 1;
-		/* strong: a spurious failure would cost exactness; relaxed: nothing to publish. */
-		if (!atomic_compare_exchange_strong_explicit(w, &seen, next, memory_order_relaxed,
-		                                             memory_order_relaxed))
-			sc_scalable_add32_(w, seen, cfg, &t->rng);
+		if (!(seen & SC_SCALABLE_CAS_TAG32)) {
+			/* strong: a spurious failure would cost exactness; relaxed: nothing to publish. */
+			if (atomic_compare_exchange_strong_explicit(
+			        w, &seen, (seen + 1) & ~SC_SCALABLE_CAS_TAG32, memory_order_relaxed,
+			        memory_order_relaxed))
+				return;
+			/* relaxed: the tag only selects the path; the add is atomic either way. */
+			atomic_fetch_or_explicit(w, SC_SCALABLE_CAS_TAG32, memory_order_relaxed);
+		}
+		sc_scalable_add32_(w, seen & ~SC_SCALABLE_CAS_TAG32, cfg, &t->rng);
 	} else {
 		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
-		/* relaxed: validated by the CAS, which orders nothing else. */
+		/* relaxed: as above. */
 		uint64_t seen = atomic_load_explicit(w, memory_order_relaxed);
-		uint64_t next = seen + 1;
-		/* strong: a spurious failure would cost exactness; relaxed: nothing to publish. */
-		if (!atomic_compare_exchange_strong_explicit(w, &seen, next, memory_order_relaxed,
-		                                             memory_order_relaxed))
-			sc_scalable_add64_(w, seen, cfg, &t->rng);
+		if (!(seen & SC_SCALABLE_CAS_TAG64)) {
+			/* strong and relaxed: as above. */
+			if (atomic_compare_exchange_strong_explicit(
+			        w, &seen, (seen + 1) & ~SC_SCALABLE_CAS_TAG64, memory_order_relaxed,
+			        memory_order_relaxed))
+				return;
+			/* relaxed: as above. */
+			atomic_fetch_or_explicit(w, SC_SCALABLE_CAS_TAG64, memory_order_relaxed);
+		}
+		sc_scalable_add64_(w, seen & ~SC_SCALABLE_CAS_TAG64, cfg, &t->rng);
 	}
+}
+
+/* The value bits of ScalableCAS's word. */
+static inline uint64_t sc_scalable_cas_value_mask(const sc_scalable_cas_cfg *cfg)
+{
+	return cfg->width == 32 ? SC_SCALABLE_CAS_TAG32 - 1 : SC_SCALABLE_CAS_TAG64 - 1;
 }
 
 /*
@@ -256,6 +325,10 @@ void sc_scalable_capped_add(sc_scalable_capped_t *c, const sc_scalable_capped_cf
 			sc_atomic_init(sc_scalable_w64_(c), 0);                               \
 		return 0;                                                                  \
 	}                                                                                  \
+	SC_OPS_SELF_CONTAINED(P)
+
+/* Scalable and ScalableCapped: the word is the value. */
+#define SC_SCALABLE_GET_RESET_(P)                                                          \
 	static inline uint64_t sc_##P##_get(const sc_##P##_t *c, const sc_##P##_cfg *cfg)  \
 	{                                                                                  \
 		/* relaxed: any value the word has held is an acceptable reading. */      \
@@ -270,12 +343,69 @@ void sc_scalable_capped_add(sc_scalable_capped_t *c, const sc_scalable_capped_cf
 			atomic_store_explicit(sc_scalable_w32_(c), 0, memory_order_relaxed); \
 		else                                                                       \
 			atomic_store_explicit(sc_scalable_w64_(c), 0, memory_order_relaxed); \
-	}                                                                                  \
-	SC_OPS_SELF_CONTAINED(P)
+	}
 
 SC_SCALABLE_OPS_(scalable)
 SC_SCALABLE_OPS_(scalable_cas)
 SC_SCALABLE_OPS_(scalable_capped)
+SC_SCALABLE_GET_RESET_(scalable)
+SC_SCALABLE_GET_RESET_(scalable_capped)
+
+/* Range: 2^width - 1 (ScalableCAS: 2^(width-1) - 1, the tag takes a bit). */
+static inline uint64_t sc_scalable_range(const sc_scalable_cfg *cfg)
+{
+	if (cfg->dotnet && cfg->width == 64) /* the runtime's count stops there */
+		return ((uint64_t)1 << (cfg->threshold + 31)) - 1;
+	return cfg->width == 32 ? UINT32_MAX : UINT64_MAX;
+}
+
+static inline uint64_t sc_scalable_capped_range(const sc_scalable_capped_cfg *cfg)
+{
+	return sc_scalable_range(cfg);
+}
+
+static inline uint64_t sc_scalable_cas_range(const sc_scalable_cas_cfg *cfg)
+{
+	return sc_scalable_cas_value_mask(cfg);
+}
+
+/* ScalableCAS: the value bits; reset zeroes them and keeps the mode tag. */
+static inline uint64_t sc_scalable_cas_get(const sc_scalable_cas_t *c,
+                                           const sc_scalable_cas_cfg *cfg)
+{
+	/* relaxed: any value the word has held is an acceptable reading. */
+	if (cfg->width == 32)
+		return atomic_load_explicit(sc_scalable_cw32_(c), memory_order_relaxed) &
+		       ~SC_SCALABLE_CAS_TAG32;
+	return atomic_load_explicit(sc_scalable_cw64_(c), memory_order_relaxed) &
+	       ~SC_SCALABLE_CAS_TAG64;
+}
+
+static inline void sc_scalable_cas_reset(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg)
+{
+	/* relaxed: only while nothing increments (SPEC §3). */
+	if (cfg->width == 32) {
+		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
+		uint32_t keep = atomic_load_explicit(w, memory_order_relaxed) & SC_SCALABLE_CAS_TAG32;
+		atomic_store_explicit(w, keep, memory_order_relaxed);
+	} else {
+		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
+		uint64_t keep = atomic_load_explicit(w, memory_order_relaxed) & SC_SCALABLE_CAS_TAG64;
+		atomic_store_explicit(w, keep, memory_order_relaxed);
+	}
+}
+
+/*
+ * describe (scalable.c; contract in scounters.h):
+ * Scalable, ScalableCapped: delta=<2^s, the step an update adds at the
+ * current count (1 below 2^T), applied with probability 1/delta;
+ * ScalableCapped's stops at 2^cap>.
+ * ScalableCAS: mode=cas (no CAS has failed: every increment was exact) or
+ * mode=scalable;delta=<as above> (the sticky switch is set).
+ */
+SC_OP_DECLARE_DESCRIBE(scalable)
+SC_OP_DECLARE_DESCRIBE(scalable_cas)
+SC_OP_DECLARE_DESCRIBE(scalable_capped)
 
 #ifdef __cplusplus
 }

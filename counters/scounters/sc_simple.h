@@ -93,7 +93,10 @@ static inline void sc_fetchadd_inc(sc_fetchadd_t *c, const sc_fetchadd_cfg *cfg,
 /*
  * RBO (Dice §2.1): CAS with randomized exponential backoff after each
  * failure (sc_backoff; bounds backoff-min, backoff-max in pauses, defaults
- * 4 and 1024). Exact.
+ * 4 and 1024). Exact. After each wait it reloads the word before the next
+ * CAS (as BFP does, Dice Fig. 2): the value the failed CAS handed back is
+ * stale by then whenever anyone incremented during the wait, so retrying
+ * with it would win only when all other threads are quiet.
  */
 typedef sc_word_counter sc_rbo_t;
 typedef sc_word_cfg sc_rbo_cfg;
@@ -102,10 +105,13 @@ static inline void sc_rbo_inc(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t)
 {
 	uint64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
 	uint32_t failures = 0;
-	/* relaxed: as CAS; the failed CAS hands back the current value. */
+	/* relaxed: as CAS. */
 	while (!atomic_compare_exchange_weak_explicit(&c->v, &v, v + 1, memory_order_relaxed,
-	                                              memory_order_relaxed))
+	                                              memory_order_relaxed)) {
 		sc_backoff(&cfg->backoff, failures++, &t->rng);
+		/* relaxed: reload after the wait (as BFP, Fig. 2); the CAS validates it. */
+		v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	}
 }
 
 /*
@@ -149,8 +155,11 @@ static inline void sc_rbo_add(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t, 
 	uint32_t failures = 0;
 	/* relaxed: as sc_rbo_inc. */
 	while (!atomic_compare_exchange_weak_explicit(&c->v, &v, v + n, memory_order_relaxed,
-	                                              memory_order_relaxed))
+	                                              memory_order_relaxed)) {
 		sc_backoff(&cfg->backoff, failures++, &t->rng);
+		/* relaxed: reload after the wait, as sc_rbo_inc. */
+		v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	}
 }
 
 /* The common operations, stamped out for the four word counters. */
@@ -163,12 +172,19 @@ static inline void sc_rbo_add(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t, 
 	}                                                                                  \
 	SC_OP_SIZEOF(P)                                                                    \
 	SC_OP_WORD_INIT_RESET(P, v, 0)                                                     \
-	SC_OPS_SELF_CONTAINED(P)
+	SC_OPS_SELF_CONTAINED(P)                                                           \
+	SC_OP_RANGE_FULL(P)
 
 SC_WORD_OPS_(serial)
 SC_WORD_OPS_(cas)
 SC_WORD_OPS_(fetchadd)
 SC_WORD_OPS_(rbo)
+
+/* describe: "" for all four; their only state is the value (get). */
+SC_OP_NO_STATE_DESCRIBE(serial)
+SC_OP_NO_STATE_DESCRIBE(cas)
+SC_OP_NO_STATE_DESCRIBE(fetchadd)
+SC_OP_NO_STATE_DESCRIBE(rbo)
 
 #ifdef __cplusplus
 }

@@ -47,6 +47,31 @@
  *   void   sc_P_destroy(sc_P_t *, const sc_P_cfg *);
  *   size_t sc_P_heap_bytes(const sc_P_t *, const sc_P_cfg *);
  *                                                  memory the counter allocated
+ *   static inline uint64_t sc_P_range(const sc_P_cfg *);
+ *                  the largest true count the counter represents without
+ *                  wrapping (probabilistic variants: the largest expected
+ *                  value before the representation wraps, conservatively);
+ *                  a run whose true count exceeds it measured an overflow,
+ *                  not the algorithm (scbench's overflowed column)
+ *   int    sc_P_describe(const sc_P_t *, const sc_P_cfg *, char *buf, size_t size);
+ *                  the counter's internal state, for explaining a run, as
+ *                  "key=value;key=value" (no commas, quotes or spaces): the
+ *                  mode an adaptive variant is in (key `mode`; two counters
+ *                  whose `mode` differs ended in different regimes), the
+ *                  exponent or threshold a probabilistic one reached, how
+ *                  many parts a distributed one uses. "" for the variants
+ *                  whose only state is their value (Serial, CAS, FetchAdd,
+ *                  RBO). The family header lists each variant's keys. Writes
+ *                  at most size bytes including the terminating NUL (none
+ *                  when size is 0) and returns the length of the whole
+ *                  description, as snprintf does, so a return >= size means
+ *                  it was cut; never fails. Thread-safety: a racy snapshot,
+ *                  safe while other threads increment (each field is read
+ *                  with one atomic load, so fields may come from different
+ *                  moments); consistent only while no thread increments, e.g.
+ *                  after the threads are joined. Not concurrently with
+ *                  init, reset or destroy. It reads, never writes, and adds
+ *                  nothing to the increment's path.
  */
 #ifndef SCOUNTERS_H
 #define SCOUNTERS_H
@@ -97,16 +122,16 @@ extern "C" {
 	  "accuracy")                                                                      \
 	X(morris_adapt, "MorrisAdapt", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
 	  "exact 32-bit half by CAS, Morris half after CAS failures (Dice §3.2)",          \
-	  "accuracy")                                                                      \
+	  "accuracy,switch-after")                                                                      \
 	X(bfp_dup, "BFP-DUP", NULL, SC_PROBABILISTIC, SC_PACKED,                           \
 	  "binary floating point, exponent grows every M updates (Dice §4.2, Fig. 2)",     \
 	  "accuracy,mantissa-threshold,backoff-min,backoff-max")                           \
 	X(bfp_csup, "BFP-CSUP", NULL, SC_PROBABILISTIC, SC_PACKED,                         \
 	  "binary floating point, exponent grows only on contention (Dice §4.3)",          \
-	  "accuracy,mantissa-threshold,backoff-min,backoff-max")                           \
+	  "accuracy,mantissa-threshold,backoff-min,backoff-max,grow-after")                           \
 	X(scalable, "Scalable", "ayers", SC_PROBABILISTIC, SC_PACKED,                      \
 	  "exact below 2^T, then adds 2^k with probability 2^-k (Ayers)",                  \
-	  "threshold,width")                                                               \
+	  "threshold,width,runtime")                                                               \
 	X(scalable_cas, "ScalableCAS", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
 	  "Scalable that tries a CAS by one first (Ayers, end notes)", "threshold,width")  \
 	X(scalable_capped, "ScalableCapped", NULL, SC_PROBABILISTIC, SC_PACKED,            \
@@ -141,6 +166,8 @@ typedef struct sc_variant {
 	void (*flush)(void *c, const void *cfg, sc_thread *t);
 	void (*destroy)(void *c, const void *cfg);
 	size_t (*heap_bytes)(const void *c, const void *cfg);
+	uint64_t (*range)(const void *cfg); /* sc_P_range: largest true count in range */
+	int (*describe)(const void *c, const void *cfg, char *buf, size_t size);
 } sc_variant;
 
 /* Stable ids, in list order. */
@@ -169,6 +196,8 @@ typedef struct sc_table {
 	size_t n;
 	size_t stride;
 	bool same_seed;       /* the same-seed=1 parameter */
+	uint32_t thread_seed; /* nonzero: every thread's counter stream starts at this
+	                         state (Scalable runtime=dotnet: the runtime's 100) */
 } sc_table;
 
 /*

@@ -103,8 +103,9 @@ def spread_within(bound):
         nmin = min(p["n"] for p in above.values())
         lo = min(above.values(), key=lambda p: p["p5"])
         hi = max(above.values(), key=lambda p: p["p95"])
-        meas = "over %d N values > 2^%d: lowest p5 %.4f, highest p95 %.4f (%d+ runs per N)" % (
-            len(above), t, lo["p5"], hi["p95"], nmin)
+        meas = ("over %d N values > 2^%d (true counts N = %s..%s): lowest p5 %.4f, highest "
+                "p95 %.4f (%d+ runs per N)" % (len(above), t, f_n(min(above)), f_n(max(above)),
+                                               lo["p5"], hi["p95"], nmin))
         if nmin < MIN_RUNS_PCT:
             return meas, INCONCLUSIVE, too_few_runs(nmin)
         return (meas,) + verdict(lo["p5"] >= 1 - bound and hi["p95"] <= 1 + bound,
@@ -117,7 +118,8 @@ def worst_within(bound):
     def judge(ctx, above, t):
         worst = max(max(abs(p["min"] - 1), abs(p["max"] - 1)) for p in above.values())
         runs = sum(p["n"] for p in above.values())
-        return (("worst |value/N - 1| over %d runs: %s" % (runs, f_pct(100 * worst)),)
+        return (("worst |value/N - 1| over %d runs, true counts N = %s..%s: %s"
+                 % (runs, f_n(min(above)), f_n(max(above)), f_pct(100 * worst)),)
                 + verdict(worst <= bound, "<= %g%%" % (100 * bound),
                           "a run beyond %g%%" % (100 * bound))
                 + (min(p["n"] for p in above.values()),))

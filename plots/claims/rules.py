@@ -5,7 +5,7 @@ figure the rule reads is the claim's unless the factory is told otherwise.
 
 import math
 
-from claims.core import CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM, f_pct, f_rate, f_ratio
+from claims.core import CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM, f_n, f_pct, f_rate, f_ratio
 from stats import percentile
 
 
@@ -209,9 +209,12 @@ def rstdv_within(variant, bound_of):
         rms = math.sqrt(sum(r["rel_error"] ** 2 for r in rows) / k)
         bound = max(bound_of(r["params_map"]) for r in rows)
         tol = 1.0 + 2.0 / math.sqrt(2.0 * k)  # two standard errors of an RMS estimate of k values
+        ops = sorted(r["ops"] for r in rows)
         meas = ("RMS relative error over %d runs (all thread counts, both work levels): %s; "
-                "bound %s (sampling tolerance x%.2f: two standard errors of an RMS of %d values)"
-                % (k, f_pct(100 * rms), f_pct(100 * bound), tol, k))
+                "bound %s (sampling tolerance x%.2f: two standard errors of an RMS of %d values); "
+                "true counts %s..%s increments (the bound holds at every count, so runs of "
+                "any length test it)"
+                % (k, f_pct(100 * rms), f_pct(100 * bound), tol, k, f_n(ops[0]), f_n(ops[-1])))
         if rms <= bound:
             return meas, HOLDS, "RMS within the bound", k
         if rms <= bound * tol:
