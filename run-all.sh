@@ -8,11 +8,12 @@ mode=default
 out=""
 resume=""
 max_threads=""
+order_seed=""
 
 usage() {
 	cat <<EOF
 Usage: ./run-all.sh [--quick | --paper | --paper-errors] [--out DIR] [--max-threads N]
-                    [--resume DIR]
+                    [--resume DIR] [--order-seed S]
 
 Runs every experiment (Dice Figs. 3-6, Ayers's accuracy and scaling figures,
 baselines, latency, read cost) with scbench into results/<host>-<date>/ (or
@@ -35,9 +36,20 @@ Modes (timed points: warm-up + measured seconds x runs):
               About $(errors_minutes) min here; figures and claims that need
               other experiments are skipped or not measurable
 
+Every run of a timed point (variant, thread count) is its own scbench
+invocation (--runs=1 --first-run=r), so a point's min-max band includes the
+variance between invocations (calibration of --work, memory layout, what
+else the machine did). Repetition r of every timed point of every experiment
+runs before repetition r+1 of any, each round in a shuffled order drawn from
+the order seed (recorded in run-all.conf; the order in run-all.order). Only
+read-cost runs the reader thread (scbench --read-cost=off elsewhere: read_ns
+empty), so throughput runs have no reader wake-ups. Ayers's count-to-N runs
+(all runs of one N in one invocation) come last, in their plan order.
+
 Thread counts are 1, 2, 4, ... and the PU count (hwloc), capped by
 --max-threads. Time per thread count (the Dice figures, baselines, latency
-and read cost run once per thread count; Ayers's count-to-N runs use all PUs):
+and read cost run once per thread count; Ayers's count-to-N runs use all PUs),
+with about $INVOKE_S s to start each scbench and $CALIB_S s more to calibrate --work:
   --quick    about $(estimate quick 0) s per thread count, plus $(fixed quick) s
   default    about $(estimate default 0) s per thread count, plus $(fixed default) s
   --paper    about $(estimate paper 0) s per thread count, plus $(fixed paper) s
@@ -50,6 +62,8 @@ Options:
   --resume DIR     continue an interrupted run in DIR: finished points are kept
                    and never run again; the mode and thread counts come from DIR
   --max-threads N  largest thread count to run
+  --order-seed S   seed of the shuffled order, 1..2147483646 (default: drawn
+                   from the clock; a new result set only)
   --help           this text
 
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
@@ -97,24 +111,30 @@ N_DICE=12
 N_ERR=5
 N_BASE=10
 N_ALL=19
+# Seconds to start one scbench (process, hwloc topology, threads), and to
+# calibrate --work once (wl_calibrate), measured on the 2-PU development box.
+INVOKE_S=0.1
+CALIB_S=0.75
 
-# Seconds of timed runs per thread count (the fixed part: all variants' read cost, once),
-# plus per-invocation overhead (thread creation, calibration).
+# Seconds of timed runs per thread count (the fixed part: all variants' read
+# cost, once): one invocation per run, each with its start-up cost, and a
+# calibration in those with external work (fig3, fig4-low, baselines at 99%).
 estimate() {
 	local w d r ar as
 	read -r w d r ar as <<<"$(protocol "$1")"
 	# fig3, fig4-low, fig4-high, fig5: Dice set; baselines at 2 work levels; latency.
-	awk -v w="$w" -v d="$d" -v r="$r" -v nd=$N_DICE -v nb=$N_BASE -v na=$N_ALL -v f="$2" 'BEGIN {
-		per = (w + d + 0.05) * r
-		printf "%.0f", f ? per * na + 0.6 : per * (4 * nd + 2 * nb + na) + 7 * 0.6 }'
+	awk -v w="$w" -v d="$d" -v r="$r" -v nd=$N_DICE -v nb=$N_BASE -v na=$N_ALL -v f="$2" \
+		-v inv=$INVOKE_S -v cal=$CALIB_S 'BEGIN {
+		per = (w + d + 0.05 + inv) * r
+		printf "%.0f", f ? per * na : per * (4 * nd + 2 * nb + na) + (2 * nd + nb) * r * cal }'
 }
 
 estimate_ayers() {
 	local w d r ar as
 	read -r w d r ar as <<<"$(protocol "$1")"
 	# 3 variants + 6 thresholds, as steps of a x4 grid up to 12*4^steps increments
-	awk -v ar="$ar" -v as="$as" 'BEGIN {
-		n = 12 * 4 ^ as; printf "%.0f", 9 * ar * (0.002 * (as + 1) + n * 1.33 * 5e-9) }'
+	awk -v ar="$ar" -v as="$as" -v inv=$INVOKE_S 'BEGIN {
+		n = 12 * 4 ^ as; printf "%.0f", 9 * ar * (0.002 * (as + 1) + n * 1.33 * 5e-9) + 9 * (as + 1) * inv }'
 }
 
 # Seconds that do not grow with the thread counts: read cost and Ayers's runs.
@@ -126,7 +146,9 @@ fixed() {
 errors_minutes() {
 	local k
 	k=$(thread_list "${max_threads:-}" | wc -w)
-	awk -v k="$k" -v n=$N_ERR 'BEGIN { printf "%.0f", k * (2 * n * 5 * 10.05 + 2 * 0.6) / 60 + 0.5 }'
+	# One invocation per run; the 99% ones calibrate --work.
+	awk -v k="$k" -v n=$N_ERR -v inv=$INVOKE_S -v cal=$CALIB_S \
+		'BEGIN { printf "%.0f", k * (2 * n * 5 * (10.05 + inv) + n * 5 * cal) / 60 + 0.5 }'
 }
 
 total_minutes() {
@@ -147,6 +169,8 @@ while [ $# -gt 0 ]; do
 	--resume=*) resume=${1#--resume=} ;;
 	--max-threads) [ $# -ge 2 ] || die "--max-threads needs a number"; max_threads=$2; shift ;;
 	--max-threads=*) max_threads=${1#--max-threads=} ;;
+	--order-seed) [ $# -ge 2 ] || die "--order-seed needs a number"; order_seed=$2; shift ;;
+	--order-seed=*) order_seed=${1#--order-seed=} ;;
 	--help | -h) usage; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
@@ -155,6 +179,12 @@ done
 if [ -n "$max_threads" ] && ! [[ $max_threads =~ ^[1-9][0-9]*$ ]]; then
 	die "--max-threads=$max_threads: expected a positive integer"
 fi
+if [ -n "$order_seed" ] && { ! [[ $order_seed =~ ^[1-9][0-9]{0,9}$ ]] ||
+	[ "$order_seed" -gt 2147483646 ]; }; then
+	die "--order-seed=$order_seed: expected an integer in [1, 2147483646]"
+fi
+[ -z "$order_seed" ] || [ -z "$resume" ] ||
+	die "--order-seed is for a new result set; --resume follows the recorded order"
 
 # --- dependencies and build ---------------------------------------------------
 need_pkgs=""
@@ -191,27 +221,115 @@ if [ -n "$resume" ]; then
 	dir=$resume
 	# shellcheck disable=SC1091
 	. "$dir/run-all.conf"
+	if [ -z "${order_seed:-}" ] || [ ! -f "$dir/run-all.plan" ] || [ ! -f "$dir/run-all.order" ]; then
+		die "--resume $resume: no run-all.plan/run-all.order (made by an older run-all.sh, which ran all runs of a point in one invocation): finish it with that version"
+	fi
 else
 	if [ -z "$out" ]; then
 		out="$top/results/$(hostname -s 2>/dev/null || hostname)-$(date +%Y%m%d-%H%M%S)"
 	fi
 	[ -e "$out" ] && die "$out exists: a result set is never overwritten (use --resume $out to continue it)"
-	mkdir -p "$out/parts" "$out/logs" || die "cannot create $out"
 	dir=$out
 	threads=$(thread_list "$max_threads")
-	cat >"$dir/run-all.conf" <<EOF
-mode=$mode
-threads="$threads"
-EOF
+	[ -n "$order_seed" ] || order_seed=$((($(date +%s) * 1000003 + $$) % 2147483646 + 1))
 fi
-dir=$(cd "$dir" && pwd)
 read -r warmup duration runs ayers_runs ayers_steps <<<"$(protocol "$mode")"
 pus=$(pu_count)
 maxt=${threads##* }
 
 # --- the plan: one line per scbench invocation ("id chunk args...") --------------
+# The experiments' lines below name every variant of a point group at once;
+# split_runs makes them one invocation per run, shuffle_rounds sets the order.
 plan=$(mktemp)
-trap 'rm -f "$plan"' EXIT
+order=$(mktemp)
+trap 'rm -f "$plan" "$plan.points" "$plan.keys" "$order"' EXIT
+
+# variant_keys: "name,key1,key2," per variant from scbench --list (the
+# parameter keys it accepts, in the [...] that ends its line), in the order
+# scbench runs them for --counter=all.
+variant_keys() {
+	"$scbench" --list | awk '!/^#/ && NF { k = ""
+		if (match($0, /\[[a-z0-9,-]*\]$/)) k = substr($0, RSTART + 1, RLENGTH - 2)
+		print $1 "," k (k == "" ? "" : ",") }'
+}
+
+# params_for KEYS ARGS: ARGS without the --param=KEY=VALUE whose key the
+# variant does not accept (KEYS: its variant_keys line), as scbench applies a
+# parameter to every chosen variant that accepts it; same-seed applies to all.
+params_for() {
+	local keys=$1 a key out=""
+	for a in $2; do
+		case $a in
+		--param=*)
+			key=${a#--param=}
+			key=${key%%=*}
+			[ "$key" = same-seed ] || [[ $keys == *",$key,"* ]] || continue ;;
+		esac
+		out="$out $a"
+	done
+	echo "${out# }"
+}
+
+# split_runs ALL < points > plan: every timed line "id chunk --counter=A,B ...
+# --runs=R" becomes one line per variant and repetition, "id chunk-V-rK
+# --counter=V ... --runs=1 --first-run=K", variants in list order and
+# repetitions inner, so that the parts merged in plan order give the rows one
+# invocation would, each with the --param keys its variant accepts.
+# Count-to-N lines (--ops) stay whole. Every experiment but read-cost gets
+# --read-cost=off: no reader thread wakes during its runs. KEYS: a file of
+# variant_keys lines (its names are the list for --counter=all).
+split_runs() {
+	local keys=$1 all id chunk args given list r v k reader one
+	all=$(cut -d, -f1 "$keys" | paste -sd, -)
+	while read -r id chunk args; do
+		reader=" --read-cost=off"
+		[ "$id" = read-cost ] && reader=""
+		case $args in *--ops=*) echo "$id $chunk $args$reader"; continue ;; esac
+		given=${args#*--counter=}
+		given=${given%% *}
+		list=$given
+		[ "$list" = all ] && list=$all
+		r=${args##*--runs=}
+		r=${r%% *}
+		for v in ${list//,/ }; do
+			for ((k = 0; k < r; k++)); do
+				one=$(params_for "$(grep -m1 "^$v," "$keys")" "${args/"--counter=$given"/"--counter=$v"}")
+				echo "$id $chunk-$v-r$k ${one/"--runs=$r"/"--runs=1 --first-run=$k"}$reader"
+			done
+		done
+	done
+}
+
+# shuffle_rounds SEED < plan > order: "id chunk" of every plan line in the
+# order to run them. Round K holds repetition K (--first-run=K) of every timed
+# point of every experiment, in a Fisher-Yates shuffle driven by the
+# Park-Miller generator (x <- 16807 x mod 2^31-1, exact in awk's doubles, so
+# the order is the same function of SEED on every awk); the rounds run in
+# order, then the count-to-N lines in plan order.
+shuffle_rounds() {
+	awk -v seed="$1" '
+	function next_rand() { state = (state * 16807) % 2147483647; return state }
+	{
+		if ($0 ~ / --first-run=/) {
+			k = $0; sub(/.* --first-run=/, "", k); sub(/ .*/, "", k); k += 0
+			line[k, ++n[k]] = $1 " " $2
+			if (k > maxk) maxk = k
+		} else
+			rest[++nrest] = $1 " " $2
+	}
+	END {
+		state = seed
+		for (k = 0; k <= maxk; k++) {
+			for (i = n[k]; i > 1; i--) {
+				j = next_rand() % i + 1
+				t = line[k, i]; line[k, i] = line[k, j]; line[k, j] = t
+			}
+			for (i = 1; i <= n[k]; i++) print line[k, i]
+		}
+		for (i = 1; i <= nrest; i++) print rest[i]
+	}'
+}
+
 timed="--warmup=$warmup --duration=$duration --runs=$runs"
 # Range safety (issue 13): Scalable, ScalableCAS and ScalableCapped count in 64 bits in
 # every timed experiment (2^32 is reached in under 8 s at 2 threads, 0% work). Every
@@ -220,7 +338,7 @@ timed="--warmup=$warmup --duration=$duration --runs=$runs"
 # 4.29e9 whatever its accuracy: scbench flags any such run (overflowed=1) and the plots
 # leave its error out.
 wide="--param=width=64"
-{
+[ -n "$resume" ] || {
 	for t in $threads; do
 		if [ "$mode" = paper-errors ]; then
 			echo "dice-fig4-low t$t --counter=$ERRORS --work=99 --threads=$t $timed"
@@ -245,34 +363,64 @@ wide="--param=width=64"
 			echo "ayers-tunable n$k-T$T --counter=Scalable --param=threshold=$T --threads=$maxt --ops=$ops --runs=$ayers_runs"
 		done
 	done
-} >"$plan"
+} >"$plan.points"
 
-# Estimated seconds of one plan line (for the time-left estimate).
-line_seconds() {
-	local args=$1 nv t
-	case $args in
-	*--counter=all*) nv=$N_ALL ;;
-	*--counter=Serial,FetchAdd,Scalable*) nv=3 ;;
-	*--counter=Scalable\ *) nv=1 ;;
-	*"--counter=$BASELINES"*) nv=$N_BASE ;;
-	*"--counter=$ERRORS "*) nv=$N_ERR ;;
-	*) nv=$N_DICE ;;
-	esac
-	case $args in
-	*--ops=*)
-		t=${args##*--ops=}
-		awk -v nv="$nv" -v r="$ayers_runs" -v o="${t%% *}" -v m="$maxt" \
-			'BEGIN { printf "%.3f", nv * r * (0.002 + o * m * 1.33 * 5e-9) }' ;;
-	*) awk -v nv="$nv" -v w="$warmup" -v d="$duration" -v r="$runs" \
-		'BEGIN { printf "%.3f", nv * r * (w + d + 0.05) + 0.6 }' ;;
-	esac
+# A new result set: the plan, its order and run-all.conf, written before any run.
+new_result_set() {
+	variant_keys >"$plan.keys" && [ -s "$plan.keys" ] ||
+		{ echo "run-all.sh: $scbench --list failed" >&2; exit 1; }
+	split_runs "$plan.keys" <"$plan.points" >"$plan"
+	shuffle_rounds "$order_seed" <"$plan" >"$order"
+	mkdir -p "$dir/parts" "$dir/logs" || die "cannot create $dir"
+	cp "$plan" "$dir/run-all.plan"
+	{
+		echo "# run-all.sh: the order in which the invocations of run-all.plan run (id chunk),"
+		echo "# from order seed $order_seed: round K (repetition K of every timed point)"
+		echo "# shuffled, the rounds in order, then the count-to-N invocations"
+		cat "$order"
+	} >"$dir/run-all.order"
+	cat >"$dir/run-all.conf" <<EOF
+mode=$mode
+threads="$threads"
+order_seed=$order_seed
+EOF
+}
+if [ -n "$resume" ]; then
+	cp "$dir/run-all.plan" "$plan"
+	grep -v '^#' "$dir/run-all.order" >"$order"
+else
+	new_result_set
+fi
+dir=$(cd "$dir" && pwd)
+
+# plan_estimates < plan: "id chunk seconds" per plan line (for the time-left
+# estimate): the runs (variants x runs of its --counter and --runs), the start
+# of scbench, and the calibration of --work when there is external work.
+plan_estimates() {
+	awk -v all=$N_ALL -v w="$warmup" -v d="$duration" -v m="$maxt" -v inv=$INVOKE_S \
+		-v cal=$CALIB_S '
+	function opt(name,   v) {
+		v = $0; if (!sub(".* --" name "=", "", v)) return ""
+		sub(/ .*/, "", v); return v
+	}
+	{
+		list = opt("counter"); nv = list == "all" ? all : split(list, parts, ",")
+		r = opt("runs"); ops = opt("ops"); work = opt("work")
+		if (ops != "")
+			t = nv * r * (0.002 + ops * m * 1.33 * 5e-9) + inv
+		else
+			t = nv * r * (w + d + 0.05) + inv + (work + 0 > 0 ? cal : 0)
+		printf "%s %s %.3f\n", $1, $2, t
+	}'
 }
 
-total=$(wc -l <"$plan")
-est_total=0
-while read -r id chunk args; do
-	est_total=$(awk -v a="$est_total" -v b="$(line_seconds "$args")" 'BEGIN { print a + b }')
-done <"$plan"
+declare -A args_of est_of
+while read -r id chunk args; do args_of["$id $chunk"]=$args; done <"$plan"
+while read -r id chunk est; do
+	est_of["$id $chunk"]=$est
+done < <(plan_estimates <"$plan")
+est_total=$(plan_estimates <"$plan" | awk '{ s += $3 } END { printf "%.3f", s }')
+total=$(wc -l <"$order")
 
 # Interrupts: SIGINT/SIGTERM/SIGHUP stop the current scbench (it removes its
 # temporary files and exits 128+signal), then say how to continue; exit
@@ -287,7 +435,7 @@ interrupted() {
 		kill -TERM "$child" 2>/dev/null || true
 		wait "$child" 2>/dev/null || true # under set -e: its status is no failure here
 	fi
-	rm -f "$dir"/*.csv.tmp
+	rm -f "$dir"/*.csv.tmp "$dir"/*.csv.meta.json.tmp
 	echo "run-all.sh: interrupted (SIG$sig); nothing finished is lost. Continue with: $resume_cmd" >&2
 	exit "$code"
 }
@@ -295,27 +443,28 @@ trap 'interrupted INT' INT
 trap 'interrupted TERM' TERM
 trap 'interrupted HUP' HUP
 
-echo "run-all.sh: $mode mode, $total scbench runs, thread counts: $threads ($pus PUs)" >&2
+echo "run-all.sh: $mode mode, $total scbench invocations (one per run, order seed $order_seed: run-all.order), thread counts: $threads ($pus PUs)" >&2
 echo "run-all.sh: result set $dir (about $(awk -v s="$est_total" 'BEGIN { printf "%.1f", s / 60 }') min)" >&2
 started=$(date +%s)
 est_done=0
 spent_est=0
 i=0
-while read -r id chunk args; do
+while read -r id chunk; do
 	i=$((i + 1))
 	part="$dir/parts/$id/$chunk.csv"
-	est=$(line_seconds "$args")
-	est_done=$(awk -v a="$est_done" -v b="$est" 'BEGIN { print a + b }')
+	args=${args_of["$id $chunk"]}
+	est=${est_of["$id $chunk"]}
 	if [ -f "$part" ]; then
+		est_done=$(awk -v a="$est_done" -v b="$est" 'BEGIN { print a + b }')
 		continue # finished before an interruption: never run twice
 	fi
 	mkdir -p "$dir/parts/$id"
 	now=$(date +%s)
 	el=$((now - started))
-	spent_est=$(awk -v a="$spent_est" -v b="$est" 'BEGIN { print a + b }')
 	# Time left: the estimate of what remains, scaled by how the estimates fared so far.
-	left=$(awk -v tot="$est_total" -v d="$est_done" -v el="$el" -v se="$spent_est" -v e="$est" \
-		'BEGIN { f = (se - e > 1 && el > 0) ? el / (se - e) : 1; printf "%.0f", (tot - d + e) * f }')
+	read -r est_done spent_est left < <(awk -v tot="$est_total" -v d="$est_done" -v el="$el" \
+		-v se="$spent_est" -v e="$est" 'BEGIN { d += e; se += e
+		f = (se - e > 1 && el > 0) ? el / (se - e) : 1; printf "%s %s %.0f\n", d, se, (tot - d + e) * f }')
 	printf 'run-all.sh: [%d/%d] %s %s (%ds elapsed, ~%ds left)\n' "$i" "$total" "$id" "$chunk" \
 		"$el" "$left" >&2
 	# In the background, so that a signal reaches the trap at once.
@@ -337,12 +486,42 @@ while read -r id chunk args; do
 		echo "run-all.sh: fix the cause, then continue with: ./run-all.sh --resume $dir" >&2
 		exit 1
 	fi
-done <"$plan"
+done <"$order"
 
 # --- merge the parts of each experiment into DIR/<id>.csv (+ meta) ------------
 # With --latency the parts' histogram sidecars (PART.csv.latency.csv) are
 # merged the same way into DIR/<id>.csv.latency.csv.
-for id in $(cut -d' ' -f1 "$plan" | uniq); do
+
+# merge_meta ID PART_META PARTS > meta.json: the meta.json of the part with the
+# most threads (its placement map; calibration and command line are that
+# invocation's: each row's work_iters is its own), plus "run_all", how the
+# parts were made (results/README.md).
+merge_meta() {
+	local id=$1 meta=$2 parts=$3 how reader=off per=$runs
+	how="one scbench invocation per run (--runs=1 --first-run=r: run r seeded --seed + r)"
+	if grep -q '"--ops=' "$meta"; then
+		how="one scbench invocation per N with all its runs (count-to-N)"
+		per=$ayers_runs
+	fi
+	grep -q '"--read-cost=off"' "$meta" || reader=on
+	awk -v id="$id" -v how="$how" -v per="$per" -v parts="$parts" -v seed="$order_seed" \
+		-v mode="$mode" -v reader="$reader" '
+	{ line[++n] = $0 }
+	END {
+		while (n > 0 && line[n] !~ /^}/) n--
+		for (i = 1; i < n - 1; i++) print line[i]
+		print line[n - 1] ","
+		printf "  \"run_all\": {\"experiment\": \"%s\", \"mode\": \"%s\", \"invocations\": \"%s\", ", id, mode, how
+		printf "\"runs_per_point\": %d, \"parts\": %d, \"order_seed\": %d, ", per, parts, seed
+		printf "\"order\": \"run-all.order: repetition r of every timed point of every experiment "
+		printf "before repetition r+1, each round shuffled by the order seed; count-to-N last\", "
+		printf "\"reader\": \"%s\"}\n}\n", reader == "on" ? "on: read_ns measured" : \
+			"off: --read-cost=off, no reader thread, read_ns empty"
+	}' "$meta"
+}
+
+for id in $(awk '!seen[$1]++ { print $1 }' "$plan"); do
+	nparts=0
 	first=""
 	tmp="$dir/$id.csv.tmp"
 	htmp="$dir/$id.csv.latency.csv.tmp"
@@ -356,6 +535,7 @@ for id in $(cut -d' ' -f1 "$plan" | uniq); do
 			first=$part
 		fi
 		tail -n +2 "$part" >>"$tmp"
+		nparts=$((nparts + 1))
 		if [ -f "$part.latency.csv" ]; then
 			[ -f "$htmp" ] || head -1 "$part.latency.csv" >"$htmp"
 			tail -n +2 "$part.latency.csv" >>"$htmp"
@@ -364,7 +544,8 @@ for id in $(cut -d' ' -f1 "$plan" | uniq); do
 	done <"$plan"
 	mv "$tmp" "$dir/$id.csv"
 	[ -f "$htmp" ] && mv "$htmp" "$dir/$id.csv.latency.csv"
-	cp "$meta" "$dir/$id.csv.meta.json"
+	merge_meta "$id" "$meta" "$nparts" >"$dir/$id.csv.meta.json.tmp"
+	mv "$dir/$id.csv.meta.json.tmp" "$dir/$id.csv.meta.json"
 done
 echo "run-all.sh: measurements done in $(($(date +%s) - started)) s" >&2
 

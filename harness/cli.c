@@ -36,6 +36,8 @@ void cli_usage(FILE *f)
 	      "  --duration=SEC       timed mode (the default): measured seconds            [8]\n"
 	      "  --warmup=SEC         timed mode: warm-up before the measured phase         [2]\n"
 	      "  --runs=N             repetitions of each point                             [5]\n"
+	      "  --first-run=K        index of the first run: runs K..K+N-1, run i seeded\n"
+	      "                       by --seed + i (split runs over invocations)          [0]\n"
 	      "  --work=PCT           external work percentage, 0 <= PCT < 100              [0]\n"
 	      "  --work-iters=M       external work: mean pause count (may be fractional),\n"
 	      "                       instead of --work\n"
@@ -46,6 +48,9 @@ void cli_usage(FILE *f)
 	      "  --seed=S             base seed of every random stream               [20130623]\n"
 	      "  --events=LIST        PAPI events, or \"none\"          [a standard set if any]\n"
 	      "  --latency            record a per-increment latency histogram\n"
+	      "  --read-cost=on|off   a thread that never increments times one get while the\n"
+	      "                       workers run (read_ns); off: no such thread, read_ns\n"
+	      "                       empty                                                [on]\n"
 	      "  --output=FILE        CSV output, plus FILE.meta.json; - is standard output\n"
 	      "                       (a symlink is followed; an existing FIFO or device is\n"
 	      "                       written in place, never replaced)      [standard output]\n"
@@ -288,7 +293,8 @@ void cli_variant_params(const cli_opts *o, const sc_variant *v, sc_params *out)
 enum {
 	OPT_LIST = 256, OPT_COUNTER, OPT_THREADS, OPT_OPS, OPT_DURATION, OPT_WARMUP, OPT_RUNS,
 	OPT_WORK, OPT_WORK_ITERS, OPT_COUNTERS, OPT_PLACEMENT, OPT_NODES, OPT_PARAM, OPT_SEED,
-	OPT_EVENTS, OPT_LATENCY, OPT_OUTPUT, OPT_FORCE, OPT_HELP, OPT_VERSION
+	OPT_EVENTS, OPT_LATENCY, OPT_OUTPUT, OPT_FORCE, OPT_HELP, OPT_VERSION, OPT_FIRST_RUN,
+	OPT_READ_COST
 };
 
 static const struct option long_opts[] = {
@@ -312,6 +318,8 @@ static const struct option long_opts[] = {
 	{"force", no_argument, NULL, OPT_FORCE},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
+	{"first-run", required_argument, NULL, OPT_FIRST_RUN},
+	{"read-cost", required_argument, NULL, OPT_READ_COST},
 	{NULL, 0, NULL, 0},
 };
 
@@ -401,6 +409,20 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 	case OPT_OUTPUT:
 		o->output = strcmp(arg, "-") == 0 ? NULL : arg;
 		return CLI_OK;
+	case OPT_FIRST_RUN:
+		if (!parse_u64(arg, 0, CLI_MAX_FIRST_RUN, &u))
+			return usage_error("first-run", arg, "expected an integer in [0, %u]",
+			                   CLI_MAX_FIRST_RUN);
+		o->first_run = (unsigned)u;
+		return CLI_OK;
+	case OPT_READ_COST:
+		if (strcasecmp(arg, "on") == 0)
+			o->read_cost = true;
+		else if (strcasecmp(arg, "off") == 0)
+			o->read_cost = false;
+		else
+			return usage_error("read-cost", arg, "expected on or off");
+		return CLI_OK;
 	}
 	return CLI_USAGE;
 }
@@ -414,6 +436,7 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 	o->counters = 1;
 	o->placement = PLACE_SPREAD;
 	o->seed = CLI_DEFAULT_SEED;
+	o->read_cost = true;
 	o->argc = argc;
 	o->argv = argv;
 	sc_params_clear(&o->params);

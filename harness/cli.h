@@ -16,6 +16,7 @@
 #define CLI_MAX_THREADS 16384u
 #define CLI_MAX_COUNTERS (1u << 26)
 #define CLI_MAX_NODES 1024u
+#define CLI_MAX_FIRST_RUN 1000000u
 
 typedef enum placement_kind { PLACE_SPREAD = 0, PLACE_COMPACT, PLACE_NONE } placement_kind;
 
@@ -31,6 +32,8 @@ typedef struct cli_opts {
 	double duration;   /* seconds, timed mode */
 	double warmup;     /* seconds, timed mode */
 	unsigned runs;
+	unsigned first_run; /* --first-run: index (and seed offset) of the first run */
+	bool read_cost;     /* --read-cost=on: a reader thread samples get (read_ns) */
 	double work_pct;   /* --work */
 	bool work_iters_given;
 	double work_iters;   /* --work-iters */

@@ -11,7 +11,7 @@
  * Each worker counts its increments in its own wl_thread (padded apart);
  * the only shared writes of the loop are the counter's. A reader thread,
  * which never increments, samples the cost of get during the measured
- * phase (read_ns).
+ * phase (read_ns); --read-cost=off leaves it out (read_ns empty).
  */
 #include "run.h"
 
@@ -512,7 +512,8 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 	pthread_t reader;
 	CPU_ZERO(&r->main_cpus);
 	CPU_ZERO(&sh->reader_cpus);
-	int e = pthread_create(&reader, &attr, reader_main, sh);
+	/* --read-cost=off: no reader, so nothing but the workers wakes during the phase. */
+	int e = o->read_cost ? pthread_create(&reader, &attr, reader_main, sh) : 0;
 	for (uint32_t i = 0; i < threads && !e; i++)
 		e = pthread_create(&ws[i].tid, &attr, worker_main, &ws[i]);
 	pthread_attr_destroy(&attr);
@@ -547,7 +548,8 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 	note_main_cpu(r);
 	helper_unboost();
 	set_reader_phase(sh, PHASE_DONE);
-	pthread_join(reader, NULL);
+	if (o->read_cost)
+		pthread_join(reader, NULL);
 
 	for (uint32_t i = 0; i < threads; i++)
 		if (ws[i].bind_error[0] && !bind_problem[0])

@@ -215,7 +215,8 @@ static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *ca
 	json_cpus(f, &h->main_cpus);
 	fprintf(f, ", \"cpus_seen_at_threads_eq_pus\": ");
 	json_cpus(f, &h->main_cpus_full);
-	fprintf(f, "}, \"reader\": {\"bound\": false, \"cpus_seen\": ");
+	fprintf(f, "}, \"reader\": {\"enabled\": %s, \"bound\": false, \"cpus_seen\": ",
+	        o->read_cost ? "true" : "false");
 	json_cpus(f, &h->reader_cpus);
 	fprintf(f, ", \"cpus_seen_at_threads_eq_pus\": ");
 	json_cpus(f, &h->reader_cpus_full);
@@ -344,7 +345,7 @@ static int run_all(const run_setup *s, out_file *out, out_file *lat, helpers *h,
 	}
 	for (unsigned vi = 0; vi < o->nvariants; vi++)
 		for (unsigned ti = 0; ti < o->nthreads; ti++)
-			for (unsigned run = 0; run < o->runs; run++) {
+			for (unsigned run = o->first_run; run < o->first_run + o->runs; run++) {
 				run_result r;
 				if (run_point(s, o->variants[vi], o->threads[ti], run, &r, &err)) {
 					fprintf(stderr, "scbench: %s\n", err.msg);
@@ -529,7 +530,7 @@ int main(int argc, char **argv)
 	out_file out = {0}, lat = {0};
 	helpers h;
 	memset(&h, 0, sizeof h);
-	h.pct_max_full = NAN;
+	h.pct_max = h.pct_max_full = NAN; /* null in meta.json when no run had a reader */
 	unsigned done = 0;
 	bool written = false;
 	rc = plan_work(&o, &s, &cal, &calibrated, &work_ns);

@@ -106,6 +106,11 @@ def header_rows(rs):
     pc = rs.get("protocol_count")
     if pc:
         mode.append("count-to-N: %s runs per N" % pc["runs"])
+    order = rs.get("run_all_order")
+    if order:
+        mode.append("timed: each run its own scbench invocation, repetition r of every point "
+                    "before r+1, each round shuffled (order seed %s, run-all.order)"
+                    % order.get("order_seed"))
     if mode:
         rows.append(("Mode", "; ".join(mode) + " (the papers: 2 s + 8 s, median of 5)"))
     if rs.get("scbench_version") or rs.get("source_revision"):

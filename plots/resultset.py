@@ -158,6 +158,13 @@ def schema_version(meta):
     return v if isinstance(v, int) else 1
 
 
+def runs_per_point(meta, cmd):
+    """Runs of each point: run-all.sh's record when it split them over invocations
+    (meta.json "run_all", results/README.md), else the invocation's --runs."""
+    per = (meta.get("run_all") or {}).get("runs_per_point")
+    return str(per) if per else option_of(cmd, "runs") or "5 (default)"
+
+
 def machine_summary(rs):
     metas = [(n, rs.meta(n)) for n in SOURCES]
     metas = [(n, m) for n, m in metas if m]
@@ -195,11 +202,15 @@ def machine_summary(rs):
         cmd = timed[0][1].get("command_line")
         out["protocol_timed"] = {"warmup_s": option_of(cmd, "warmup") or "2 (default)",
                                  "duration_s": option_of(cmd, "duration") or "8 (default)",
-                                 "runs": option_of(cmd, "runs") or "5 (default)"}
+                                 "runs": runs_per_point(timed[0][1], cmd)}
     counted = [(n, mm) for n, mm in metas if option_of(mm.get("command_line"), "ops")]
     if counted:
-        out["protocol_count"] = {"runs": option_of(counted[0][1].get("command_line"), "runs")
-                                 or "5 (default)"}
+        out["protocol_count"] = {"runs": runs_per_point(counted[0][1],
+                                                        counted[0][1].get("command_line"))}
+    split = next((mm["run_all"] for _, mm in timed if isinstance(mm.get("run_all"), dict)), None)
+    if split:
+        out["run_all_order"] = {"order_seed": split.get("order_seed"),
+                                "invocations": split.get("invocations")}
     conf = os.path.join(rs.path, "run-all.conf")
     if os.path.isfile(conf):
         with open(conf) as f:

@@ -71,6 +71,9 @@ usage_error param_malformed --counter=Morris --param=accuracy --ops=10
 usage_error unknown_option --frobnicate --ops=10
 usage_error stray_argument --ops=10 extra
 usage_error ops_with_duration --ops=10 --duration=1
+usage_error first_run_negative --first-run=-1 --ops=10
+usage_error first_run_too_large --first-run=1000001 --ops=10
+usage_error read_cost_unknown --read-cost=maybe --ops=10
 
 rm -f "$tmp/missing"
 "$SCBENCH" --counter=CAS --ops=10 --output="$tmp/missing/dir/x.csv" >/dev/null 2>"$tmp/err"
@@ -149,6 +152,18 @@ done
 check one_thread_seeded_run_repeatable cmp -s "$tmp/r1.cut" "$tmp/r2.cut"
 check runs_get_different_seeds awk -F, 'NR==2{a=$18} NR==3{b=$18} END{exit !(a!=b)}' "$tmp/r1.csv"
 
+# --first-run=K: the runs of one invocation split over several, each row as the
+# unsplit run would have it (run index, seed and, with one thread, the value).
+"$SCBENCH" --counter=Morris --threads=1 --ops=300000 --runs=1 --first-run=1 --seed=7 \
+	--output="$tmp/r3.csv" 2>/dev/null
+sed -n 3p "$tmp/r1.cut" >"$tmp/r1.morris1"
+cut -d, -f1-4,13,14,15,18 "$tmp/r3.csv" | sed -n 2p >"$tmp/r3.morris1"
+check first_run_same_row_as_unsplit cmp -s "$tmp/r1.morris1" "$tmp/r3.morris1"
+"$SCBENCH" --counter=CAS,FetchAdd --threads=1 --ops=100 --runs=2 --first-run=5 \
+	--output="$tmp/fr.csv" 2>/dev/null
+check first_run_indices_and_seeds awk -F, 'NR>1 {n++; if ($4!=5+(n-1)%2 || $18!=20130623+$4) bad=1}
+	END {exit bad || n!=4}' "$tmp/fr.csv"
+
 # Parameters reach the variant and the CSV.
 "$SCBENCH" --counter=Scalable --threads=1 --ops=100 --runs=1 --param=threshold=10 \
 	--output="$tmp/p.csv" 2>/dev/null
@@ -180,6 +195,21 @@ ok = not bad and len(rows) == 38 and ma and all(
     re.match(r"^mode=(exact;exact=\d+|morris;switched_at=\d+;threshold=[^;]+;updates=\d+)$", e)
     for e in ma)
 sys.exit(0 if ok else 1)' "$tmp/t.csv"
+fi
+
+# --read-cost=off: no reader thread, read_ns empty, meta.json says the reader was off.
+"$SCBENCH" --counter=CAS,Scalable --threads=2 --duration=0.1 --warmup=0.02 --runs=1 \
+	--read-cost=off --output="$tmp/nr.csv" 2>/dev/null
+check read_cost_off_read_ns_empty awk -F, 'NR>1 {n++; if ($23!="" || $16<=0) bad=1} END {exit bad || n!=2}' \
+	"$tmp/nr.csv"
+if command -v "$PY" >/dev/null 2>&1; then
+	check read_cost_off_in_meta "$PY" -c '
+import json, sys
+on = json.load(open(sys.argv[1]))["helper_threads"]["reader"]
+off = json.load(open(sys.argv[2]))["helper_threads"]["reader"]
+sys.exit(0 if on["enabled"] is True and off["enabled"] is False and off["wakeups_per_s"] == 0
+         and off["cpus_seen"] == "" and off["cpu_pct_of_worker_max"] is None else 1)' \
+		"$tmp/t.csv.meta.json" "$tmp/nr.csv.meta.json"
 fi
 
 # Hardware events: an unknown name is a usage error; none gives no event columns.

@@ -268,7 +268,7 @@ check latency_pooled_others grep -q '^Scalable 2 2 6 6 6 6 ' "$tmp/lat/figdata/l
 check latency_header_says_pooled grep -q '^# latency_percentile: pooled: the median column is the p99.9 of all' \
 	"$tmp/lat/figdata/latency-p999.dat"
 check latency_drawn_says_pooled grep -q '^# drawn: line: percentile of all increments' "$tmp/lat/figdata/latency-p50.dat"
-# run-all.sh keeps each thread count's part and its sidecar under parts/latency/.
+# run-all.sh keeps each invocation's part and its sidecar under parts/latency/.
 mklat "$tmp/latparts" "$tmp/latparts/parts/latency/t1.csv.latency.csv"
 "$py" "$plots/aggregate.py" "$tmp/latparts" >/dev/null 2>&1
 check latency_pooled_from_parts grep -q '^CAS 1 2 31 11 31 21 ' "$tmp/latparts/figdata/latency-p99.dat"

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# test_run_all_order.sh - how run-all.sh plans and runs (issue 12), as TAP:
+# every run of a timed point is its own scbench invocation, repetition r of
+# every point runs before repetition r+1 of any, each round in an order
+# shuffled from a seed recorded in the result set (the same seed, the same
+# order; --resume follows it and never runs a finished invocation twice), the
+# merged CSVs have each run index once per point with the seed of a single
+# invocation, and only read-cost runs the reader (read_ns empty elsewhere).
+# A fake scbench (a shell script that writes plausible rows at once) stands in
+# for the real one, and run-all.sh runs from a copy in the mktemp -d directory,
+# where there is no plots/regen to call.
+set -u
+: "${SCBENCH:?SCBENCH must name the scbench binary}"
+: "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+
+cp "$TOP_SRCDIR/run-all.sh" "$tmp/run-all.sh"
+"$SCBENCH" --list >"$tmp/list" || exit 1
+# The fake: the real --list; otherwise one row per variant and run, read_ns
+# empty with --read-cost=off, a meta.json with the command line, a latency
+# sidecar with --latency; each invocation's --output is logged to FAKE_LOG,
+# and the FAKE_FAIL_AT-th invocation (counted in the log) fails.
+cat >"$tmp/fake-scbench" <<FAKE
+#!/bin/sh
+[ "\$1" = --list ] && exec cat "$tmp/list"
+counters=; threads=; runs=5; first=0; reader=on; lat=; out=; seed=20130623; mode=timed
+work=0; ops=; params=
+for a in "\$@"; do
+	case \$a in
+	--counter=*) counters=\${a#*=} ;;
+	--threads=*) threads=\${a#*=} ;;
+	--runs=*) runs=\${a#*=} ;;
+	--first-run=*) first=\${a#*=} ;;
+	--read-cost=*) reader=\${a#*=} ;;
+	--latency) lat=1 ;;
+	--ops=*) mode=count; ops=\${a#*=} ;;
+	--work=*) work=\${a#*=} ;;
+	--param=*) params=\${a#*=} ;;
+	--output=*) out=\${a#*=} ;;
+	esac
+done
+echo "\$out" >>"\$FAKE_LOG"
+[ -n "\${FAKE_FAIL_AT:-}" ] && [ "\$(wc -l <"\$FAKE_LOG")" -ge "\$FAKE_FAIL_AT" ] && exit 1
+read_ns=12.5
+[ "\$reader" = off ] && read_ns=
+{
+	echo "counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status"
+	for v in \$(echo "\$counters" | tr , ' '); do
+		r=\$first
+		while [ "\$r" -lt \$((first + runs)) ]; do
+			echo "\$v,precise,\$threads,\$r,\$mode,\$work,0,1,spread,1,0,0.1,\${ops:-100},\${ops:-100},0,1,64,\$((seed + r)),\$params,0,0,0,\$read_ns,fake"
+			r=\$((r + 1))
+		done
+	done
+} >"\$out"
+if [ -n "\$lat" ]; then
+	echo "counter,threads,run,bucket_low_ns,bucket_high_ns,count" >"\$out.latency.csv"
+	tail -n +2 "\$out" | cut -d, -f1,3,4 | sed 's/\$/,10,11,100/' >>"\$out.latency.csv"
+fi
+{
+	printf '{\n  "command_line": ["fake"'
+	for a in "\$@"; do printf ', "%s"' "\$a"; done
+	printf '],\n  "placement": []\n}\n'
+} >"\$out.meta.json"
+FAKE
+chmod +x "$tmp/fake-scbench"
+run_all() { SCBENCH=$tmp/fake-scbench "$tmp/run-all.sh" --max-threads 2 "$@" >/dev/null 2>"$tmp/err"; }
+body() { grep -v '^#' "$1"; }
+
+# A default-mode plan (3 runs per point), interrupted by a failure after 100
+# invocations, then resumed.
+export FAKE_LOG=$tmp/log
+rs=$tmp/rs
+FAKE_FAIL_AT=100 run_all --order-seed 4242 --out "$rs"
+check first_part_fails_exit_1 test $? -eq 1
+check order_recorded sh -c "grep -qx 'order_seed=4242' '$rs/run-all.conf' && test -s '$rs/run-all.order'"
+check order_lists_plan_once "$PY" -c '
+import sys
+plan = [l.split()[:2] for l in open(sys.argv[1])]
+order = [l.split() for l in open(sys.argv[2]) if not l.startswith("#")]
+sys.exit(0 if sorted(map(tuple, plan)) == sorted(map(tuple, order)) and len(set(map(tuple, order))) == len(order) else 1)' \
+	"$rs/run-all.plan" "$rs/run-all.order"
+sed '$d' "$FAKE_LOG" >"$tmp/log1" # the failed invocation wrote nothing
+run_all --resume "$rs"
+check resume_exit_0 test $? -eq 0
+# Every invocation ran once, in the recorded order, across the failure.
+body "$rs/run-all.order" | awk -v d="$rs" '{ print d "/parts/" $1 "/" $2 ".csv" }' >"$tmp/want"
+{ cat "$tmp/log1"; tail -n +101 "$FAKE_LOG"; } >"$tmp/got"
+check resume_follows_recorded_order_never_twice cmp -s "$tmp/want" "$tmp/got"
+
+# The order: one invocation per run of a timed point; repetition r of every
+# point before repetition r+1 of any; within a round not the plan's order and
+# the experiments mixed.
+check plan_one_run_per_timed_invocation awk '!/--ops=/ && !/ --runs=1 --first-run=[0-2]( |$)/ { bad = 1 } END { exit bad }' \
+	"$rs/run-all.plan"
+check order_rounds_by_repetition sh -c "body() { grep -v '^#' \"\$1\"; }; body '$rs/run-all.order' |
+	awk '\$2 ~ /-r[0-9]+\$/ { k = \$2; sub(/.*-r/, \"\", k); if (k + 0 < last) bad = 1; last = k + 0 }
+	     \$2 !~ /-r[0-9]+\$/ { count = 1 } \$2 ~ /-r[0-9]+\$/ && count { bad = 1 } END { exit bad }'"
+check order_round_shuffled_across_experiments "$PY" -c '
+import sys
+plan = [tuple(l.split()[:2]) for l in open(sys.argv[1]) if l.split()[1].endswith("-r0")]
+order = [tuple(l.split()) for l in open(sys.argv[2]) if not l.startswith("#") and l.split()[1].endswith("-r0")]
+switches = sum(1 for a, b in zip(order, order[1:]) if a[0] != b[0])
+sys.exit(0 if sorted(plan) == sorted(order) and plan != order and switches > len(order) // 4 else 1)' \
+	"$rs/run-all.plan" "$rs/run-all.order"
+
+# Split to one variant, a line keeps the --param keys that variant accepts (as
+# scbench applies a parameter to every chosen variant that takes its key) and
+# only those: another would be a usage error. Checked against scbench --list.
+check split_keeps_accepted_params "$PY" -c '
+import re, sys
+keys = {}
+for l in open(sys.argv[1]):
+    if l.startswith("#") or not l.strip():
+        continue
+    m = re.search(r"\[([a-z0-9,-]*)\]$", l.rstrip())
+    keys[l.split()[0]] = set(m.group(1).split(",")) if m else set()
+bad, kept = 0, 0
+for l in open(sys.argv[2]):
+    args = l.split()[2:]
+    names = [a.split("=", 1)[1] for a in args if a.startswith("--counter=")][0].split(",")
+    for a in args:
+        if a.startswith("--param="):
+            k = a[len("--param="):].split("=")[0]
+            ok = any(k in keys[n] for n in names)
+            bad += not ok
+            kept += ok
+sys.exit(0 if not bad and kept else 1)' "$tmp/list" "$rs/run-all.plan"
+
+# The same seed gives the same order; another seed another one.
+FAKE_FAIL_AT=1 run_all --order-seed 4242 --out "$tmp/same"
+FAKE_FAIL_AT=1 run_all --order-seed 4243 --out "$tmp/other"
+check same_seed_same_order cmp -s "$rs/run-all.order" "$tmp/same/run-all.order"
+check other_seed_other_order test "$(body "$rs/run-all.order" | md5sum)" != \
+	"$(body "$tmp/other/run-all.order" | md5sum)"
+
+# The merged CSVs: each point (counter, threads, work, counters, params) has
+# runs 0..n-1 once each, seeded as one invocation seeds them; read_ns empty in
+# every timed experiment but read-cost, filled there; the latency sidecar has
+# the runs of the CSV, once each.
+check merged_runs_unique_per_point "$PY" -c '
+import csv, glob, os, sys
+bad = []
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.csv"))):
+    if path.endswith(".latency.csv"):
+        continue
+    rows = list(csv.DictReader(open(path)))
+    want = 30 if "ayers" in path else 3
+    points = {}
+    for r in rows:
+        points.setdefault((r["counter"], r["threads"], r["work_pct"], r["counters"], r["params"], r["ops"] if r["mode"] == "count" else ""), []).append(int(r["run"]))
+        if int(r["seed"]) != 20130623 + int(r["run"]):
+            bad.append(path + ": seed")
+    for p, runs in points.items():
+        if sorted(runs) != list(range(want)):
+            bad.append("%s %s: runs %s" % (path, p, runs))
+    reader = [r["read_ns"] != "" for r in rows]
+    if reader and any(reader) != path.endswith("read-cost.csv") or len(set(reader)) > 1:
+        bad.append(path + ": read_ns")
+print("\n".join(bad[:5]), file=sys.stderr)
+sys.exit(1 if bad or not points else 0)' "$rs"
+check latency_sidecar_runs_once "$PY" -c '
+import csv, sys
+rows = [(r["counter"], r["threads"], r["run"]) for r in csv.DictReader(open(sys.argv[1]))]
+hist = [(r["counter"], r["threads"], r["run"]) for r in csv.DictReader(open(sys.argv[2]))]
+sys.exit(0 if rows and sorted(rows) == sorted(hist) and len(set(rows)) == len(rows) else 1)' \
+	"$rs/latency.csv" "$rs/latency.csv.latency.csv"
+check read_cost_only_in_read_cost awk '($1 == "read-cost") == / --read-cost=off/ { bad = 1 } END { exit bad }' \
+	"$rs/run-all.plan"
+check merged_meta_says_how "$PY" -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["run_all"]
+a = json.load(open(sys.argv[2]))["run_all"]
+sys.exit(0 if m["runs_per_point"] == 3 and m["order_seed"] == 4242 and m["parts"] == 12 * 2 * 3
+         and m["reader"].startswith("off") and "per run" in m["invocations"]
+         and a["runs_per_point"] == 30 and "count-to-N" in a["invocations"] else 1)' \
+	"$rs/dice-fig4-high.csv.meta.json" "$rs/ayers.csv.meta.json"
+
+# An older result set (no recorded order) is refused, and --order-seed with --resume.
+mkdir "$tmp/old" && printf 'mode=quick\nthreads="1"\n' >"$tmp/old/run-all.conf"
+run_all --resume "$tmp/old"
+check old_set_refused sh -c "test $? -eq 2 && grep -q 'older run-all.sh' '$tmp/err'"
+run_all --resume "$rs" --order-seed 5
+check order_seed_with_resume_refused test $? -eq 2
+
+tap_done
