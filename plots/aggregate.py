@@ -37,6 +37,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree (it may be r
 sys.path.insert(0, HERE)
 import advice  # noqa: E402
 import claims  # noqa: E402
+import consistency  # noqa: E402
 from figbuild import Figures  # noqa: E402
 from figures import FIGURES  # noqa: E402
 from resultset import ResultSet, machine_summary  # noqa: E402
@@ -76,7 +77,7 @@ def main(argv):
     doc = {"generated_by": "plots/aggregate.py", "result_set": machine,
            "percentile_method": PCT_METHOD,
            "verdicts": claims.VERDICTS,
-           "notes": rs.notes + figs.notes,
+           "notes": rs.notes + figs.notes + consistency.band_notes(figs.stats),
            "figures": [{"id": i, "status": s, "detail": w,
                         "end_states": ["%s: %s" % r if len(figs.readings[i]) > 1 else r[1]
                                        for r in figs.readings[i]] if i in figs.readings else []}
@@ -91,7 +92,7 @@ def main(argv):
           % (len(made), outdir, sum(len(w.split()) for w in made), len(judged)))
     for i, w in skipped:
         print("aggregate.py: skipped %s: %s" % (i, w))
-    for n in rs.notes + figs.notes:
+    for n in rs.notes + figs.notes + consistency.band_notes(figs.stats):
         print("aggregate.py: note: %s" % n)
     return 0
 

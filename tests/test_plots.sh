@@ -127,6 +127,20 @@ for _ in range(2000):
         assert abs(got - want) <= 1e-12 * max(1.0, abs(want)), (xs, p, got, want)
 assert percentile([4.0], 0.95) == 4.0 and percentile([], 0.5) is None
 ' "$plots"
+# plots/consistency.py: dice-fig3 against dice-fig4-low, point by point: an
+# overlap of the min-max bands counts, a gap is named with both bands.
+check fig3_fig4low_band_note "$py" -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from consistency import band_notes
+p = lambda lo, hi: {"min": lo, "max": hi, "median": (lo + hi) / 2}
+stats = {("dice-fig3", ""): {"CAS": {1: p(10, 20), 2: p(30, 40)}, "RBO": {1: p(5, 6)}},
+         ("dice-fig4-low", ""): {"CAS": {1: p(15, 25), 2: p(41, 50)}, "RBO": {1: p(6, 7)}}}
+notes = band_notes(stats)
+assert len(notes) == 1 and "overlap at 2 of 3 common points" in notes[0], notes
+assert "CAS at 2 thr (dice-fig3: 30-40, dice-fig4-low: 41-50 ops/ms)" in notes[0], notes
+assert "RBO at" not in notes[0] and band_notes({}) == [], notes
+' "$plots"
 # Claims: unique ids, declarations the report can number, verdicts it can write.
 check claim_ids_unique "$py" -B -c '
 import sys
