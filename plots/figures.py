@@ -124,15 +124,18 @@ def latency_extra(rs, stats):
         about += ("; timing adds about %.0f ns per increment (1 thread: latency.csv against "
                   "dice-fig4-high.csv), of which the cost of an empty pair of tick reads is "
                   "subtracted from each sample" % cost)
-    zeros = sum(1 for pts in stats.values() for p in pts.values() if p["min"] <= 0)
+    floor = step / 2 if step else 1
+    zeros = sum(1 for pts in stats.values() for p in pts.values() if p["min"] < floor)
     note = "every increment timed; p50 moves in %s ns steps (the timer's resolution)" % (
         "%.3g" % step if step else "?")
     if cost is not None:
         note += "; timing adds about %.0f ns per increment" % cost
-    out = [("sampling", about), ("note", note + "; 0 = at or below the subtracted timing cost"),
-           ("zero_floor", "%g" % (step / 2 if step else 1)),
-           ("zero_about", "%d point(s) have a run at 0 ns (at or below the subtracted timing "
-                          "cost); 0 is drawn at the axis floor labelled 0" % zeros)]
+    out = [("sampling", about),
+           ("note", note + "; 0 = under half a step (at the subtracted timing cost)"),
+           ("zero_floor", "%g" % floor),
+           ("zero_about", "%d point(s) have a run under %g ns, half the timer's resolution: "
+                          "indistinguishable from the subtracted timing cost, drawn at the "
+                          "axis floor labelled 0" % (zeros, floor))]
     return out
 
 

@@ -54,12 +54,18 @@ def col(rows, key):
     return [r[key] for r in rows]
 
 
-def series_line(ax, name, rows, y="median", label=None, ayers=False, **kw):
+def at_floor(v, floor):
+    """A value below floor (log-axis panels that show 0, e.g. latency at the subtracted
+    timing cost) is drawn at floor, where the axis says 0; no floor: v."""
+    return floor if floor and v < floor else v
+
+
+def series_line(ax, name, rows, y="median", label=None, ayers=False, floor=None, **kw):
     lk = style.look(name)
     if label is None:
         label = lk["ayers_label"] if ayers else lk["label"]
     xs = [r["x"] for r in rows if not nan(r[y])]
-    ys = [r[y] for r in rows if not nan(r[y])]
+    ys = [at_floor(r[y], floor) for r in rows if not nan(r[y])]
     opts = dict(color=lk["color"], marker=lk["marker"], linestyle=lk["linestyle"],
                 linewidth=1.6, markersize=5, label=label)
     if lk["fill"] == "none":
@@ -68,11 +74,12 @@ def series_line(ax, name, rows, y="median", label=None, ayers=False, **kw):
     return ax.plot(xs, ys, **opts)[0]
 
 
-def series_band(ax, name, rows, lo="min", hi="max", alpha=BAND_ALPHA, label=None):
+def series_band(ax, name, rows, lo="min", hi="max", alpha=BAND_ALPHA, label=None, floor=None):
     pts = [r for r in rows if not nan(r[lo]) and not nan(r[hi])]
     if len(pts) < 2:
         return None
-    return ax.fill_between(col(pts, "x"), col(pts, lo), col(pts, hi), color=style.look(name)["color"],
+    return ax.fill_between(col(pts, "x"), [at_floor(v, floor) for v in col(pts, lo)],
+                           [at_floor(v, floor) for v in col(pts, hi)], color=style.look(name)["color"],
                            alpha=alpha, linewidth=0, label=label)
 
 
@@ -81,14 +88,13 @@ def series_points(ax, name, rows, i, n, y="median", whiskers=True, floor=None, l
     n offset along the log x axis so that equal values stay apart; no line."""
     lk = style.look(name)
     f = 2.0 ** ((i - (n - 1) / 2.0) * 0.03)
-    z = (lambda v: floor if floor and v <= 0 else v)
     pts = [r for r in rows if not nan(r[y])]
     xs = [r["x"] * f for r in pts]
-    ys = [z(r[y]) for r in pts]
+    ys = [at_floor(r[y], floor) for r in pts]
     err = None
     if whiskers:
-        err = [[ys[k] - z(r["min"]) for k, r in enumerate(pts)],
-               [z(r["max"]) - ys[k] for k, r in enumerate(pts)]]
+        err = [[ys[k] - at_floor(r["min"], floor) for k, r in enumerate(pts)],
+               [at_floor(r["max"], floor) - ys[k] for k, r in enumerate(pts)]]
     h = ax.errorbar(xs, ys, yerr=err, color=lk["color"], marker=lk["marker"], linestyle="none",
                     markersize=6, capsize=2, elinewidth=1.2,
                     markerfacecolor="white" if lk["fill"] == "none" else lk["color"],
@@ -103,8 +109,8 @@ def draw_series(ax, dat, groups, y="median", floor=None):
         if dat["meta"].get("draw") == "points":
             handles[name] = series_points(ax, name, rows, i, len(groups), y, floor=floor)
         else:
-            series_band(ax, name, rows)
-            handles[name] = series_line(ax, name, rows, y)
+            series_band(ax, name, rows, floor=floor)
+            handles[name] = series_line(ax, name, rows, y, floor=floor)
     if dat["meta"].get("draw") == "points":
         xs = [float(x) for x in dat["meta"].get("x_values", "1").split()]
         ax.set_xlim(xs[0] / 1.45, xs[-1] * 1.45)

@@ -23,10 +23,10 @@ do for [j=1:NP] {
 	if (j < NP) { unset key } else { set key }
 	if (DRAW eq "points") {
 		@POINTS_X
-		plot for [i=1:words(S)] F index (i-1) using ($2 * DODGE(i, words(S))):($4 > 0 ? $4 : ZF):($5 > 0 ? $5 : ZF):($6 > 0 ? $6 : ZF) with yerrorbars lt LT(word(S,i)) title LABEL(word(S,i))
+		plot for [i=1:words(S)] F index (i-1) using ($2 * DODGE(i, words(S))):($4 > ZF ? $4 : ZF):($5 > ZF ? $5 : ZF):($6 > ZF ? $6 : ZF) with yerrorbars lt LT(word(S,i)) title LABEL(word(S,i))
 	} else {
-		plot for [i=1:words(S)] F index (i-1) using 2:($5 > 0 ? $5 : ZF):($6 > 0 ? $6 : ZF) with @BAND lc rgb COLOR(word(S,i)) notitle, \
-		     for [i=1:words(S)] F index (i-1) using 2:($4 > 0 ? $4 : ZF) with linespoints lt LT(word(S,i)) title LABEL(word(S,i))
+		plot for [i=1:words(S)] F index (i-1) using 2:($5 > ZF ? $5 : ZF):($6 > ZF ? $6 : ZF) with @BAND lc rgb COLOR(word(S,i)) notitle, \
+		     for [i=1:words(S)] F index (i-1) using 2:($4 > ZF ? $4 : ZF) with linespoints lt LT(word(S,i)) title LABEL(word(S,i))
 	}
 }
 unset multiplot
