@@ -3,6 +3,16 @@
 
 #include <stdio.h>
 
+/*
+ * SC_NUMA_TEST_INTERFERE(word): a test build defines it to write the word as
+ * another thread would, just before a CAS of an adaptive slow path, so that
+ * the CAS fails on cue and the switch thresholds can be tested on one thread
+ * (tests/test_adapt_switch.c includes this file). Otherwise it is nothing.
+ */
+#ifndef SC_NUMA_TEST_INTERFERE
+#define SC_NUMA_TEST_INTERFERE(word) ((void)0)
+#endif
+
 /* env.nodes in 1 .. max, or -1 with a message saying why. */
 static int numa_check_nodes(const sc_env *env, const char *variant, uint32_t max,
                             const char *why, sc_err *err)
@@ -187,6 +197,7 @@ void sc_rbonuma_adapt_inc_slow(sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg
 			if (sc_rbonuma_word_recorded(w))
 				break; /* another thread switched the counter meanwhile */
 		}
+		SC_NUMA_TEST_INTERFERE(&c->w);
 		if (sc_rbonuma_try(c, cfg, &w, 0))
 			return;
 		if (sc_rbonuma_word_recorded(w))
@@ -328,6 +339,7 @@ void sc_multiline_adapt_inc_slow(sc_multiline_adapt_t *c, const sc_multiline_ada
 		w = atomic_load_explicit(&c->w, memory_order_acquire);
 		if (sc_multiline_adapt_word_inflated(w))
 			break; /* another thread inflated during the wait */
+		SC_NUMA_TEST_INTERFERE(&c->w);
 		/* acquire: as in sc_multiline_adapt_inc. */
 		if (atomic_compare_exchange_weak_explicit(&c->w, &w, w + 2, memory_order_acquire,
 		                                          memory_order_acquire))
