@@ -53,6 +53,23 @@ class Scenario:
         return out
 
 
+# What a reader must know before using a variant that wins a scenario, beyond
+# its measure (the counters' headers state these contracts).
+CAVEATS = {
+    "Batched": "its get reads the shared word only: until every thread flushes it lags the "
+               "count by up to threads x (batch - 1) increments (sc_distributed.h)",
+}
+PROBABILISTIC_CAVEAT = ("approximate: a probabilistic counter, its error bounded in "
+                        "probability only (dice-fig6; its family header states the bound)")
+
+
+def caveat(variant, kind):
+    """The caveat of a recommended variant, or None."""
+    if variant in CAVEATS:
+        return CAVEATS[variant]
+    return PROBABILISTIC_CAVEAT if kind == "probabilistic" else None
+
+
 SCENARIOS = [
     Scenario("precise-low", "Precise count, one hot counter, low contention (99% external "
              "work)", LOW, kinds=PRECISE),
@@ -117,7 +134,7 @@ def recommend(rs, figs, sc):
     """One row of the table (a dict)."""
     row = {"id": sc.id, "scenario": sc.text, "rule": sc.rule(), "best": None,
            "figure": None, "panel": None, "value": None, "runner_up": None, "runner_figure": None,
-           "runner_value": None, "margin": None, "reason": None}
+           "runner_value": None, "margin": None, "caveat": None, "reason": None}
     t = thread_count(figs, sc)
     if t is None:
         row["reason"] = "not measured: no data in %s" % ", ".join(f for f, _ in sc.panels)
@@ -154,7 +171,8 @@ def recommend(rs, figs, sc):
         return row
     (best, (bfig, bp)) = ranked[0]
     row.update(best=best, figure=bfig[0], panel=bfig[0] + bfig[1],
-               value=f_value(bp["median"], sc.lower))
+               value=f_value(bp["median"], sc.lower),
+               caveat=caveat(best.split("[")[0], kind.get(best.split("[")[0])))
     if sc.memory_factor:
         row["value"] += ", %g bytes per counter" % bytes_at(rs, sources[0], t)[best]
     if sc.max_error_pct is not None:

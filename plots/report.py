@@ -244,6 +244,8 @@ def advice_section(d, rows):
                                               "" if r["threads"] == 1 else "s")
         if r.get("margin"):
             best += " (%s)" % r["margin"]
+        if r.get("caveat"):
+            best += ". Caveat: %s" % r["caveat"]
         runner = "-"
         if r.get("runner_up"):
             runner = "%s: %s (%s)" % (r["runner_up"], r["runner_value"],

@@ -257,6 +257,18 @@ want = {"precise-high": "RBO", "approx-high": "RBO", "single-thread": "BFP-DUP",
 assert all(got[k] == v for k, v in want.items()), got
 assert got["precise-low"] not in (None, "Serial"), got
 ' "$tmp/adv/figdata/claims.json"
+# Caveats: a probabilistic winner is said to be approximate, a precise one is
+# not, Batched's lagging get is said wherever it wins.
+check advice_caveats "$py" -B -c '
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from advice import caveat
+got = {a["id"]: a["caveat"] or "" for a in json.load(open(sys.argv[1]))["advice"]}
+assert got["single-thread"].startswith("approximate") and got["many-counters"].startswith("approximate"), got
+assert got["precise-high"] == "" and got["read-heavy"] == "", got
+assert "lags" in caveat("Batched", "precise") and caveat("Sharded", "precise") is None
+' "$tmp/adv/figdata/claims.json" "$plots"
+check advice_caveat_in_report grep -qF 'Caveat: approximate' "$tmp/adv/REPORT.md"
 check advice_section_ends_report sh -c "sed -n '/^## Which counter to use on this machine\$/,\$p' '$tmp/adv/REPORT.md' |
 	grep -c '^| [A-Z].* | \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 6 &&
 	test \"\$(grep '^## ' '$tmp/adv/REPORT.md' | tail -1)\" = '## Which counter to use on this machine'"
