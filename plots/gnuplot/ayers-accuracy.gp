@@ -7,6 +7,8 @@ RESULTS = ARG1
 GPDIR = system("dirname '".ARG0."'")
 load GPDIR."/common.gp"
 S = META(FILE1, "series")
+# Series whose every run is exact (interlocked): their line lies under Scalable's at 1.
+FLAT = META(FILE1, "flat_series")
 set terminal @PNGTERM size 1150,720
 set output OUT
 @TITLE
@@ -21,4 +23,4 @@ if (SO ne "") {
 	set label 1 sprintf("Scalable switch-over 2^{%s}", META(FILE1, "switch_over_exp")) at SO + 0, graph 0.04 offset 0.5,0 font ",9" tc rgb "#555555"
 }
 plot for [i=1:words(S)] FILE1 index (i-1) using 2:5:6 with @BAND lc rgb COLOR(word(S,i)) notitle, \
-     for [i=1:words(S)] FILE1 index (i-1) using 2:7 with linespoints lt LT(word(S,i)) title ALABEL(word(S,i))
+     for [i=1:words(S)] FILE1 index (i-1) using 2:7 with linespoints lt LT(word(S,i)) title ALABEL(word(S,i)).(strstrt(" ".FLAT." ", " ".word(S,i)." ") ? " (every run exact)" : "")
