@@ -79,8 +79,8 @@ def series_band(ax, name, rows, lo="min", hi="max", alpha=BAND_ALPHA, label=None
     if len(pts) < 2:
         return None
     return ax.fill_between(col(pts, "x"), [at_floor(v, floor) for v in col(pts, lo)],
-                           [at_floor(v, floor) for v in col(pts, hi)], color=style.look(name)["color"],
-                           alpha=alpha, linewidth=0, label=label)
+                           [at_floor(v, floor) for v in col(pts, hi)],
+                           color=style.look(name)["color"], alpha=alpha, linewidth=0, label=label)
 
 
 def series_points(ax, name, rows, i, n, y="median", whiskers=True, floor=None, label=None):
