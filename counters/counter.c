@@ -65,7 +65,7 @@ struct sc_counter {
 	sc_table t;                /* a table of one counter */
 	void *obj;                 /* the counter: sc_table_at(&t, 0) */
 	int id;                    /* enum sc_variant_id */
-	uint64_t mask;             /* range of a precise value: 2^bits - 1 */
+	uint64_t mask;             /* precise: the value's range, 2^bits - 1 (v->range) */
 	SC_ATOMIC(uint64_t) origin; /* precise: the raw value at the last read_and_reset */
 	pthread_mutex_t reset_lock; /* serialises read_and_reset of a precise counter */
 	sc_counter *next, **pprev; /* in flush_list (Batched only) */
@@ -152,17 +152,6 @@ static int parse_params(sc_params *p, char *buf, sc_err *err)
 	return 0;
 }
 
-/* The range of a precise variant's value, as a mask. */
-static uint64_t value_mask(int id, const void *cfg)
-{
-	switch (id) {
-	case SC_ID_rbonuma:
-	case SC_ID_rbonuma_adapt: return ((const sc_rbonuma_cfg *)cfg)->value_mask;
-	case SC_ID_multiline_adapt: return SC_MULTILINE_ADAPT_VALUE_MASK;
-	default: return UINT64_MAX;
-	}
-}
-
 sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 {
 	sc_err local;
@@ -202,7 +191,8 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 	}
 	c->obj = sc_table_at(&c->t, 0);
 	c->id = (int)(v - sc_variants);
-	c->mask = value_mask(c->id, c->t.cfg);
+	/* A precise value wraps after its range, 2^bits - 1 for every precise variant. */
+	c->mask = v->range(c->t.cfg);
 	atomic_init(&c->origin, 0);
 	pthread_mutex_init(&c->reset_lock, NULL);
 	if (c->id == SC_ID_batched) {

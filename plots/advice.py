@@ -11,6 +11,7 @@ one Scenario(...) to SCENARIOS. Standard library only.
 """
 
 from claims.core import f_rate
+from stats import median
 
 PRECISE = ("precise",)
 NOT_RACY = ("precise", "probabilistic")
@@ -113,7 +114,7 @@ def bytes_at(rs, source, t):
     for r in rs.rows(source, "timed"):
         if r["threads"] == t and r.get("bytes_per_counter") is not None:
             vals.setdefault(r["counter"], []).append(r["bytes_per_counter"])
-    return {c: sorted(v)[len(v) // 2] for c, v in vals.items()}
+    return {c: median(v) for c, v in vals.items()}
 
 
 def thread_count(figs, sc):

@@ -48,8 +48,8 @@ from figbuild import Figures  # noqa: E402
 from figures import FIGURES  # noqa: E402
 from resultset import SOURCES, ResultSet, machine_summary  # noqa: E402
 from compare_stats import (RESAMPLES, SEED, bootstrap_ci, holm, log_variances,  # noqa: E402
-                           median, moderated, ratio, test_point, variance_prior)
-from stats import percentile  # noqa: E402
+                           moderated, ratio, test_point, variance_prior)
+from stats import median, percentile  # noqa: E402
 
 ALPHA = 0.05
 MIN_EFFECT = 0.10

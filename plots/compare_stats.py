@@ -6,8 +6,6 @@ The method as a whole is stated in compare.py's docstring and in COMPARE.md."""
 
 import math
 
-from stats import percentile
-
 SEED = 8            # numpy default_rng seed, restarted for every point's bootstrap
 RESAMPLES = 10000   # bootstrap resamples of each set's runs
 CONFIDENCE = 0.95   # of the ratio's interval
@@ -23,10 +21,6 @@ def holm(ps):
         run = max(run, min(1.0, (m - rank) * ps[i]))
         adj[i] = run
     return adj
-
-
-def median(xs):
-    return percentile(sorted(xs), 0.5)
 
 
 def ratio(a, b):

@@ -32,6 +32,11 @@ def percentile(xs, p):
     return xs[lo] + (h - lo) * (xs[lo + 1] - xs[lo])
 
 
+def median(xs):
+    """The median of the values xs (any order), by PCT_METHOD; None if empty."""
+    return percentile(sorted(xs), 0.5)
+
+
 def summarize(values):
     """n, median, min, max, mean, p5, p95 and the sorted values; None when none is a number."""
     xs = sorted(v for v in values if v is not None and not math.isnan(v))

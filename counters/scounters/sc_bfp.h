@@ -203,7 +203,8 @@ static inline uint32_t sc_bfp_csup_next_contended_(uint32_t w, const sc_bfp_cfg 
                                                    uint32_t failed)
 {
 	uint32_t m1 = sc_bfp_mant_(w) + 1;
-	if (failed >= cfg->grow_after && m1 >= cfg->mant_threshold && (m1 & 1) == 0 && sc_bfp_exp_(w) < SC_BFP_EXP_MAX)
+	if (failed >= cfg->grow_after && m1 >= cfg->mant_threshold && (m1 & 1) == 0 &&
+	    sc_bfp_exp_(w) < SC_BFP_EXP_MAX)
 		return sc_bfp_grow_(w);
 	return sc_bfp_bump_(w);
 }

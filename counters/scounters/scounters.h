@@ -122,16 +122,16 @@ extern "C" {
 	  "accuracy")                                                                      \
 	X(morris_adapt, "MorrisAdapt", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
 	  "exact 32-bit half by CAS, Morris half after CAS failures (Dice §3.2)",          \
-	  "accuracy,switch-after")                                                                      \
+	  "accuracy,switch-after")                                                         \
 	X(bfp_dup, "BFP-DUP", NULL, SC_PROBABILISTIC, SC_PACKED,                           \
 	  "binary floating point, exponent grows every M updates (Dice §4.2, Fig. 2)",     \
 	  "accuracy,mantissa-threshold,backoff-min,backoff-max")                           \
 	X(bfp_csup, "BFP-CSUP", NULL, SC_PROBABILISTIC, SC_PACKED,                         \
 	  "binary floating point, exponent grows only on contention (Dice §4.3)",          \
-	  "accuracy,mantissa-threshold,backoff-min,backoff-max,grow-after")                           \
+	  "accuracy,mantissa-threshold,backoff-min,backoff-max,grow-after")                \
 	X(scalable, "Scalable", "ayers", SC_PROBABILISTIC, SC_PACKED,                      \
 	  "exact below 2^T, then adds 2^k with probability 2^-k (Ayers)",                  \
-	  "threshold,width,runtime")                                                               \
+	  "threshold,width,runtime")                                                       \
 	X(scalable_cas, "ScalableCAS", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
 	  "Scalable that tries a CAS by one first (Ayers, end notes)", "threshold,width")  \
 	X(scalable_capped, "ScalableCapped", NULL, SC_PROBABILISTIC, SC_PACKED,            \
