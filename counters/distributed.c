@@ -161,6 +161,7 @@ static sc_striped_table *striped_table_new(sc_striped_table *old)
 	}
 	tab->size = n;
 	tab->retired = old;
+	tab->cells = (sc_padded_u64 **)(void *)(tab + 1);
 	for (uint32_t i = 0; i < from; i++)
 		tab->cells[i] = old->cells[i];
 	for (uint32_t i = from; i < n; i++) {

@@ -174,7 +174,12 @@ SC_OP_NO_FLUSH(sharded)
 typedef struct sc_striped_table {
 	uint32_t size;                    /* cells: a power of two >= 2 */
 	struct sc_striped_table *retired; /* the table this one replaced, or NULL */
-	sc_padded_u64 *cells[];           /* size pointers, immutable once published */
+	/*
+	 * size pointers, immutable once published; they sit right after this
+	 * header in the same allocation (a pointer, not a flexible array member,
+	 * which C++ does not have).
+	 */
+	sc_padded_u64 **cells;
 } sc_striped_table;
 
 typedef struct sc_striped {

@@ -311,21 +311,24 @@ static inline uint64_t sc_multiline_sum(const sc_multiline_part *parts, uint32_t
  * that), so sc_multiline_size is nodes * SC_LINE_SIZE and an array of them
  * is packed at that stride.
  *
+ * Its size depends on the configuration, so sc_multiline_t is deliberately
+ * an incomplete type (as sc_scalable_t): a declared `sc_multiline_t c;`
+ * does not compile. Point it at sc_multiline_size(cfg) bytes aligned to
+ * SC_LINE_SIZE: sc_alloc_lines, or the sc_table helper for an array.
+ *
  * Parameters: backoff-min, backoff-max. env.nodes must be 1 .. 1024.
  */
-typedef struct sc_multiline {
-	sc_multiline_part first; /* the first of nodes consecutive components */
-} sc_multiline_t;
+typedef struct sc_multiline_storage sc_multiline_t;
 
 /* The components of c: nodes of them, from c on (see sc_multiline_size). */
 static inline sc_multiline_part *sc_multiline_parts(sc_multiline_t *c)
 {
-	return &c->first;
+	return (sc_multiline_part *)(void *)c;
 }
 
 static inline const sc_multiline_part *sc_multiline_cparts(const sc_multiline_t *c)
 {
-	return &c->first;
+	return (const sc_multiline_part *)(const void *)c;
 }
 
 typedef struct sc_multiline_cfg {
