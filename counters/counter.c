@@ -4,6 +4,7 @@
  */
 #include <scounters/scounters.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +20,15 @@
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned char *index_used; /* index_used[i]: index i belongs to a live thread */
 static uint32_t index_cap;
-static sc_counter *flush_list;
+static sc_counter *flush_list; /* the live Batched counters */
+static sc_counter *all_list;   /* every live counter (fork locks their reset locks) */
 
 /* Base of every context's seed; the sequence number makes each context's streams unique. */
 #define SC_HANDLE_SEED 0x5c0c0ffee1234567ull
 static SC_ATOMIC(uint64_t) context_seq;
 
 static pthread_key_t exit_key;
-static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+static pthread_once_t handle_once = PTHREAD_ONCE_INIT;
 
 /*
  * The context lives in the thread's own TLS block (no allocation, nothing to
@@ -41,6 +43,15 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 #endif
 static _Thread_local sc_thread self_ctx SC_TLS_FAST;
 static _Thread_local bool self_ready SC_TLS_FAST;
+/*
+ * The thread's stream for counters whose variant fixes every thread's start
+ * state (sc_table thread_seed: Scalable runtime=dotnet, the runtime's 100):
+ * one per thread, started at that seed when the thread first uses such a
+ * counter (as the runtime's per-thread generator), shared by all of them.
+ * seeded_from is the seed it started from, 0 while unused.
+ */
+static _Thread_local sc_thread seeded_ctx SC_TLS_FAST;
+static _Thread_local uint32_t seeded_from SC_TLS_FAST;
 
 /* The lowest free index, marked used; UINT32_MAX (every counter's shared path) if out of memory. */
 static uint32_t index_take(void)
@@ -69,6 +80,7 @@ struct sc_counter {
 	SC_ATOMIC(uint64_t) origin; /* precise: the raw value at the last read_and_reset */
 	pthread_mutex_t reset_lock; /* serialises read_and_reset of a precise counter */
 	sc_counter *next, **pprev; /* in flush_list (Batched only) */
+	sc_counter *all_next, **all_pprev; /* in all_list */
 };
 
 /* Thread exit: flush what this thread holds in every Batched counter, free its index. */
@@ -83,23 +95,72 @@ static void thread_exit(void *arg)
 	pthread_mutex_unlock(&registry_lock);
 	/* a later destructor that counts again gets a fresh context and index */
 	self_ready = false;
+	seeded_from = 0;
 }
 
-static void exit_key_create(void)
+/* A context's streams, unique per sequence number; salt tells processes apart (fork). */
+static void self_seed(uint32_t index, uint64_t salt)
 {
-	if (pthread_key_create(&exit_key, thread_exit) != 0)
-		abort(); /* only when the process is out of keys: nothing sensible remains */
+	/* relaxed: only uniqueness of the number matters. */
+	uint64_t seq = atomic_fetch_add_explicit(&context_seq, 1, memory_order_relaxed);
+	sc_thread_init(&self_ctx, index, 0, sc_mix64(SC_HANDLE_SEED + seq) ^ salt, false);
+}
+
+/*
+ * fork(): no other thread may hold the registry lock or a counter's reset
+ * lock while the process is copied, or the child, which has none of those
+ * threads, would wait for them forever. prepare takes them all (registry
+ * first, the order sc_counter_free also takes), parent releases them.
+ */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	for (sc_counter *c = all_list; c; c = c->all_next)
+		pthread_mutex_lock(&c->reset_lock);
+}
+
+static void fork_parent(void)
+{
+	for (sc_counter *c = all_list; c; c = c->all_next)
+		pthread_mutex_unlock(&c->reset_lock);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+/*
+ * The child has one thread, the one that forked: the locks are made anew,
+ * every thread index but its own is free again (the threads that held them
+ * do not exist here; their exit destructors never run, so what they held
+ * back in a Batched counter is not in the child's copy), and it gets a new
+ * random stream, so parent and child do not draw the same numbers.
+ */
+static void fork_child(void)
+{
+	pthread_mutex_init(&registry_lock, NULL);
+	for (sc_counter *c = all_list; c; c = c->all_next)
+		pthread_mutex_init(&c->reset_lock, NULL);
+	if (index_used)
+		memset(index_used, 0, index_cap);
+	if (self_ready) {
+		if (self_ctx.index < index_cap)
+			index_used[self_ctx.index] = 1;
+		self_seed(self_ctx.index, sc_mix64((uint64_t)getpid()));
+	}
+}
+
+static void handle_init(void)
+{
+	if (pthread_key_create(&exit_key, thread_exit) != 0 ||
+	    pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
+		abort(); /* only when the process is out of keys or memory: nothing sensible remains */
 }
 
 static sc_thread *self_create(void)
 {
-	pthread_once(&exit_key_once, exit_key_create);
+	pthread_once(&handle_once, handle_init);
 	pthread_mutex_lock(&registry_lock);
 	uint32_t index = index_take();
 	pthread_mutex_unlock(&registry_lock);
-	/* relaxed: only uniqueness of the number matters. */
-	uint64_t seq = atomic_fetch_add_explicit(&context_seq, 1, memory_order_relaxed);
-	sc_thread_init(&self_ctx, index, 0, sc_mix64(SC_HANDLE_SEED + seq), false);
+	self_seed(index, 0);
 	/*
 	 * The index's previous owner released it under registry_lock after its
 	 * last update, and we took it under the same lock, so its single-writer
@@ -115,6 +176,23 @@ sc_thread *sc_thread_self(void)
 	if (__builtin_expect(self_ready, 1))
 		return &self_ctx;
 	return self_create();
+}
+
+/* The context an update of c uses: the thread's, or its seeded stream (see seeded_ctx). */
+static sc_thread *context_for(const sc_counter *c)
+{
+	sc_thread *t = sc_thread_self();
+	uint32_t seed = c->t.thread_seed;
+	if (__builtin_expect(seed == 0, 1))
+		return t;
+	if (seeded_from != seed) {
+		seeded_ctx = *t;
+		seeded_ctx.rng = seed;
+		seeded_from = seed;
+	}
+	seeded_ctx.index = t->index;
+	seeded_ctx.node = t->node;
+	return &seeded_ctx;
 }
 
 /* ---- counters ------------------------------------------------------------------ */
@@ -163,6 +241,7 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 		           sc_variant_names());
 		return NULL;
 	}
+	pthread_once(&handle_once, handle_init);
 	char *buf = strdup(params ? params : "");
 	sc_counter *c = calloc(1, sizeof *c);
 	if (!buf || !c) {
@@ -195,15 +274,20 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 	c->mask = v->range(c->t.cfg);
 	atomic_init(&c->origin, 0);
 	pthread_mutex_init(&c->reset_lock, NULL);
+	pthread_mutex_lock(&registry_lock);
 	if (c->id == SC_ID_batched) {
-		pthread_mutex_lock(&registry_lock);
 		c->next = flush_list;
 		if (flush_list)
 			flush_list->pprev = &c->next;
 		c->pprev = &flush_list;
 		flush_list = c;
-		pthread_mutex_unlock(&registry_lock);
 	}
+	c->all_next = all_list;
+	if (all_list)
+		all_list->all_pprev = &c->all_next;
+	c->all_pprev = &all_list;
+	all_list = c;
+	pthread_mutex_unlock(&registry_lock);
 	return c;
 }
 
@@ -211,13 +295,16 @@ void sc_counter_free(sc_counter *c)
 {
 	if (!c)
 		return;
+	pthread_mutex_lock(&registry_lock);
 	if (c->pprev) {
-		pthread_mutex_lock(&registry_lock);
 		*c->pprev = c->next;
 		if (c->next)
 			c->next->pprev = c->pprev;
-		pthread_mutex_unlock(&registry_lock);
 	}
+	*c->all_pprev = c->all_next;
+	if (c->all_next)
+		c->all_next->all_pprev = c->all_pprev;
+	pthread_mutex_unlock(&registry_lock);
 	pthread_mutex_destroy(&c->reset_lock);
 	sc_table_destroy(&c->t);
 	free(c);
@@ -225,12 +312,12 @@ void sc_counter_free(sc_counter *c)
 
 void sc_counter_inc(sc_counter *c)
 {
-	c->t.v->inc(c->obj, c->t.cfg, sc_thread_self());
+	c->t.v->inc(c->obj, c->t.cfg, context_for(c));
 }
 
 void sc_counter_add(sc_counter *c, uint64_t n)
 {
-	c->t.v->add(c->obj, c->t.cfg, sc_thread_self(), n);
+	c->t.v->add(c->obj, c->t.cfg, context_for(c), n);
 }
 
 void sc_counter_flush(sc_counter *c)
@@ -261,6 +348,44 @@ uint64_t sc_counter_get(const sc_counter *c)
 	return (c->t.v->get(c->obj, c->t.cfg) - origin) & c->mask;
 }
 
+/*
+ * x rounded to an integer at random, up with probability frac(x): unbiased
+ * (E = x), unlike rounding to nearest, which at a Morris projection of
+ * n + 0.087 (30 increments at a = 5000) always takes 0.087 off. The uniform
+ * has 2^-32 resolution.
+ */
+static uint64_t round_randomly(double x, uint32_t *rng)
+{
+	double whole = floor(x);
+	double u = (double)(sc_xorshift_dice(rng) - 1) * 0x1p-32;
+	return (uint64_t)whole + (u < x - whole ? 1 : 0);
+}
+
+/*
+ * The value of a probabilistic or Serial word w as one reading of
+ * read_and_reset: the variant's get, but for Morris and MorrisAdapt, whose
+ * get rounds the real projection to the nearest integer (biased: the
+ * projections of small counts sit just above integers), the projection
+ * rounded at random, so that readings summed over many resets are unbiased.
+ */
+static uint64_t unbiased_value(const sc_counter *c, const void *w)
+{
+	const sc_morris_cfg *mcfg = c->t.cfg;
+	if (c->id == SC_ID_morris) {
+		/* relaxed: w is this call's private copy. */
+		uint32_t tbits = atomic_load_explicit(&((const sc_morris_t *)w)->t, memory_order_relaxed);
+		return round_randomly(sc_morris_projection(tbits, mcfg), &context_for(c)->rng);
+	}
+	if (c->id == SC_ID_morris_adapt) {
+		/* relaxed: as above. */
+		uint64_t word = atomic_load_explicit(&((const sc_morris_adapt_t *)w)->w,
+		                                     memory_order_relaxed);
+		return (uint32_t)word + round_randomly(sc_morris_projection((uint32_t)(word >> 32), mcfg),
+		                                       &context_for(c)->rng);
+	}
+	return c->t.v->get(w, c->t.cfg);
+}
+
 /* A single-word counter: exchange its word for the initial one, return the old word's value. */
 static uint64_t exchange_word(sc_counter *c)
 {
@@ -285,7 +410,7 @@ static uint64_t exchange_word(sc_counter *c)
 		                                        memory_order_relaxed);
 		atomic_store_explicit(&fresh.w64, old, memory_order_relaxed);
 	}
-	return v->get(&fresh, c->t.cfg);
+	return unbiased_value(c, &fresh);
 }
 
 uint64_t sc_counter_read_and_reset(sc_counter *c)

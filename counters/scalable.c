@@ -176,11 +176,52 @@ static uint64_t scalable_load(const sc_scalable_t *c, const sc_scalable_cfg *cfg
 	return atomic_load_explicit(sc_scalable_cw64_(c), memory_order_relaxed);
 }
 
+/*
+ * runtime=dotnet's add: the runtime has none, so n of its increments'
+ * worth of trials, skipped between updates by geometric gaps as Ayers's
+ * add does, each trial with the helper's own odds: below 2^T, and while
+ * the count reads as negative (width 32 from 2^31 on, up to its wrap to 0),
+ * every trial adds one, so such a run is one fetch-and-add; above 2^T a
+ * trial adds 2^s with probability (2^(32-s) - 1)/(2^32 - 1) (the draw's low
+ * s bits zero, the draw never 0), and from s = 32 on (width 64 at 2^(T+31))
+ * never: the count stops and the rest of n is dropped, as n increments would
+ * be. Cost: one fetch-and-add per exact run, one draw and one fetch-and-add
+ * per update; sc_scalable_add(c, cfg, t, 2^40) at width 32 makes some
+ * 2^(T-1) updates per power of two, times the 2^(40-32) wraps.
+ */
+static void dotnet_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint32_t *rng, uint64_t n)
+{
+	uint64_t negative = (uint64_t)1 << (cfg->width - 1); /* the signed count's sign bit */
+	uint64_t seen = scalable_load(c, cfg);
+	while (n) {
+		uint64_t d;
+		if (seen == 0 || seen >= negative || sc_scalable_log2_(seen) < cfg->threshold) {
+			/* every trial adds 1: up to 2^T, or up to the wrap at 2^width */
+			uint64_t room = seen >= negative ? (cfg->width == 32 ? ((uint64_t)1 << 32) - seen
+			                                                     : (uint64_t)0 - seen)
+			                                 : ((uint64_t)1 << cfg->threshold) - seen;
+			d = n < room ? n : room;
+			n -= d;
+		} else {
+			unsigned s = sc_scalable_log2_(seen) - (cfg->threshold - 1);
+			if (s >= 32)
+				return; /* the draw has 32 bits: no trial passes */
+			double p = ldexp(1.0, -(int)s) * (1.0 - ldexp(1.0, (int)s - 32)) /
+			           (1.0 - 0x1p-32); /* (2^(32-s) - 1)/(2^32 - 1) */
+			uint64_t gap = sc_geometric_gap(sc_xorshift_ayers(rng), log1p(-p));
+			if (gap > n)
+				return;
+			n -= gap;
+			d = (uint64_t)1 << s;
+		}
+		seen = scalable_wrap(cfg, scalable_fetch_add(c, cfg, d), d);
+	}
+}
+
 void sc_scalable_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t, uint64_t n)
 {
-	if (cfg->dotnet) { /* the runtime has no add: n of its increments */
-		for (uint64_t i = 0; i < n; i++)
-			sc_scalable_inc(c, cfg, t);
+	if (cfg->dotnet) {
+		dotnet_add(c, cfg, &t->rng, n);
 		return;
 	}
 	scalable_add_from(c, cfg, t, n, scalable_load(c, cfg), UINT64_MAX);

@@ -80,17 +80,28 @@ static inline uint32_t sc_morris_bits_(float f)
 }
 
 /*
- * Projected value of threshold bits: (MaxInt/T - 1) * scale, rounded. scale
+ * Projected value of threshold bits: (MaxInt/T - 1) * scale, a real number. scale
  * rather than a: with p(v) = factor^v the unbiased projection is the sum of
  * 1/p(i) for i < v, i.e. (1/p(v) - 1) * factor/(1 - factor), and that must use
  * the factor the updates actually apply (at a = 5000 the float rounding of
  * a/(a+1) moves the implied a by up to 1.5e-4 relative). T0 = 2^32 projects
  * to 0.
  */
-static inline uint64_t sc_morris_project_(uint32_t tbits, const sc_morris_cfg *cfg)
+static inline double sc_morris_projection(uint32_t tbits, const sc_morris_cfg *cfg)
 {
 	double v = ((double)UINT32_MAX / (double)sc_morris_float_(tbits) - 1.0) * cfg->scale;
-	return v > 0 ? (uint64_t)(v + 0.5) : 0;
+	return v > 0 ? v : 0;
+}
+
+/*
+ * The projection rounded to the nearest integer (get). Not unbiased for one
+ * reading: the projections of small counts lie just above integers, so
+ * rounding takes their fraction off; sc_counter_read_and_reset rounds at
+ * random instead.
+ */
+static inline uint64_t sc_morris_project_(uint32_t tbits, const sc_morris_cfg *cfg)
+{
+	return (uint64_t)(sc_morris_projection(tbits, cfg) + 0.5);
 }
 
 /*
