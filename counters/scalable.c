@@ -148,23 +148,25 @@ static void scalable_add_from(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_t
                               uint64_t n, uint64_t seen, uint64_t mask)
 {
 	while (n) {
-		seen &= mask;
-		unsigned s = sc_scalable_shift_(seen, cfg);
-		uint64_t d;
+		unsigned s = sc_scalable_shift_(seen & mask, cfg);
 		if (s == 0) {
 			/* Exact below 2^T: the trials that fit there, all at once. */
-			uint64_t room = ((uint64_t)1 << cfg->threshold) - seen;
-			d = n < room ? n : room;
+			uint64_t room = ((uint64_t)1 << cfg->threshold) - (seen & mask);
+			uint64_t d = n < room ? n : room;
 			n -= d;
-		} else {
-			uint64_t gap = sc_geometric_gap(sc_xorshift_ayers(&t->rng),
-			                                log1p(-ldexp(1.0, -(int)s)));
-			if (gap > n)
-				return;
-			n -= gap;
-			d = (uint64_t)1 << s;
+			seen = scalable_wrap(cfg, scalable_fetch_add(c, cfg, d), d);
+			continue;
 		}
-		seen = scalable_wrap(cfg, scalable_fetch_add(c, cfg, d), d);
+		uint64_t gap = sc_geometric_gap(sc_xorshift_ayers(&t->rng), log1p(-ldexp(1.0, -(int)s)));
+		if (gap > n)
+			return;
+		n -= gap;
+		/* the update re-validated against the word, as the increment's (sc_scalable.h) */
+		if (cfg->width == 32)
+			seen = sc_scalable_apply32_(sc_scalable_w32_(c), (uint32_t)seen, s, (uint32_t)mask,
+			                            cfg);
+		else
+			seen = sc_scalable_apply64_(sc_scalable_w64_(c), seen, s, mask, cfg);
 	}
 }
 
@@ -249,7 +251,7 @@ void sc_scalable_cas_add(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg, s
 			/* relaxed: as the increment's switch. */
 			atomic_fetch_or_explicit(w, (uint32_t)tag, memory_order_relaxed);
 		}
-		seen = v;
+		seen = v | tag;
 	} else {
 		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
 		uint64_t v = atomic_load_explicit(w, memory_order_relaxed);
@@ -261,7 +263,7 @@ void sc_scalable_cas_add(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg, s
 			/* relaxed: as the increment's switch. */
 			atomic_fetch_or_explicit(w, tag, memory_order_relaxed);
 		}
-		seen = v;
+		seen = v | tag;
 	}
 	scalable_add_from(c, cfg, t, n, seen, mask);
 }

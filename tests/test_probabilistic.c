@@ -1001,6 +1001,49 @@ static void dotnet_model_count32(int32_t *count, uint32_t *rng)
 	*count = (int32_t)((uint32_t)c + delta);
 }
 
+/*
+ * A stale step crossing a reset (deterministic interleaving): a thread
+ * loads the count 2^20 (step 2^8 at T = 13), the word is then reset and 5
+ * increments land, and only then does the thread's chosen update apply.
+ * The reading must stay exact below 2^T: 6, not 5 + 2^8. Scalable at both
+ * widths and ScalableCAS in its probabilistic mode (tag set), through the
+ * increment's update step with the load and the update split apart, and
+ * add(n)'s path (the same apply step). The draw is picked to pass 2^-8.
+ */
+static void test_scalable_stale_step_after_reset(void)
+{
+	sc_scalable_cfg cfg = {32, 13, SC_SCALABLE_STEP_MAX, 0};
+	uint32_t rng = 1;
+	for (;;) { /* a state whose next draw passes 2^-8 */
+		uint32_t probe = rng;
+		if (((sc_xorshift_ayers(&probe) - 1) & 0xffu) == 0)
+			break;
+		rng++;
+	}
+	uint32_t r32 = rng;
+	_Atomic uint32_t w32 = 5;
+	sc_scalable_add32_(&w32, 1u << 20, UINT32_MAX, &cfg, &r32);
+	cfg.width = 64;
+	uint32_t r64 = rng;
+	_Atomic uint64_t w64 = 5;
+	sc_scalable_add64_(&w64, 1ull << 20, UINT64_MAX, &cfg, &r64);
+	cfg.width = 32;
+	uint32_t rcas = rng;
+	_Atomic uint32_t wcas = SC_SCALABLE_CAS_TAG32 | 5;
+	sc_scalable_add32_(&wcas, SC_SCALABLE_CAS_TAG32 | 1u << 20, ~SC_SCALABLE_CAS_TAG32, &cfg,
+	                   &rcas);
+	uint32_t v32 = atomic_load(&w32), vcas = atomic_load(&wcas) & ~SC_SCALABLE_CAS_TAG32;
+	uint64_t v64 = atomic_load(&w64);
+	tap_ok(v32 == 6 && v64 == 6 && vcas == 6,
+	       "Scalable/ScalableCAS: an update chosen at a stale step 2^8 that lands after a "
+	       "reset adds 1 below 2^T (width 32: %u, width 64: %llu, ScalableCAS: %u; 6 exact)",
+	       v32, (unsigned long long)v64, vcas);
+	_Atomic uint32_t wa = 5;
+	uint32_t next = sc_scalable_apply32_(&wa, 1u << 20, 8, UINT32_MAX, &cfg);
+	tap_ok(next == 6 && atomic_load(&wa) == 6,
+	       "Scalable: the update step re-validates against the word it finds (%u)", next);
+}
+
 static void test_scalable_dotnet_model(void)
 {
 	inst in;
@@ -1276,6 +1319,7 @@ int main(int argc, char **argv)
 	test_scalable_cas_overflow_wraps();
 	test_scalable_cas_sticky_switch();
 	test_scalable_dotnet_model();
+	test_scalable_stale_step_after_reset();
 	test_ranges_and_switch_after();
 	test_scalable_steps();
 	test_scalable_typed_storage();

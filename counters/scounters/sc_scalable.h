@@ -138,32 +138,61 @@ static inline bool sc_scalable_chosen_(unsigned s, uint32_t *rng)
 	return (r & (UINT32_MAX >> (32 - s))) == 0;
 }
 
-/* Add 2^s with probability 2^-s, s chosen at the count seen: an expected gain of one. */
-static inline void sc_scalable_add32_(SC_ATOMIC(uint32_t) *w, uint32_t seen,
-                                      const sc_scalable_cfg *cfg, uint32_t *rng)
+/*
+ * Apply an update chosen at step 2^s (s >= 1) to the word, whose value bits
+ * are mask, and return the word after it. The step is re-validated against
+ * the word the CAS finds: a count that only grew keeps the (smaller, stale)
+ * step 2^s, as before; a count that fell meanwhile (a read_and_reset or a
+ * wrap crossed it, between the load that chose s and this update) has a
+ * smaller step s' < s, and the update adds 2^s' instead: the draw that
+ * passed 2^-s (low s bits zero) passes 2^-s' too. So below 2^T every update
+ * adds exactly one whatever count it was chosen at, and "exact below 2^T"
+ * holds for every reading; the increment is counted after the reset (the
+ * unchosen ones, which never write, count before it, where their load was).
+ * A CAS rather than a fetch-and-add only on this path, taken with
+ * probability 2^-s.
+ */
+#define SC_SCALABLE_APPLY_(W, T)                                                           	static inline T sc_scalable_apply##W##_(SC_ATOMIC(T) *w, T cur, unsigned s, T mask,  	                                        const sc_scalable_cfg *cfg)                 	{                                                                                  		for (;;) {                                                                 			unsigned now = sc_scalable_shift_(cur & mask, cfg);                			T next = cur + ((T)1 << (now < s ? now : s));                      			/* weak, relaxed: a failure reloads cur and re-validates; nothing else is published. */ 			if (atomic_compare_exchange_weak_explicit(w, &cur, next,           			                                          memory_order_relaxed,     			                                          memory_order_relaxed))    				return next;                                               		}                                                                          	}
+SC_SCALABLE_APPLY_(32, uint32_t)
+SC_SCALABLE_APPLY_(64, uint64_t)
+
+/*
+ * One trial at the word seen (possibly stale; mask keeps its value bits):
+ * below 2^T add one, else with probability 2^-s add 2^s (re-validated, see
+ * above). An expected gain of one.
+ */
+SC_ALWAYS_INLINE void sc_scalable_add32_(SC_ATOMIC(uint32_t) *w, uint32_t seen, uint32_t mask,
+                                         const sc_scalable_cfg *cfg, uint32_t *rng)
 {
-	unsigned s = sc_scalable_shift_(seen, cfg);
-	if (s && !sc_scalable_chosen_(s, rng))
+	unsigned s = sc_scalable_shift_(seen & mask, cfg);
+	if (s == 0) {
+		/* relaxed: the add is atomic whatever the order; nothing else is published. */
+		atomic_fetch_add_explicit(w, 1, memory_order_relaxed);
 		return;
-	/* relaxed: the add is atomic whatever the order; nothing else is published. */
-	atomic_fetch_add_explicit(w, (uint32_t)1 << s, memory_order_relaxed);
+	}
+	if (sc_scalable_chosen_(s, rng))
+		sc_scalable_apply32_(w, seen, s, mask, cfg);
 }
 
-static inline void sc_scalable_add64_(SC_ATOMIC(uint64_t) *w, uint64_t seen,
-                                      const sc_scalable_cfg *cfg, uint32_t *rng)
+SC_ALWAYS_INLINE void sc_scalable_add64_(SC_ATOMIC(uint64_t) *w, uint64_t seen, uint64_t mask,
+                                         const sc_scalable_cfg *cfg, uint32_t *rng)
 {
-	unsigned s = sc_scalable_shift_(seen, cfg);
-	if (s && !sc_scalable_chosen_(s, rng))
+	unsigned s = sc_scalable_shift_(seen & mask, cfg);
+	if (s == 0) {
+		/* relaxed: as above. */
+		atomic_fetch_add_explicit(w, 1, memory_order_relaxed);
 		return;
-	/* relaxed: the add is atomic whatever the order; nothing else is published. */
-	atomic_fetch_add_explicit(w, (uint64_t)1 << s, memory_order_relaxed);
+	}
+	if (sc_scalable_chosen_(s, rng))
+		sc_scalable_apply64_(w, seen, s, mask, cfg);
 }
 
 /*
  * Scalable (alias ayers; Ayers, "The Scalable Counter"): read the count,
- * choose the step from it, maybe fetch-and-add. A stale read only makes the
- * step smaller (the count only grows, but at the wrap), which keeps the
- * increment unbiased and its variance no larger. Exact below 2^T.
+ * choose the step from it, maybe add it. A stale read only makes the step
+ * smaller (the count only grows, but at a wrap or reset, where the chosen
+ * update is re-validated: sc_scalable_apply32_), which keeps the increment
+ * unbiased and its variance no larger. Exact below 2^T, in every reading.
  *
  * Parameter runtime=ayers (default) or runtime=dotnet. dotnet reproduces
  * what the .NET runtime's profile-count helpers (JIT_CountProfile32/64 in
@@ -206,11 +235,13 @@ SC_ALWAYS_INLINE void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *c
 	} else if (cfg->width == 32) {
 		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		/* relaxed: the value only picks the step; see above. */
-		sc_scalable_add32_(w, atomic_load_explicit(w, memory_order_relaxed), cfg, &t->rng);
+		sc_scalable_add32_(w, atomic_load_explicit(w, memory_order_relaxed), UINT32_MAX, cfg,
+		                   &t->rng);
 	} else {
 		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
 		/* relaxed: the value only picks the step; see above. */
-		sc_scalable_add64_(w, atomic_load_explicit(w, memory_order_relaxed), cfg, &t->rng);
+		sc_scalable_add64_(w, atomic_load_explicit(w, memory_order_relaxed), UINT64_MAX, cfg,
+		                   &t->rng);
 	}
 }
 
@@ -261,7 +292,8 @@ SC_ALWAYS_INLINE void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalabl
 			/* relaxed: the tag only selects the path; the add is atomic either way. */
 			atomic_fetch_or_explicit(w, SC_SCALABLE_CAS_TAG32, memory_order_relaxed);
 		}
-		sc_scalable_add32_(w, seen & ~SC_SCALABLE_CAS_TAG32, cfg, &t->rng);
+		sc_scalable_add32_(w, seen | SC_SCALABLE_CAS_TAG32, ~SC_SCALABLE_CAS_TAG32, cfg,
+		                   &t->rng);
 	} else {
 		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
 		/* relaxed: as above. */
@@ -275,7 +307,8 @@ SC_ALWAYS_INLINE void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalabl
 			/* relaxed: as above. */
 			atomic_fetch_or_explicit(w, SC_SCALABLE_CAS_TAG64, memory_order_relaxed);
 		}
-		sc_scalable_add64_(w, seen & ~SC_SCALABLE_CAS_TAG64, cfg, &t->rng);
+		sc_scalable_add64_(w, seen | SC_SCALABLE_CAS_TAG64, ~SC_SCALABLE_CAS_TAG64, cfg,
+		                   &t->rng);
 	}
 }
 
