@@ -125,13 +125,72 @@ static uint64_t bfp_plain_bumps(uint32_t w, const sc_bfp_cfg *cfg, bool csup)
 	return m < limit ? limit - m : 0;
 }
 
+/* Test hook: counts add's steps (tests/test_bfp_steps.c); nothing in the library. */
+#ifndef SC_BFP_TEST_STEP
+#define SC_BFP_TEST_STEP()
+#endif
+
+/* Below this many plain bumps left at e > 0, BFP-CSUP's add goes update by update. */
+#define SC_BFP_BULK_MIN 256u
+
+/*
+ * BFP-CSUP's add at e > 0: x updates, each chosen at exponent e_chosen,
+ * applied as plain bumps by CAS of w + k, as many as the mantissa holds at
+ * a time. Where the CAS finds a higher exponent (other threads grew it),
+ * each chosen update is kept with probability 2^-(e - e_chosen), as the
+ * increment re-tests its draw; a full mantissa takes one update as the
+ * increment's bump (it grows the exponent). Returns the word last seen.
+ */
+static uint32_t csup_apply_bulk(sc_bfp *c, uint32_t w, uint32_t e_chosen, uint64_t x,
+                                uint32_t *rng)
+{
+	while (x) {
+		SC_BFP_TEST_STEP();
+		uint32_t e = sc_bfp_exp_(w);
+		if (e > e_chosen) {
+			x = sc_binomial(x, ldexp(1.0, -(int)(e - e_chosen)), rng);
+			e_chosen = e;
+			continue;
+		}
+		uint64_t room = SC_BFP_MANT_MAX - sc_bfp_mant_(w), k = x < room ? x : room;
+		uint32_t next = k ? w + (uint32_t)k : sc_bfp_bump_(w);
+		/* weak, relaxed: a failure reloads w and the loop re-decides. */
+		if (atomic_compare_exchange_weak_explicit(&c->w, &w, next, memory_order_relaxed,
+		                                          memory_order_relaxed)) {
+			x -= k ? k : 1;
+			w = next;
+		}
+	}
+	return w;
+}
+
 static void bfp_add(sc_bfp *c, const sc_bfp_cfg *cfg, sc_thread *t, uint64_t n, bool csup)
 {
 	/* relaxed throughout: see the top of sc_bfp.h. */
 	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	bool bulk_failed = false;
 	while (n) {
+		SC_BFP_TEST_STEP();
 		uint32_t e = sc_bfp_exp_(w), r = 0;
+		uint64_t room = SC_BFP_MANT_MAX - sc_bfp_mant_(w);
+		if (csup && e > 0 && room >= SC_BFP_BULK_MIN) {
+			/*
+			 * Many trials at once: a chunk whose successes, Binomial(chunk,
+			 * 2^-e), average half the room left, so they all fit as plain
+			 * bumps but with probability below exp(-room/6) <= e^-42 (Chernoff),
+			 * when they are applied anyway and the excess bumps go on as the
+			 * increment's do (growing the exponent at a full mantissa) -
+			 * the one departure from n increments' distribution, far below
+			 * the 2^-32 resolution of a draw. Each chunk halves the room,
+			 * so an exponent takes about log2(2^27/256) chunks.
+			 */
+			double p = ldexp(1.0, -(int)e);
+			double fit = (double)room / 2 / p;
+			uint64_t chunk = (double)n < fit ? n : (uint64_t)fit;
+			n -= chunk;
+			w = csup_apply_bulk(c, w, e, sc_binomial(chunk, p, &t->rng), &t->rng);
+			continue;
+		}
 		if (e == 0 && !bulk_failed && n >= 2) {
 			uint64_t k = bfp_plain_bumps(w, cfg, csup);
 			k = k < n ? k : n;

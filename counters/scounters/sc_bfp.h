@@ -34,7 +34,15 @@
  * draw per gap), so the RSTDV bound sqrt(3/(8M - 3)) (BFP-DUP) holds at the
  * count reached, and BFP-CSUP stays exact up to 2^28 - 1. Cost: one CAS per
  * run of bumps at e = 0 and one draw and CAS per update at e > 0, about
- * n 2^-e at exponent e, instead of n draws.
+ * n 2^-e at exponent e, instead of n draws. BFP-CSUP at e > 0, where an
+ * uncontended update is a plain bump until the mantissa is full (2^27 of
+ * them per exponent), takes the trials in chunks instead: the successes of
+ * a chunk are drawn at once (sc_binomial, O(log n) draws) and applied as
+ * one CAS of m + k, the chunk sized so that they fill half the room left
+ * (they overflow it with probability below e^-42, the one departure from
+ * n increments' distribution); the last 256 bumps of a mantissa go update
+ * by update. So add(n) costs O(log n) steps for any n (about 3,000 for
+ * n = 2^42, where it took 2^27 per exponent before).
  *
  * Every atomic is relaxed: the word publishes no other data, and get may
  * return any value it has held.

@@ -197,6 +197,18 @@ static inline void sc_backoff(const sc_backoff_cfg *b, uint32_t failures, uint32
  */
 uint64_t sc_geometric_gap(uint32_t r, double log1m);
 
+/*
+ * For add(n) of BFP-CSUP: the number of successes among n independent
+ * trials of probability p (0 <= p <= 1), Binomial(n, p), in O(log n) draws
+ * from the xorshift state *rng (sc_xorshift_dice; Knuth's recursion: a
+ * Beta-distributed order statistic splits the trials in halves, each Beta
+ * a ratio of two Marsaglia-Tsang gamma variates, and the last 64 or fewer
+ * trials are drawn one by one). Exact up to double rounding and the 2^-64
+ * resolution of the uniforms (two draws each). Thread-safe (the caller
+ * owns *rng); never fails.
+ */
+uint64_t sc_binomial(uint64_t n, double p, uint32_t *rng);
+
 /* Error message sink for configuration and allocation failures. */
 typedef struct sc_err {
 	char msg[256];
