@@ -386,28 +386,41 @@ static uint64_t unbiased_value(const sc_counter *c, const void *w)
 	return c->t.v->get(w, c->t.cfg);
 }
 
-/* A single-word counter: exchange its word for the initial one, return the old word's value. */
+/*
+ * A single-word counter: replace its word by what the variant's reset leaves
+ * of it (the initial word, or for ScalableCAS and MorrisAdapt the initial
+ * value in the mode the word is in: their reset keeps the adaptation), in
+ * one CAS, and return the old word's value.
+ */
 static uint64_t exchange_word(sc_counter *c)
 {
 	union {
 		SC_ATOMIC(uint32_t) w32;
 		SC_ATOMIC(uint64_t) w64;
 	} fresh;
-	sc_err err;
 	const sc_variant *v = c->t.v;
-	v->init(&fresh, c->t.cfg, &err); /* cannot fail for these variants: no allocation */
 	if (v->size(c->t.cfg) == 4) {
-		/* relaxed: fresh is private to this call. */
-		uint32_t init = atomic_load_explicit(&fresh.w32, memory_order_relaxed);
-		/* relaxed: the word publishes nothing else; the exchange alone is the point. */
-		uint32_t old = atomic_exchange_explicit((SC_ATOMIC(uint32_t) *)c->obj, init,
-		                                        memory_order_relaxed);
+		SC_ATOMIC(uint32_t) *w = c->obj;
+		/* relaxed: the word publishes nothing else; the CAS alone is the point. */
+		uint32_t old = atomic_load_explicit(w, memory_order_relaxed), next;
+		do {
+			/* relaxed: fresh is private to this call. */
+			atomic_store_explicit(&fresh.w32, old, memory_order_relaxed);
+			v->reset(&fresh, c->t.cfg);
+			next = atomic_load_explicit(&fresh.w32, memory_order_relaxed);
+		} while (!atomic_compare_exchange_weak_explicit(w, &old, next, memory_order_relaxed,
+		                                                memory_order_relaxed));
 		atomic_store_explicit(&fresh.w32, old, memory_order_relaxed);
 	} else {
+		SC_ATOMIC(uint64_t) *w = c->obj;
 		/* relaxed: as above. */
-		uint64_t init = atomic_load_explicit(&fresh.w64, memory_order_relaxed);
-		uint64_t old = atomic_exchange_explicit((SC_ATOMIC(uint64_t) *)c->obj, init,
-		                                        memory_order_relaxed);
+		uint64_t old = atomic_load_explicit(w, memory_order_relaxed), next;
+		do {
+			atomic_store_explicit(&fresh.w64, old, memory_order_relaxed);
+			v->reset(&fresh, c->t.cfg);
+			next = atomic_load_explicit(&fresh.w64, memory_order_relaxed);
+		} while (!atomic_compare_exchange_weak_explicit(w, &old, next, memory_order_relaxed,
+		                                                memory_order_relaxed));
 		atomic_store_explicit(&fresh.w64, old, memory_order_relaxed);
 	}
 	return unbiased_value(c, &fresh);

@@ -185,6 +185,8 @@ int sc_morris_adapt_describe(const sc_morris_adapt_t *c, const sc_morris_adapt_c
 	uint32_t tbits = (uint32_t)(w >> 32), exact = (uint32_t)w;
 	if (tbits == SC_MORRIS_T0_BITS)
 		return snprintf(buf, size, "mode=exact;exact=%u", exact);
+	if (tbits == SC_MORRIS_ADAPT_ZERO_BITS) /* reset in Morris mode: T0, no update yet */
+		tbits = SC_MORRIS_T0_BITS;
 	char prefix[48];
 	snprintf(prefix, sizeof prefix, "mode=morris;switched_at=%u;", exact);
 	return morris_describe_threshold(buf, size, prefix, tbits, cfg);

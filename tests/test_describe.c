@@ -170,8 +170,24 @@ static void test_morris_adapt(void)
 	tap_ok(strncmp(b, "mode=morris;switched_at=4294967295;threshold=", 45) == 0 &&
 	               ends_with(b, ";updates=1"),
 	       "morris_adapt_describe_switched '%s'", b);
+	/* reset keeps the adaptation (as RBONumaAdapt's and MultilineAdapt's) */
 	sc_table_reset(&t);
-	SAYS(&t, "mode=exact;exact=0", "morris_adapt_describe_reset_exact_again");
+	describe(&t, b, sizeof b);
+	tap_ok(strncmp(b, "mode=morris;switched_at=0;threshold=", 36) == 0 &&
+	               ends_with(b, ";updates=0") && t.v->get(sc_table_at(&t, 0), t.cfg) == 0,
+	       "morris_adapt_describe_reset_keeps_morris_mode '%s'", b);
+	incs(&t, &ctx, 1);
+	describe(&t, b, sizeof b);
+	tap_ok(strncmp(b, "mode=morris;switched_at=0;threshold=", 36) == 0 &&
+	               ends_with(b, ";updates=1") && t.v->get(sc_table_at(&t, 0), t.cfg) == 1,
+	       "morris_adapt_after_reset_counts_in_the_morris_half '%s'", b);
+	/* a reset in exact mode stays exact */
+	sc_table_destroy(&t);
+	if (!open_one(&t, "MorrisAdapt", 1, 1, NULL))
+		return;
+	incs(&t, &ctx, 3);
+	sc_table_reset(&t);
+	SAYS(&t, "mode=exact;exact=0", "morris_adapt_describe_reset_in_exact_mode_stays_exact");
 	sc_table_destroy(&t);
 }
 

@@ -21,7 +21,15 @@
  * back in any live Batched counter is flushed, and its index is freed.
  * The main thread's destructors do not run at exit(); call
  * sc_counter_flush from it if a Batched counter must see its last
- * increments.
+ * increments. Counters of a variant that fixes every thread's start state
+ * (Scalable runtime=dotnet) use a second per-thread stream started at that
+ * state, as the runtime's per-thread generator.
+ *
+ * fork(): the library's locks are held across it (pthread_atfork), so a
+ * child may use the handle API at once, from any thread it makes. In the
+ * child only the forking thread keeps its index; it gets a new random
+ * stream; what the parent's other threads held back in a Batched counter
+ * is not in the child's copy.
  *
  * Any number of threads. Sharded and Batched counters made here have
  * per-thread slots for 2 x (the OS's configured CPU count) threads, at
@@ -86,10 +94,13 @@ uint64_t sc_counter_get(const sc_counter *c);
  * readings sum to the total. Done by a reading taken under a per-counter
  * lock and kept as the new origin; the counter's storage is not cleared.
  * Probabilistic variants and Serial (all of them one word): the word is
- * exchanged atomically for its initial state and the old word's value is
- * returned, so every applied update lands in exactly one reading; each
- * reading is the variant's estimate, with its error contract, of the
- * increments since the previous one. Never fails.
+ * replaced atomically (one CAS) by what the variant's reset leaves of it
+ * (the initial state; ScalableCAS and MorrisAdapt keep their mode) and the
+ * old word's value is returned, so every applied update lands in exactly
+ * one reading; each reading is the variant's estimate, with its error
+ * contract, of the increments since the previous one (Morris and
+ * MorrisAdapt round the projection at random, so that the readings are
+ * unbiased one by one and summed). Never fails.
  */
 uint64_t sc_counter_read_and_reset(sc_counter *c);
 

@@ -215,28 +215,25 @@ static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *
  * wraps (an update chosen at T < a + 1), the whole word goes back to its
  * initial state: value 0, exact counting again. bytes per counter: 8, packed.
  *
- * Reset policy: reset returns the word to its initial state, exact mode
- * (T0 and 0 cannot also say "switched": the value must read 0, and the word
- * has no spare bit). Unlike RBONumaAdapt and MultilineAdapt, whose reset
- * keeps the adaptation, MorrisAdapt re-adapts after a reset, which costs
- * switch-after failed CAS in one increment: with the default of 1, the first
- * contended increment after the reset switches again.
+ * Reset policy: reset keeps the adaptation, as RBONumaAdapt's and
+ * MultilineAdapt's do: a counter in exact mode goes back to its initial
+ * word; a switched one to SC_MORRIS_ADAPT_ZERO, Morris mode with nothing
+ * counted: exact half 0 and, in the Morris half, the float just above
+ * 2^32 (T0), which projects to 0, is never on the chain of thresholds, and
+ * whose first update is certain and lands on T0's successor, as from T0.
+ * Only the Morris half's wrap (out of range) returns it to exact mode.
  *
- * switch-after (1 .. 4, default 1), chosen by measurement (2 PUs, 2 threads,
- * 0% work, 1 s runs): with 4 (the old rule) runs were bimodal, 243k to
- * 845k ops/ms, because two threads rarely make one increment fail 4 times
- * in a row, so a run stayed exact - CAS-class - or switched by chance; in
- * the sweep 4 never switched (164k-197k) while 1, 2 and 3 all switched
- * (313k-382k, medians within the noise of each other). 1 is the one setting
- * that needs no luck: the first lost CAS switches, and reset (above) puts
- * the counter back in exact mode, so the measured phase must re-switch at
- * once. At 256 threads a CAS fails far more often than it wins, so every
- * setting switches at the first contended increment; the setting only
- * decides how many failed CAS that increment pays, and 1 pays least.
+ * switch-after (1 .. 4, default SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT):
+ * Dice §3.2 switches "if the CAS fails multiple times", so the default is
+ * above 1; the value was measured (see README, "MorrisAdapt's
+ * switch-after"), 1 to 4 in one run.
  */
-#define SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT 1u
+#define SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT 2u
 #define SC_MORRIS_ADAPT_SWITCH_AFTER_MAX 4u
 #define SC_MORRIS_ADAPT_INIT ((uint64_t)SC_MORRIS_T0_BITS << 32)
+/* Threshold bits of the float just above T0: Morris mode, nothing counted (reset). */
+#define SC_MORRIS_ADAPT_ZERO_BITS (SC_MORRIS_T0_BITS + 1u)
+#define SC_MORRIS_ADAPT_ZERO ((uint64_t)SC_MORRIS_ADAPT_ZERO_BITS << 32)
 
 typedef struct sc_morris_adapt {
 	SC_ATOMIC(uint64_t) w; /* high 32 bits: threshold bits; low 32 bits: exact count */
@@ -248,8 +245,31 @@ int sc_morris_adapt_config(sc_morris_adapt_cfg *cfg, sc_params *p, const sc_env 
                            sc_err *err);
 
 SC_OP_SIZEOF(morris_adapt)
-SC_OP_WORD_INIT_RESET(morris_adapt, w, SC_MORRIS_ADAPT_INIT)
 SC_OPS_SELF_CONTAINED(morris_adapt)
+
+static inline int sc_morris_adapt_init(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg,
+                                       sc_err *err)
+{
+	(void)cfg;
+	(void)err;
+	sc_atomic_init(&c->w, SC_MORRIS_ADAPT_INIT);
+	return 0;
+}
+
+/* The word a reset of w leaves: the adaptation kept (see the reset policy above). */
+static inline uint64_t sc_morris_adapt_reset_word(uint64_t w)
+{
+	return (uint32_t)(w >> 32) == SC_MORRIS_T0_BITS ? SC_MORRIS_ADAPT_INIT : SC_MORRIS_ADAPT_ZERO;
+}
+
+/* Only while nothing increments, as every variant's reset. */
+static inline void sc_morris_adapt_reset(sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg)
+{
+	(void)cfg;
+	/* relaxed: only while nothing increments; the word publishes nothing else. */
+	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
+	atomic_store_explicit(&c->w, sc_morris_adapt_reset_word(w), memory_order_relaxed);
+}
 
 /*
  * Range: the Morris half's range. The Morris half counts the increments
@@ -270,7 +290,10 @@ static inline bool sc_morris_adapt_exact_mode_(uint64_t w)
 /* The word after one Morris-half update: new threshold, same exact half, or all reset. */
 static inline uint64_t sc_morris_adapt_next_(uint64_t w, const sc_morris_cfg *cfg)
 {
-	uint32_t tbits = sc_morris_next_((uint32_t)(w >> 32), cfg);
+	uint32_t from = (uint32_t)(w >> 32);
+	/* after a reset in Morris mode: the first update, as from T0 */
+	uint32_t tbits = sc_morris_next_(from == SC_MORRIS_ADAPT_ZERO_BITS ? SC_MORRIS_T0_BITS : from,
+	                                 cfg);
 	if (tbits == SC_MORRIS_T0_BITS)
 		return SC_MORRIS_ADAPT_INIT;
 	return (uint64_t)tbits << 32 | (uint32_t)w;
