@@ -230,6 +230,23 @@ static int parse_params(sc_params *p, char *buf, sc_err *err)
 	return 0;
 }
 
+/*
+ * The Scalable family defaults to width=64 here (not 32, the inlined API's
+ * and scbench's default, which the papers measure): a handle counter is
+ * meant to count for as long as a program runs, and 32 bits wrap after
+ * about 4e9 increments. An explicit width is kept.
+ */
+static int widen_default(sc_params *p, const sc_variant *v, sc_err *err)
+{
+	if (v != &sc_variants[SC_ID_scalable] && v != &sc_variants[SC_ID_scalable_cas] &&
+	    v != &sc_variants[SC_ID_scalable_capped])
+		return 0;
+	for (unsigned i = 0; i < p->n; i++)
+		if (strcmp(p->key[i], "width") == 0)
+			return 0;
+	return sc_params_add(p, "width=64", err);
+}
+
 sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 {
 	sc_err local;
@@ -252,7 +269,8 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 	}
 	sc_params p;
 	sc_env env = {handle_threads(), 1, 0};
-	if (parse_params(&p, buf, err) || sc_table_create(&c->t, v, &p, &env, 1, err)) {
+	if (parse_params(&p, buf, err) || widen_default(&p, v, err) ||
+	    sc_table_create(&c->t, v, &p, &env, 1, err)) {
 		free(buf);
 		free(c);
 		return NULL;

@@ -24,6 +24,22 @@ static int read_width(const char *variant, sc_params *p, uint32_t *width, sc_err
 	return -1;
 }
 
+/* The declared range (see sc_scalable_range): top/(1 + 6 sigma). */
+static uint64_t scalable_range_bound(const sc_scalable_cfg *cfg, bool tagged)
+{
+	unsigned bits = tagged ? cfg->width - 1 : cfg->width; /* value bits */
+	double top;
+	if (cfg->dotnet)
+		top = cfg->width == 64 ? ldexp(1.0, (int)cfg->threshold + 31) : 0x1p32;
+	else
+		top = ldexp(1.0, (int)bits) -
+		      ldexp(1.0, (int)sc_scalable_shift_(bits == 64 ? UINT64_MAX
+		                                                    : ((uint64_t)1 << bits) - 1,
+		                                         cfg));
+	double sigma = sqrt(3.0 / ldexp(1.0, (int)cfg->threshold + 2));
+	return (uint64_t)(top / (1.0 + 6.0 * sigma));
+}
+
 int sc_scalable_config_named(sc_scalable_cfg *cfg, sc_params *p, const char *variant,
                              bool capped, sc_err *err)
 {
@@ -39,6 +55,7 @@ int sc_scalable_config_named(sc_scalable_cfg *cfg, sc_params *p, const char *var
 	cfg->threshold = (uint32_t)threshold;
 	cfg->cap = (uint32_t)cap;
 	cfg->dotnet = 0;
+	cfg->range = scalable_range_bound(cfg, strcmp(variant, "ScalableCAS") == 0);
 	return 0;
 }
 
@@ -53,6 +70,7 @@ int sc_scalable_config(sc_scalable_cfg *cfg, sc_params *p, const sc_env *env, sc
 		p->used[i] = true;
 		if (strcmp(p->value[i], "dotnet") == 0) {
 			cfg->dotnet = 1;
+			cfg->range = scalable_range_bound(cfg, false);
 		} else if (strcmp(p->value[i], "ayers") != 0) {
 			sc_err_set(err, "Scalable: parameter runtime=%s is invalid: expected ayers or dotnet",
 			           p->value[i]);

@@ -377,7 +377,7 @@ static void test_dotnet_handle_seeding(void)
 static void test_dotnet_handle_add(void)
 {
 	alarm(120);
-	sc_counter *c = sc_counter_new("Scalable", "runtime=dotnet", NULL);
+	sc_counter *c = sc_counter_new("Scalable", "runtime=dotnet,width=32", NULL);
 	sc_counter_add(c, 1ull << 40);
 	uint64_t w32 = sc_counter_get(c);
 	sc_counter_free(c);
@@ -393,7 +393,7 @@ static void test_dotnet_handle_add(void)
 	const unsigned reps = (unsigned)test_scaled(1000, 300);
 	const uint64_t n = 50000;
 	test_stats added = {0}, looped = {0};
-	c = sc_counter_new("Scalable", "runtime=dotnet", NULL);
+	c = sc_counter_new("Scalable", "runtime=dotnet,width=32", NULL);
 	for (unsigned r = 0; r < reps; r++) {
 		sc_counter_add(c, n);
 		test_stats_add(&added, (double)sc_counter_read_and_reset(c));

@@ -40,9 +40,16 @@
  *
  * Values. For precise variants a counter's value is the number of
  * increments (and added amounts) since it was made or since the last
- * read_and_reset, modulo the variant's range (2^64 for most; see the family
- * header). Probabilistic variants give their estimate with their stated
- * error; Serial loses updates by design.
+ * read_and_reset, modulo 2^64 for CAS, FetchAdd, RBO, Multiline, Sharded,
+ * Striped, Batched and PerCPU, 2^63 for MultilineAdapt, and 2^31 for
+ * RBONuma and RBONumaAdapt (a 32-bit word with a node field; one node
+ * here): those two wrap silently after 2^31 - 1. Probabilistic variants
+ * give their estimate with their stated error, up to their range (the
+ * family header; sc_variant range): the Scalable family defaults to
+ * width=64 here, range about 1.7e19; Morris wraps to 0 past about 4.29e9,
+ * MorrisAdapt past 4.29e9 after its switch, BFP-DUP and BFP-CSUP past
+ * about 8.8e12: a Morris or MorrisAdapt counter that may pass 4e9 between
+ * resets needs another variant. Serial loses updates by design.
  *
  * Thread safety: sc_counter_inc, _add, _get, _read_and_reset and _flush may
  * be called by any number of threads at once on the same counter.

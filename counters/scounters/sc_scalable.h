@@ -18,7 +18,9 @@
  * sqrt(3/2^(T+2)) at every count (0.957% at T = 13; 0.90% at the powers of
  * two; Ayers's "2 sigma about 2%").
  *
- * Range and overflow: 0 .. 2^width - 1 (ScalableCAS: 2^(width-1) - 1, below). The fetch-and-add wraps modulo
+ * Range and overflow: the value holds 0 .. 2^width - 1 (ScalableCAS:
+ * 2^(width-1) - 1, below); the declared range is a bound below that
+ * (sc_scalable_range). The fetch-and-add wraps modulo
  * 2^width: an update of 2^s at a count within 2^s of the top leaves
  * (count + 2^s) mod 2^width, a small value from which counting resumes
  * (exactly, below 2^T). bytes per counter: width/8 (4 or 8), packed.
@@ -78,6 +80,7 @@ typedef struct sc_scalable_cfg {
 	uint32_t threshold; /* T: exact below 2^T */
 	uint32_t cap;       /* largest step exponent: the cap, or SC_SCALABLE_STEP_MAX */
 	uint32_t dotnet;    /* Scalable runtime=dotnet: the shipped helper's behaviour */
+	uint64_t range;     /* the declared range, a bound (sc_scalable_range) */
 } sc_scalable_cfg;
 
 /* Shared configuration reader; cap is read only when capped is true. */
@@ -384,12 +387,23 @@ SC_SCALABLE_OPS_(scalable_capped)
 SC_SCALABLE_GET_RESET_(scalable)
 SC_SCALABLE_GET_RESET_(scalable_capped)
 
-/* Range: 2^width - 1 (ScalableCAS: 2^(width-1) - 1, the tag takes a bit). */
+/*
+ * Range, all three: a bound, not where the value is expected to wrap. The
+ * word wraps once the value passes top = 2^width - 2^s (ScalableCAS:
+ * 2^(width-1) - 2^s), s being the step there, since one update there can
+ * carry out; runtime=dotnet's width 32 at 2^32, its width 64 stops at
+ * 2^(T+31). The value at a true count n has mean n and standard deviation
+ * below sigma n, sigma = sqrt(3/2^(T+2)) (see the top of this file), so the
+ * declared range is top/(1 + 6 sigma): a run that counts up to it wraps
+ * with probability below 1e-7 (Bernstein's inequality, the updates being
+ * at most 2^s, far below sigma n); beyond it scbench sets overflowed. At
+ * the defaults (T = 13): 4.06e9 at width 32 (top 2^32 - 2^19), 2.03e9 for
+ * ScalableCAS (2^31 - 2^18), 1.74e19 at width 64. Computed by the
+ * configuration (scalable.c).
+ */
 static inline uint64_t sc_scalable_range(const sc_scalable_cfg *cfg)
 {
-	if (cfg->dotnet && cfg->width == 64) /* the runtime's count stops there */
-		return ((uint64_t)1 << (cfg->threshold + 31)) - 1;
-	return cfg->width == 32 ? UINT32_MAX : UINT64_MAX;
+	return cfg->range;
 }
 
 static inline uint64_t sc_scalable_capped_range(const sc_scalable_capped_cfg *cfg)
@@ -399,7 +413,7 @@ static inline uint64_t sc_scalable_capped_range(const sc_scalable_capped_cfg *cf
 
 static inline uint64_t sc_scalable_cas_range(const sc_scalable_cas_cfg *cfg)
 {
-	return sc_scalable_cas_value_mask(cfg);
+	return cfg->range;
 }
 
 /* ScalableCAS: the value bits; reset zeroes them and keeps the mode tag. */
