@@ -49,6 +49,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 typedef struct sc_counter sc_counter;
 
@@ -122,6 +123,7 @@ void sc_counter_free(sc_counter *c);
  */
 sc_thread *sc_thread_self(void);
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif
