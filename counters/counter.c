@@ -4,6 +4,7 @@
  */
 #include <scounters/scounters.h>
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -207,25 +208,59 @@ static uint32_t handle_threads(void)
 	return n < SC_DIST_MAX_SLOTS ? (uint32_t)n : SC_DIST_MAX_SLOTS;
 }
 
-/* Split "k=v,k=v" (buf is modified and must outlive p) into p. */
-static int parse_params(sc_params *p, char *buf, sc_err *err)
+/* Whether key is one of the comma-separated keys of accepted. */
+static bool key_accepted(const char *accepted, const char *key)
+{
+	size_t len = strlen(key);
+	for (const char *a = accepted; *a;) {
+		const char *end = strchr(a, ',');
+		size_t n = end ? (size_t)(end - a) : strlen(a);
+		if (n == len && strncmp(a, key, n) == 0)
+			return true;
+		a += n + (end != NULL);
+	}
+	return false;
+}
+
+/*
+ * Split "k=v,k=v" (buf is modified and must outlive p) into p. An empty
+ * item ("batch=4,,", ",batch=4") is an error; "" alone means no parameters.
+ * Keys the variant does not accept are refused here, with the list of
+ * those it does (same-seed, which sc_table_create would take, is not one).
+ */
+static int parse_params(sc_params *p, const sc_variant *v, char *buf, sc_err *err)
 {
 	sc_params_clear(p);
-	for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	const char *all = buf[0] ? NULL : "";
+	for (char *tok = buf; !all;) {
+		char *comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
 		while (*tok == ' ')
 			tok++;
 		size_t len = strlen(tok);
 		while (len && tok[len - 1] == ' ')
 			tok[--len] = '\0';
-		if (len == 0)
-			continue;
+		if (len == 0) {
+			sc_err_set(err, "%s: empty item in the parameters (a stray comma?)", v->name);
+			return -1;
+		}
 		if (sc_params_add(p, tok, err))
 			return -1;
-		if (strcmp(p->key[p->n - 1], "same-seed") == 0) {
+		const char *key = p->key[p->n - 1];
+		if (strcmp(key, "same-seed") == 0) {
 			sc_err_set(err, "same-seed=%s: a benchmark parameter, not accepted by "
 			           "sc_counter_new (each thread has its own streams)", tok + 10);
 			return -1;
 		}
+		if (!key_accepted(v->params, key)) {
+			sc_err_set(err, "%s: unknown parameter '%s' (accepted: %s)", v->name, key,
+			           v->params[0] ? v->params : "none");
+			return -1;
+		}
+		if (!comma)
+			break;
+		tok = comma + 1;
 	}
 	return 0;
 }
@@ -269,7 +304,7 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 	}
 	sc_params p;
 	sc_env env = {handle_threads(), 1, 0};
-	if (parse_params(&p, buf, err) || widen_default(&p, v, err) ||
+	if (parse_params(&p, v, buf, err) || widen_default(&p, v, err) ||
 	    sc_table_create(&c->t, v, &p, &env, 1, err)) {
 		free(buf);
 		free(c);
@@ -456,4 +491,92 @@ uint64_t sc_counter_read_and_reset(sc_counter *c)
 	atomic_store_explicit(&c->origin, now, memory_order_release);
 	pthread_mutex_unlock(&c->reset_lock);
 	return (now - origin) & c->mask;
+}
+
+int sc_counter_add_signed(sc_counter *c, int64_t n)
+{
+	if (c->t.v->kind != SC_PRECISE) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	/*
+	 * Two's complement: adding (uint64_t)n is adding n modulo 2^64, and every
+	 * precise variant adds modulo its range (a power of two), so a negative n
+	 * subtracts -n from the value modulo the range.
+	 */
+	c->t.v->add(c->obj, c->t.cfg, sc_thread_self(), (uint64_t)n);
+	return 0;
+}
+
+uint64_t sc_counter_get_fast(const sc_counter *c)
+{
+	return sc_counter_get(c);
+}
+
+uint64_t sc_counter_get_sum(const sc_counter *c)
+{
+	if (c->id != SC_ID_batched)
+		return sc_counter_get(c);
+	const sc_batched_t *b = c->obj;
+	const sc_batched_cfg *cfg = c->t.cfg;
+	/* acquire: as in sc_counter_get. */
+	uint64_t origin = atomic_load_explicit(&c->origin, memory_order_acquire);
+	uint64_t held = 0;
+	/*
+	 * relaxed: each slot is an atomic its owner writes (no data race); the
+	 * exactness the header promises needs the caller's synchronisation with
+	 * the updating threads, which makes their last stores visible here.
+	 */
+	for (uint32_t i = 0; i < cfg->threads; i++)
+		held += atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
+	return (sc_batched_get(b, cfg) + held - origin) & c->mask;
+}
+
+sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
+{
+	sc_counter_bound b = {SC_BOUND_EXACT, 0, 0, 0.0};
+	const void *cfg = c->t.cfg;
+	switch (c->id) {
+	case SC_ID_serial:
+		b.kind = SC_BOUND_NONE;
+		break;
+	case SC_ID_batched:
+		if (r != SC_READ_SUM) {
+			const sc_batched_cfg *bc = cfg;
+			b.kind = SC_BOUND_LAG;
+			b.lag_per_thread = bc->batch - 1;
+			b.lag = (uint64_t)(bc->batch - 1) * bc->threads;
+		}
+		break;
+	case SC_ID_morris:
+	case SC_ID_morris_adapt:
+		b.kind = SC_BOUND_RSTDV;
+		b.rstdv = 1.0 / sqrt(2.0 * ((const sc_morris_cfg *)cfg)->a);
+		break;
+	case SC_ID_bfp_dup:
+		b.kind = SC_BOUND_RSTDV;
+		b.rstdv = sqrt(3.0 / (4.0 * ((const sc_bfp_cfg *)cfg)->mant_threshold - 3.0));
+		break;
+	case SC_ID_bfp_csup:
+		b.kind = SC_BOUND_RSTDV;
+		b.rstdv = 1.0 / sqrt((double)((const sc_bfp_cfg *)cfg)->mant_threshold);
+		break;
+	case SC_ID_scalable:
+	case SC_ID_scalable_cas:
+	case SC_ID_scalable_capped: {
+		const sc_scalable_cfg *sc = cfg;
+		if (sc->dotnet) {
+			b.kind = SC_BOUND_NONE;
+			break;
+		}
+		b.kind = SC_BOUND_RSTDV;
+		b.rstdv = sqrt(3.0 / ldexp(1.0, (int)sc->threshold + 2));
+		break;
+	}
+	default:
+		if (c->t.v->kind != SC_PRECISE)
+			b.kind = SC_BOUND_NONE; /* a variant added later without a stated bound */
+		break;
+	}
+	return b;
 }

@@ -52,8 +52,18 @@ int main(void)
 	       ", now %" PRIu64 "; %s estimate %" PRIu64 "\n",
 	       sc_counter_variant(hits), total, seen, taken, sc_counter_get(hits),
 	       sc_counter_variant(approx), estimate);
-	int ok = total == expect && taken == expect && sc_counter_get(hits) == 0 &&
-	         seen <= expect && estimate > expect / 2 && estimate < expect * 2;
+	int reset_ok = sc_counter_get(hits) == 0;
+	/* A gauge: signed adds on a precise counter; an approximate one refuses them. */
+	int signed_ok = sc_counter_add_signed(hits, 5) == 0 && sc_counter_add_signed(hits, -2) == 0 &&
+	                sc_counter_get_sum(hits) == 3 && sc_counter_add_signed(approx, -1) == -1;
+	/* How far a reading may be from the truth, by the variant's contract. */
+	sc_counter_bound b = sc_counter_error_bound(approx, SC_READ_FAST);
+	printf("%s: RSTDV at most %.2f%%; library %s (%ld), built against %s\n",
+	       sc_counter_variant(approx), 100 * b.rstdv, sc_version_string(), sc_version(),
+	       SC_VERSION);
+	int ok = total == expect && taken == expect && seen <= expect && estimate > expect / 2 &&
+	         estimate < expect * 2 && reset_ok && signed_ok && b.kind == SC_BOUND_RSTDV &&
+	         sc_version() == SC_VERSION_NUMBER;
 	sc_counter_free(hits);
 	sc_counter_free(approx);
 	return ok ? 0 : 1;

@@ -55,6 +55,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 #define SC_BFP_MANT_BITS 28
 #define SC_BFP_MANT_MAX ((1u << SC_BFP_MANT_BITS) - 1)
@@ -280,6 +281,7 @@ static inline uint64_t sc_bfp_csup_range(const sc_bfp_csup_cfg *cfg)
 SC_OP_DECLARE_DESCRIBE(bfp_dup)
 SC_OP_DECLARE_DESCRIBE(bfp_csup)
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif

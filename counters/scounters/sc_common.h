@@ -15,12 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sc_abi.h"
 #include "sc_atomic.h"
 #include "scounters/sc_config.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 /*
  * Padding unit. One 64-byte line by default, on aarch64 too (Neoverse cores:
@@ -367,6 +369,7 @@ static inline unsigned sc_bits_for(uint32_t n)
 	return b;
 }
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -51,7 +51,8 @@
  * about 8.8e12: a Morris or MorrisAdapt counter that may pass 4e9 between
  * resets needs another variant. Serial loses updates by design.
  *
- * Thread safety: sc_counter_inc, _add, _get, _read_and_reset and _flush may
+ * Thread safety: sc_counter_inc, _add, _add_signed, _get, _get_fast,
+ * _get_sum, _error_bound, _read_and_reset and _flush may
  * be called by any number of threads at once on the same counter.
  * sc_counter_free must not run concurrently with any other use of that
  * counter (the caller knows when its threads are done with it).
@@ -64,6 +65,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 typedef struct sc_counter sc_counter;
 
@@ -72,8 +74,8 @@ typedef struct sc_counter sc_counter;
  * "Sharded", "bfp-csup", ...), its parameters given as "key=value" items
  * separated by commas ("accuracy=1,batch=64"; "" or NULL for the defaults).
  * Unknown variants and unknown, malformed or out-of-range parameters are
- * errors, never adjusted silently; same-seed is a benchmark parameter and is
- * rejected here. Returns NULL with a message in err (which may be NULL)
+ * errors, never adjusted silently; so are empty items ("batch=4,,"); same-seed
+ * is a benchmark parameter and is rejected here. Returns NULL with a message in err (which may be NULL)
  * on error or when out of memory. Thread-safe.
  */
 sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err);
@@ -115,6 +117,89 @@ uint64_t sc_counter_read_and_reset(sc_counter *c);
  * the other variants. Thread-safe; exit does it automatically. */
 void sc_counter_flush(sc_counter *c);
 
+/*
+ * Signed add, precise variants only: n increments when n > 0, -n
+ * decrements when n < 0 (a gauge: in-flight requests, open connections).
+ * Values stay modulo the variant's range, as for sc_counter_add: a value
+ * taken below 0 reads as range + 1 + value (cast a reading of a 2^64-range
+ * counter to int64_t to see it signed). Same thread-safety as
+ * sc_counter_add. Batched: a decrement is held back like an increment (a
+ * thread's held-back amount stays in 0 .. B-1), so get's lag bound holds.
+ * Returns 0; or -1 with errno = ENOTSUP, c unchanged, when c is
+ * probabilistic or Serial (an estimate cannot be decremented unbiasedly).
+ */
+int sc_counter_add_signed(sc_counter *c, int64_t n);
+
+/*
+ * The two readings, where they differ (Batched):
+ *
+ * sc_counter_get_fast: the cheap reading, what sc_counter_get returns.
+ *   Batched: the shared word only, one load, O(1); it lags the truth by what
+ *   threads hold back (sc_counter_error_bound(c, SC_READ_FAST).lag). Other
+ *   variants: their one reading (Sharded, PerCPU, Striped, Multiline sum
+ *   their parts: O(threads, CPUs, cells or nodes)).
+ *
+ * sc_counter_get_sum: the full reading. Batched: the shared word plus every
+ *   thread's held-back count, O(threads) loads (2 x CPUs slots, see above),
+ *   no flush needed. Exact when no thread updates c during the call and the
+ *   caller has synchronised with the updating threads' last updates (a join,
+ *   a mutex, a barrier, an acquire of a flag they released). While threads
+ *   update, a flush that runs during the call may be missed or counted
+ *   twice: an error of at most B per thread flushing during the call. Other
+ *   variants: the same as get_fast.
+ *
+ * Both: thread-safe with any other call but sc_counter_free; never fail;
+ * values since the last read_and_reset as sc_counter_get.
+ */
+uint64_t sc_counter_get_fast(const sc_counter *c);
+uint64_t sc_counter_get_sum(const sc_counter *c);
+
+/* Which reading an error bound is about. */
+typedef enum sc_reading {
+	SC_READ_FAST = 0, /* sc_counter_get_fast and sc_counter_get */
+	SC_READ_SUM = 1   /* sc_counter_get_sum (and read_and_reset of precise variants) */
+} sc_reading;
+
+/* What a reading's error bound is. */
+typedef enum sc_bound_kind {
+	SC_BOUND_EXACT = 0, /* no error once the updates it should see are complete */
+	SC_BOUND_LAG = 1,   /* it may trail the truth by at most lag (Batched's fast reading) */
+	SC_BOUND_RSTDV = 2, /* an unbiased estimate, relative standard deviation <= rstdv */
+	SC_BOUND_NONE = 3   /* no bound: Serial loses updates; Scalable runtime=dotnet is biased */
+} sc_bound_kind;
+
+/* A reading's error bound, by the variant's contract (the family header states each). */
+typedef struct sc_counter_bound {
+	sc_bound_kind kind;
+	/*
+	 * SC_BOUND_LAG: the reading is at least (updates completed before the
+	 * call) - lag and never more than the updates begun; lag_per_thread is
+	 * what one thread may hold back (B - 1), lag that times the threads
+	 * that own a slot. Both 0 for the other kinds.
+	 */
+	uint64_t lag;
+	uint64_t lag_per_thread;
+	/*
+	 * SC_BOUND_RSTDV: the bound on the standard deviation of the reading
+	 * divided by the true count (0.01 is 1%), at every count within the
+	 * variant's range, for updates by one thread; under contention the
+	 * family header's contract says how it holds (e.g. BFP-CSUP's bound holds
+	 * whatever the contention). 0 for the other kinds.
+	 */
+	double rstdv;
+} sc_counter_bound;
+
+/*
+ * The error bound of reading r of c, from its variant and parameters (never
+ * measured). Precise variants: SC_BOUND_EXACT, except Batched's fast
+ * reading (SC_BOUND_LAG). Morris, MorrisAdapt: 1/sqrt(2a); BFP-DUP:
+ * sqrt(3/(8M - 3)); BFP-CSUP: 1/sqrt(2M) (M = MantThreshold/2); Scalable,
+ * ScalableCAS, ScalableCapped: sqrt(3/2^(T+2)); all SC_BOUND_RSTDV. Serial
+ * and Scalable runtime=dotnet: SC_BOUND_NONE. Never fails (an r that is
+ * neither reading is taken as SC_READ_FAST); thread-safe.
+ */
+sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r);
+
 /* The variant's canonical name ("Sharded"). */
 const char *sc_counter_variant(const sc_counter *c);
 
@@ -140,6 +225,7 @@ void sc_counter_free(sc_counter *c);
  */
 sc_thread *sc_thread_self(void);
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif

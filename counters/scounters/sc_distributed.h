@@ -52,6 +52,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 /* Most slots (threads or CPUs) one counter may have; more is a configuration error. */
 #define SC_DIST_MAX_SLOTS (1u << 20)
@@ -472,6 +473,7 @@ SC_OP_DECLARE_DESCRIBE(striped)
 SC_OP_DECLARE_DESCRIBE(batched)
 SC_OP_DECLARE_DESCRIBE(percpu)
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -48,6 +48,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 /* Bits of the float 2^32, the initial threshold: (float)(2^32 - 1) rounds up to it. */
 #define SC_MORRIS_T0_BITS 0x4f800000u
@@ -346,6 +347,7 @@ static inline uint64_t sc_morris_adapt_get(const sc_morris_adapt_t *c,
 SC_OP_DECLARE_DESCRIBE(morris)
 SC_OP_DECLARE_DESCRIBE(morris_adapt)
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif

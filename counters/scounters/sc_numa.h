@@ -26,6 +26,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 /* The calling thread's node, folded into 0 .. nodes-1 (a compare when in range). */
 static inline uint32_t sc_numa_node(const sc_thread *t, uint32_t nodes)
@@ -503,6 +504,7 @@ SC_OP_DECLARE_DESCRIBE(rbonuma_adapt)
 SC_OP_DECLARE_DESCRIBE(multiline)
 SC_OP_DECLARE_DESCRIBE(multiline_adapt)
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -57,6 +57,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 /*
  * The counter: an SC_ATOMIC(uint32_t) or SC_ATOMIC(uint64_t), as the
@@ -454,6 +455,7 @@ SC_OP_DECLARE_DESCRIBE(scalable)
 SC_OP_DECLARE_DESCRIBE(scalable_cas)
 SC_OP_DECLARE_DESCRIBE(scalable_capped)
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 /* Shared by the four: the counter word and a configuration with backoff bounds. */
 typedef struct sc_word_counter {
@@ -186,6 +187,7 @@ SC_OP_NO_STATE_DESCRIBE(cas)
 SC_OP_NO_STATE_DESCRIBE(fetchadd)
 SC_OP_NO_STATE_DESCRIBE(rbo)
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif

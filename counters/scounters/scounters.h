@@ -89,6 +89,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 /*
  * The one list of variants, in the order of SPEC §3:
@@ -218,6 +219,7 @@ double sc_table_bytes_per_counter(const sc_table *t);
 /* Bytes per counter of a single default-configured counter (for --list). */
 size_t sc_variant_default_bytes(const sc_variant *v, const sc_env *env);
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif
