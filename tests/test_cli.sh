@@ -89,7 +89,7 @@ check bad_input_does_not_truncate_existing_output grep -q precious "$tmp/keep.cs
 	--output="$tmp/c.csv" 2>"$tmp/err"
 check count_run_exits_0 test $? -eq 0
 check count_run_no_temporary_left sh -c "! ls '$tmp' | grep -q tmp"
-expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed,end_state"
+expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed,end_state,pus_used,nodes_used,node_mismatch"
 check csv_header_starts_with_required_columns sh -c \
 	"head -1 '$tmp/c.csv' | grep -q '^$expected'"
 check csv_has_8_rows test "$(tail -n +2 "$tmp/c.csv" | wc -l)" -eq 8
