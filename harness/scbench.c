@@ -403,11 +403,15 @@ static int run_all(const run_setup *s, out_file *out, out_file *lat, helpers *h,
 	return 0;
 }
 
+/* A disturbed machine gets this many calibration attempts. */
+#define CAL_ATTEMPTS 3
+#define CAL_ATTEMPTS_TEXT "3"
+
 /*
  * External work: measure what an increment will cost, refuse a setting over
  * 1 ms per increment unless --force, and m beyond WL_MAX_WORK_ITERS always.
  * Sets s->work_iters, *cal (calibrated: --work) and *work_ns. 0, 1 (runtime
- * failure) or 2 (usage error), the message printed.
+ * failure), 2 (usage error) or SCBENCH_EXIT_CALIBRATION, the message printed.
  */
 static int plan_work(const cli_opts *o, run_setup *s, wl_calibration *cal, bool *calibrated,
                      double *work_ns)
@@ -422,9 +426,20 @@ static int plan_work(const cli_opts *o, run_setup *s, wl_calibration *cal, bool 
 	if (!pct && !iters)
 		return 0;
 	double p = pct ? o->work_pct : 50;
-	if (wl_calibrate(p, cal)) {
-		fprintf(stderr, "scbench: calibration of the external work failed\n");
-		return 1;
+	int cr = WL_CAL_RETRY;
+	for (int attempt = 1; attempt <= CAL_ATTEMPTS && cr == WL_CAL_RETRY; attempt++) {
+		if (attempt > 1) {
+			fprintf(stderr, "scbench: calibration attempt %d of %d: %s; trying again\n",
+			        attempt - 1, CAL_ATTEMPTS, cal->why);
+			nanosleep(&(struct timespec){0, 200000000}, NULL); /* let a burst pass */
+		}
+		cr = wl_calibrate(p, cal);
+	}
+	if (cr != WL_CAL_OK) {
+		fprintf(stderr, "scbench: calibration of the external work for %s failed: %s%s\n",
+		        pct ? "--work" : "--work-iters", cal->why,
+		        cr == WL_CAL_RETRY ? " (after " CAL_ATTEMPTS_TEXT " attempts)" : "");
+		return SCBENCH_EXIT_CALIBRATION;
 	}
 	double m = pct ? cal->work_iters : o->work_iters;
 	if (pct) {
