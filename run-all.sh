@@ -46,6 +46,12 @@ read-cost runs the reader thread (scbench --read-cost=off elsewhere: read_ns
 empty), so throughput runs have no reader wake-ups. Ayers's count-to-N runs
 (all runs of one N in one invocation) come last, in their plan order.
 
+A point whose external work cannot be calibrated (scbench exit status 3: it
+says what it measured and why that is not usable) fails alone: the sweep
+goes on, failed-points.csv in the result set gives each failed point with
+its reason, REPORT.md lists them, and --resume DIR tries them again. Any
+other scbench failure stops the sweep (continue with --resume DIR).
+
 Thread counts are 1, 2, 4, ... and the PU count (hwloc), capped by
 --max-threads. Time per thread count (the Dice figures, baselines, latency
 and read cost run once per thread count; Ayers's count-to-N runs use all PUs),
@@ -458,6 +464,7 @@ while read -r id chunk; do
 		est_done=$(awk -v a="$est_done" -v b="$est" 'BEGIN { print a + b }')
 		continue # finished before an interruption: never run twice
 	fi
+	rm -f "$part.failed" # a point that failed before is tried again on --resume
 	mkdir -p "$dir/parts/$id"
 	now=$(date +%s)
 	el=$((now - started))
@@ -481,6 +488,15 @@ while read -r id chunk; do
 	143) interrupted TERM ;;
 	129) interrupted HUP ;;
 	esac
+	if [ "$status" -eq 3 ]; then
+		# The external work could not be calibrated (scbench says why): this
+		# point fails, the sweep goes on; failed-points.csv and the report list it.
+		why=$(grep -m1 'calibration of the external work' "$dir/logs/$id-$chunk.log" |
+			sed 's/^scbench: //' | tr -d '\r' || true)
+		printf '%s\n' "${why:-scbench exited with status 3 (calibration failed)}" >"$part.failed"
+		echo "run-all.sh: $id $chunk failed, going on: ${why:-calibration failed} (log: $dir/logs/$id-$chunk.log)" >&2
+		continue
+	fi
 	if [ "$status" -ne 0 ]; then
 		echo "run-all.sh: scbench failed for $id $chunk; see $dir/logs/$id-$chunk.log" >&2
 		echo "run-all.sh: fix the cause, then continue with: ./run-all.sh --resume $dir" >&2
@@ -530,6 +546,7 @@ for id in $(awk '!seen[$1]++ { print $1 }' "$plan"); do
 	while read -r pid chunk _; do
 		[ "$pid" = "$id" ] || continue
 		part="$dir/parts/$id/$chunk.csv"
+		[ -f "$part" ] || continue # a failed point (failed-points.csv)
 		if [ -z "$first" ]; then
 			head -1 "$part" >"$tmp"
 			first=$part
@@ -542,11 +559,30 @@ for id in $(awk '!seen[$1]++ { print $1 }' "$plan"); do
 		fi
 		meta="$part.meta.json" # the last part has the most threads: its placement map
 	done <"$plan"
+	if [ -z "$first" ]; then # every point of the experiment failed: no CSV
+		rm -f "$tmp" "$htmp"
+		continue
+	fi
 	mv "$tmp" "$dir/$id.csv"
 	[ -f "$htmp" ] && mv "$htmp" "$dir/$id.csv.latency.csv"
 	merge_meta "$id" "$meta" "$nparts" >"$dir/$id.csv.meta.json.tmp"
 	mv "$dir/$id.csv.meta.json.tmp" "$dir/$id.csv.meta.json"
 done
+# failed-points.csv: experiment,part,args,reason of every point that failed
+# (results/README.md); none: no file.
+rm -f "$dir/failed-points.csv"
+nfailed=0
+while read -r id chunk args; do
+	f="$dir/parts/$id/$chunk.csv.failed"
+	[ -f "$f" ] || continue
+	[ "$nfailed" -gt 0 ] || echo "experiment,part,args,reason" >"$dir/failed-points.csv"
+	nfailed=$((nfailed + 1))
+	# CSV fields, quoted: doubled quotes inside
+	printf '%s,%s,"%s","%s"\n' "$id" "$chunk" "${args//\"/\"\"}" \
+		"$(head -1 "$f" | sed 's/"/""/g')" >>"$dir/failed-points.csv"
+done <"$plan"
+[ "$nfailed" -eq 0 ] ||
+	echo "run-all.sh: $nfailed points failed (listed in $dir/failed-points.csv and the report)" >&2
 echo "run-all.sh: measurements done in $(($(date +%s) - started)) s" >&2
 
 # --- figures and report ----------------------------------------------------------

@@ -4,6 +4,8 @@
  */
 #include <scounters/scounters.h>
 
+#include "node_priv.h"
+
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -33,15 +35,10 @@ static pthread_once_t handle_once = PTHREAD_ONCE_INIT;
 
 /*
  * The context lives in the thread's own TLS block (no allocation, nothing to
- * fail). initial-exec: one TLS load on the fast path instead of a call to
- * __tls_get_addr; the 24 bytes fit the static TLS surplus glibc keeps for
- * libraries loaded by dlopen.
+ * fail). initial-exec (SC_TLS_FAST): one TLS load on the fast path instead
+ * of a call to __tls_get_addr; these bytes and node.c's fit the static TLS
+ * surplus glibc keeps for libraries loaded by dlopen.
  */
-#if defined(__GNUC__)
-#define SC_TLS_FAST __attribute__((tls_model("initial-exec")))
-#else
-#define SC_TLS_FAST
-#endif
 static _Thread_local sc_thread self_ctx SC_TLS_FAST;
 static _Thread_local bool self_ready SC_TLS_FAST;
 /*
@@ -105,6 +102,7 @@ static void self_seed(uint32_t index, uint64_t salt)
 	/* relaxed: only uniqueness of the number matters. */
 	uint64_t seq = atomic_fetch_add_explicit(&context_seq, 1, memory_order_relaxed);
 	sc_thread_init(&self_ctx, index, 0, sc_mix64(SC_HANDLE_SEED + seq) ^ salt, false);
+	sc_node_refresh(&self_ctx); /* the node the kernel says, and what to watch */
 }
 
 /*
@@ -161,6 +159,7 @@ static sc_thread *self_create(void)
 	pthread_mutex_lock(&registry_lock);
 	uint32_t index = index_take();
 	pthread_mutex_unlock(&registry_lock);
+	sc_node_setup();
 	self_seed(index, 0);
 	/*
 	 * The index's previous owner released it under registry_lock after its
@@ -172,17 +171,42 @@ static sc_thread *self_create(void)
 	return &self_ctx;
 }
 
+/*
+ * The node id is refreshed when it may be stale (node_priv.h): at once when
+ * the rseq area shows another CPU, else every SC_NODE_REFRESH_CALLS calls.
+ */
+#if defined(__GNUC__)
+#define SC_NOINLINE __attribute__((noinline))
+#else
+#define SC_NOINLINE
+#endif
+
+/* Out of line, so that the fast path below saves no registers. */
+static SC_NOINLINE sc_thread *self_slow(void)
+{
+	if (!self_ready)
+		return self_create();
+	sc_node_refresh(&self_ctx);
+	return &self_ctx;
+}
+
+/* The fast path, inlined into sc_counter_inc and _add (no call through the PLT). */
+static inline sc_thread *self_get(void)
+{
+	if (__builtin_expect(self_ready && sc_node_fresh(), 1))
+		return &self_ctx;
+	return self_slow();
+}
+
 sc_thread *sc_thread_self(void)
 {
-	if (__builtin_expect(self_ready, 1))
-		return &self_ctx;
-	return self_create();
+	return self_get();
 }
 
 /* The context an update of c uses: the thread's, or its seeded stream (see seeded_ctx). */
 static sc_thread *context_for(const sc_counter *c)
 {
-	sc_thread *t = sc_thread_self();
+	sc_thread *t = self_get();
 	uint32_t seed = c->t.thread_seed;
 	if (__builtin_expect(seed == 0, 1))
 		return t;
@@ -303,7 +327,9 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 		return NULL;
 	}
 	sc_params p;
-	sc_env env = {handle_threads(), 1, 0};
+	/* Every online node its own index (sc_node.h); RBONuma takes at most 256. */
+	uint32_t nodes = sc_node_count();
+	sc_env env = {handle_threads(), nodes < SC_RBONUMA_MAX_NODES ? nodes : SC_RBONUMA_MAX_NODES, 0};
 	if (parse_params(&p, v, buf, err) || widen_default(&p, v, err) ||
 	    sc_table_create(&c->t, v, &p, &env, 1, err)) {
 		free(buf);
@@ -375,7 +401,7 @@ void sc_counter_add(sc_counter *c, uint64_t n)
 
 void sc_counter_flush(sc_counter *c)
 {
-	c->t.v->flush(c->obj, c->t.cfg, sc_thread_self());
+	c->t.v->flush(c->obj, c->t.cfg, self_get());
 }
 
 const char *sc_counter_variant(const sc_counter *c)

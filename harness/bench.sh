@@ -7,6 +7,9 @@
 #   bench.sh SCBENCH [DURATION] [RUNS]     measure; environment:
 #       BENCH_SAVE=FILE   also write the metrics to FILE (a baseline for later)
 #       BASELINE=FILE     compare with a saved FILE; exit 1 on a regression
+#       HANDLE_BENCH=PROG the handle_bench program (make bench sets it): also
+#                         measure the handle API's increment with node ids
+#                         from the kernel against SCOUNTERS_NODE=fixed
 #   bench.sh --compare CURRENT BASELINE    compare two saved metric files only
 #
 # A metric file is CSV: metric,value,noise,better. value is the median over the
@@ -16,6 +19,8 @@
 # A metric regressed when it is worse than the baseline by a larger fraction
 # than noise(baseline) + noise(current): with a range of 3 runs on each side
 # this tolerates everything the two benches themselves showed as noise.
+# node_refresh_ns/* metrics are ns (near 0, either sign) and their noise is
+# the range in ns: they are compared as differences, not fractions.
 set -eu
 
 # compare CURRENT BASELINE: one line per metric; 1 when any regressed.
@@ -28,6 +33,15 @@ compare() {
 			if (!(m in cur)) { printf "  %-34s baseline %.4g, not measured now\n", m, base; next }
 			worse = ($4 == "lower") ? (cur[m] - base) / base : (base - cur[m]) / base
 			allowed = $3 + cn[m]
+			# ns added per increment (near 0, either sign): compared in ns, not as a ratio
+			if (m ~ /^node_refresh_ns/) {
+				worse = cur[m] - base
+				bad = worse > allowed
+				regressed += bad
+				printf "  %-34s baseline %+8.3f ns  now %+8.3f ns (lower is better; noise %.3f ns)  %s\n",
+					m, base, cur[m], allowed, bad ? "REGRESSED" : "ok"
+				next
+			}
 			bad = worse > allowed
 			regressed += bad
 			printf "  %-34s baseline %10.4g  now %10.4g  %+6.1f%% (%s is better; noise %.1f%%)  %s\n",
@@ -69,8 +83,26 @@ echo "bench: timed runs of ${dur} s (warm-up 0.2 s), median of $runs; 0% externa
 "$scbench" --counter="FetchAdd,BFP-CSUP,Morris,Scalable" --threads=2 \
 	--duration="$dur" --warmup=0.2 --runs="$runs" --events=none --output="$tmp/t2.csv"
 
+# The handle API's increment (sc_counter_inc, one thread): node ids refreshed
+# from the kernel against SCOUNTERS_NODE=fixed (no refresh), the two
+# interleaved run by run so that both see the same load.
+: >"$tmp/handle"
+if [ -n "${HANDLE_BENCH:-}" ]; then
+	echo "bench: handle API increments, node ids from the kernel against fixed, $runs runs of ${dur} s each"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		for v in FetchAdd RBONuma Multiline; do
+			"$HANDLE_BENCH" "$v" "$dur" | awk -v r="$i" '{ print r, $1, "kernel", $2, $3 }' >>"$tmp/handle"
+			SCOUNTERS_NODE=fixed "$HANDLE_BENCH" "$v" "$dur" |
+				awk -v r="$i" '{ print r, $1, "fixed", $2, $3 }' >>"$tmp/handle"
+		done
+		i=$((i + 1))
+	done
+	src=$(awk '$3 == "kernel" { print $4; exit }' "$tmp/handle")
+fi
+
 # The metrics: per-run figures (columns: 1 counter, 4 run, 16 ops_per_ms).
-awk -F, -v prob="$prob" -v adapt="$adapt" '
+awk -F, -v prob="$prob" -v adapt="$adapt" -v handle="$tmp/handle" '
 	FNR == 1 { f++; next }
 	{ tp[f, $1, $4] = $16; if ($4 + 1 > nr) nr = $4 + 1 }
 	# median and relative range of the per-run values x[0..nr-1]
@@ -101,6 +133,25 @@ awk -F, -v prob="$prob" -v adapt="$adapt" '
 			for (i = 0; i < nr; i++) x[i] = tp[2, q[j], i] / tp[2, "FetchAdd", i]
 			summarize("speedup_vs_FetchAdd_2t/" q[j], "higher")
 		}
+		# handle API: ns added per increment by the node refresh (kernel - fixed)
+		while ((getline line < handle) > 0) {
+			split(line, h, " ")
+			hns[h[1], h[2], h[3]] = h[5]
+			hv[h[2]] = 1
+		}
+		for (name in hv) {
+			for (i = 0; i < nr; i++) x[i] = hns[i, name, "kernel"] - hns[i, name, "fixed"]
+			summarize_abs("node_refresh_ns/" name, "lower")
+		}
+	}
+	# as summarize, but noise relative to 1 ns (the values straddle 0)
+	function summarize_abs(name, better,   i, j, t, k, med) {
+		for (i = 0; i < nr; i++)
+			for (j = i + 1; j < nr; j++)
+				if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+		k = nr
+		med = (k % 2) ? x[(k - 1) / 2] : (x[k / 2 - 1] + x[k / 2]) / 2
+		printf "%s,%.6g,%.4f,%s\n", name, med, x[k - 1] - x[0], better
 	}' "$tmp/t1.csv" "$tmp/t2.csv" >"$tmp/metrics"
 
 # The report: each target met or missed.
@@ -122,7 +173,17 @@ awk -F, '
 		for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^cost_vs_CAS_1t/) line(m, "x", "target <= 1.2x:", v[m] <= 1.2)
 		print "\n2 threads, one counter, throughput relative to FetchAdd:"
 		for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^speedup_vs_FetchAdd_2t/) line(m, "x", "target >= 3x:", v[m] >= 3)
-	}' "$tmp/metrics"
+		nh = 0
+		for (i = 1; i <= no; i++) if (ord[i] ~ /^node_refresh_ns/) nh++
+		if (nh) {
+			printf "\nhandle API, ns per sc_counter_inc added by node ids from the kernel (%s), against SCOUNTERS_NODE=fixed:\n", src
+			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^node_refresh_ns/) {
+				split(m, k, "/")
+				printf "  %-15s %+7.2f ns  (run-to-run spread %.2f ns)  target <= 1 ns: %s\n", k[2],
+					v[m], nz[m], verdict(v[m] <= 1)
+			}
+		}
+	}' src="${src:-}" "$tmp/metrics"
 
 if [ -n "${BENCH_SAVE:-}" ]; then
 	cp "$tmp/metrics" "$BENCH_SAVE"

@@ -60,9 +60,14 @@ void cli_usage(FILE *f)
 	      "A parameter applies to every chosen variant that accepts its key; a key no\n"
 	      "chosen variant accepts is an error. Before a run longer than a minute, the\n"
 	      "number of runs and an estimate of the time go to standard error.\n"
-	      "Exit status: 0 success, 1 runtime failure, 2 usage error (no output file is\n"
-	      "created or truncated on any error), 130/143 interrupted by SIGINT/SIGTERM\n"
-	      "(nothing half-written is left behind).\n",
+	      "Exit status: 0 success, 1 runtime failure, 2 usage error, 3 the external\n"
+	      "work could not be calibrated (the message says what was measured and why it\n"
+	      "is not usable; a disturbed machine is retried 3 times first) (no output file\n"
+	      "is created or truncated on any error), 130/143 interrupted by SIGINT/SIGTERM\n"
+	      "(nothing half-written is left behind).\n"
+	      "Environment: SCOUNTERS_NODE=rseq|getcpu|fixed (how node ids are read, see\n"
+	      "README); SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the\n"
+	      "pause as costing nothing (it then fails with status 3).\n",
 	      f);
 }
 

@@ -54,6 +54,9 @@ typedef struct cli_opts {
 /* Outcome of parsing: go on, stop with status 0 (help/version), or usage error. */
 enum { CLI_OK = 0, CLI_EXIT_OK = 1, CLI_USAGE = 2 };
 
+/* scbench's exit status when the external work cannot be calibrated (--help). */
+#define SCBENCH_EXIT_CALIBRATION 3
+
 /*
  * Parse argv. pus is the number of processing units, used by "pow2" and
  * for the default thread list. On CLI_USAGE the message has been printed.

@@ -16,7 +16,8 @@ const char *const out_csv_columns[] = {
 	"counter", "kind", "threads", "run", "mode", "work_pct", "work_iters", "counters",
 	"placement", "nodes", "nodes_virtual", "seconds", "ops", "value", "rel_error",
 	"ops_per_ms", "bytes_per_counter", "seed", "params", "oversubscribed", "ctx_switches",
-	"migrated", "read_ns", "pmu_status", "overflowed", "end_state", NULL,
+	"migrated", "read_ns", "pmu_status", "overflowed", "end_state", "pus_used", "nodes_used",
+	"node_mismatch", NULL,
 };
 
 /*
@@ -340,6 +341,30 @@ char *out_sidecar_path(const out_file *o, const char *ext, char *why, size_t why
 	return p;
 }
 
+const char *out_set_text(const cpu_set_t *set, char sep, char *buf, size_t size)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int e = c;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		char item[32];
+		int n = snprintf(item, sizeof item, e > c ? "%s%d-%d" : "%s%d", at ? (char[]){sep, 0} : "",
+		                 c, e);
+		if (at + (size_t)n + 4 > size) { /* no room: say the list goes on */
+			snprintf(buf + at, size - at, "%s...", at ? (char[]){sep, 0} : "");
+			break;
+		}
+		memcpy(buf + at, item, (size_t)n + 1);
+		at += (size_t)n;
+		c = e;
+	}
+	return buf;
+}
+
 /* A CSV field: quoted when it holds a comma, quote or newline. */
 static void csv_field(FILE *f, const char *s)
 {
@@ -406,6 +431,12 @@ void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t thre
 	fprintf(f, ",%d", r->overflowed ? 1 : 0);
 	fputc(',', f);
 	csv_field(f, r->end_state);
+	char used[OUT_SET_TEXT];
+	fputc(',', f);
+	csv_field(f, out_set_text(&r->pus_used, ' ', used, sizeof used));
+	fputc(',', f);
+	csv_field(f, out_set_text(&r->nodes_used, ' ', used, sizeof used));
+	fprintf(f, ",%u", r->node_mismatch);
 	/* Requested events that are not counted here keep their (empty) columns. */
 	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++) {
 		int k = pmu_column_event(s->pmu, e);

@@ -98,4 +98,12 @@ void out_latency_rows(FILE *f, const sc_variant *v, uint32_t threads, unsigned r
 /* Append a JSON string literal (quoted, escaped). */
 void out_json_string(FILE *f, const char *s);
 
+/*
+ * A CPU (or node) id set as ranges, "0-3 8" with sep ' ' (",": "0-3,8");
+ * when size is too small the list ends in "..." (OUT_SET_TEXT is enough for
+ * any set of up to 1024 ids that form at most 180 ranges). Returns buf.
+ */
+#define OUT_SET_TEXT 2048
+const char *out_set_text(const cpu_set_t *set, char sep, char *buf, size_t size);
+
 #endif /* SC_OUTPUT_H */

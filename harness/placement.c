@@ -33,6 +33,7 @@ struct topo {
 typedef struct pu_desc {
 	int32_t os;    /* OS index */
 	uint32_t node; /* logical index of its NUMA node */
+	int32_t node_os; /* the kernel's id of that node, -1 if unknown */
 	uint32_t core; /* dense core id, numbered in order of each core's first PU */
 } pu_desc;
 
@@ -123,7 +124,7 @@ static int topo_build_orders(topo *t, const pu_desc *pu, sc_err *err)
 		return -1;
 	}
 	for (uint32_t i = 0; i < t->pus; i++)
-		t->compact[i] = (placement_slot){(int32_t)i, pu[i].os, pu[i].node};
+		t->compact[i] = (placement_slot){(int32_t)i, pu[i].os, pu[i].node, pu[i].node_os};
 	for (uint32_t i = 0; i < t->pus; i++)
 		t->spread[i] = t->compact[order[i]];
 	free(order);
@@ -271,6 +272,9 @@ static int topo_load_impl(topo *t, sc_err *err)
 		core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, obj);
 		pu[p].os = (int32_t)obj->os_index;
 		pu[p].node = nnode > 0 ? hw_node_of_pu(t->hw, obj, t->nodes) : 0;
+		hwloc_obj_t nobj = nnode > 0 ? hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE,
+		                                                     pu[p].node) : NULL;
+		pu[p].node_os = nobj ? (int32_t)nobj->os_index : -1;
 		node_pus[pu[p].node]++;
 		if (!core) {
 			pu[p].core = t->cores++; /* a PU outside any core is its own core */
@@ -355,7 +359,7 @@ static int topo_load_impl(topo *t, sc_err *err)
 		return -1;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		pu[i] = (pu_desc){(int32_t)i, 0, i};
+		pu[i] = (pu_desc){(int32_t)i, 0, -1, i}; /* the node is not known here */
 #ifdef PLACEMENT_AFFINITY
 	if (got == 0) {
 		uint32_t i = 0;
@@ -487,7 +491,7 @@ placement_slot placement_slot_of(const topo *t, placement_kind kind, uint32_t i)
 		return t->compact[i % t->pus];
 	case PLACE_NONE:
 	default:
-		return (placement_slot){-1, -1, 0};
+		return (placement_slot){-1, -1, 0, -1};
 	}
 }
 

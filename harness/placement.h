@@ -48,6 +48,7 @@ typedef struct placement_slot {
 	int32_t pu_logical; /* hwloc logical index of the PU, -1 for PLACE_NONE */
 	int32_t pu_os;      /* OS index of that PU (what sched_getcpu reports), -1 for PLACE_NONE */
 	uint32_t node;      /* logical index of the NUMA node holding the PU (0 for PLACE_NONE) */
+	int32_t node_os;    /* the kernel's id of that node (what getcpu reports); -1 unknown */
 } placement_slot;
 
 /*

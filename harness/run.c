@@ -60,6 +60,10 @@ typedef struct worker {
 	uint64_t csw;    /* context switches during the measured phase */
 	int cpu_first;
 	bool moved;
+	/* Where the kernel says the worker ran (sc_node_kernel): at its start and at its end. */
+	bool seen_start, seen_end;
+	uint32_t cpu_start, node_start, cpu_end, node_end;
+	bool node_mismatch; /* bound, but the kernel's node at the start is not the planned one */
 	pmu_thread pmu;
 	long long events[PMU_MAX_EVENTS];
 	bool counted;
@@ -225,6 +229,30 @@ static void note_cpu(worker *k)
 		k->moved |= cpu != k->cpu_first;
 }
 
+/* An unbound worker with real node ids takes the kernel's node (sc_node.h's mapping). */
+static void adopt_kernel_node(worker *k, uint32_t kernel_node)
+{
+	if (k->slot.pu_os < 0 && !k->sh->s->nodes_virtual)
+		k->w.ctx.node = sc_node_index(kernel_node);
+}
+
+/*
+ * At the worker's start: where the kernel put it. An unbound worker
+ * (--placement=none, real nodes) takes the kernel's node as its node id; a
+ * bound one checks that the kernel's node is the planned one.
+ */
+static void note_start(worker *k)
+{
+	const run_setup *s = k->sh->s;
+	k->seen_start = sc_node_kernel(&k->cpu_start, &k->node_start);
+	if (!k->seen_start)
+		return;
+	adopt_kernel_node(k, k->node_start);
+	if (k->slot.pu_os >= 0 && k->slot.node_os >= 0 && topo_can_bind(s->topo) &&
+	    !k->bind_error[0])
+		k->node_mismatch = k->node_start != (uint32_t)k->slot.node_os;
+}
+
 static void flush_all(shared *sh, worker *k)
 {
 	for (size_t i = 0; i < sh->table.n; i++)
@@ -236,6 +264,9 @@ static void measured_phase(shared *sh, worker *k)
 {
 	uint64_t c0 = thread_csw();
 	double cpu0 = thread_cpu_seconds();
+	uint32_t node;
+	if (sc_node_kernel(NULL, &node)) /* after a warm-up an unbound worker may have moved */
+		adopt_kernel_node(k, node);
 	note_cpu(k);
 	k->start = wl_now();
 	if (k->hist)
@@ -247,6 +278,7 @@ static void measured_phase(shared *sh, worker *k)
 	k->finish = wl_now();
 	k->counted = pmu_thread_stop(sh->s->pmu, &k->pmu, k->events);
 	note_cpu(k);
+	k->seen_end = sc_node_kernel(&k->cpu_end, &k->node_end);
 	k->csw = thread_csw() - c0;
 	k->cpu_s = thread_cpu_seconds() - cpu0;
 	flush_all(sh, k);
@@ -260,6 +292,7 @@ static void *worker_main(void *arg)
 	k->cpu_first = -1;
 	if (placement_bind_self(sh->s->topo, &k->slot, &err))
 		snprintf(k->bind_error, sizeof k->bind_error, "%s", err.msg);
+	note_start(k);
 	/*
 	 * Event sets are set up before the barrier that opens the measured phase,
 	 * so their system calls fall outside it (the barrier wait is counted).
@@ -369,6 +402,17 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Add a (CPU, node) where a worker was seen to the run's sets (ids past the sets' size are not kept). */
+static void run_note_used(run_result *r, bool seen, uint32_t cpu, uint32_t node)
+{
+	if (!seen)
+		return;
+	if (cpu < CPU_SETSIZE)
+		CPU_SET(cpu, &r->pus_used);
+	if (node < CPU_SETSIZE)
+		CPU_SET(node, &r->nodes_used);
+}
+
 static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
                       run_result *r)
 {
@@ -382,6 +426,9 @@ static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threa
 		r->hot_ops += ws[i].w.hot_ops;
 		r->ctx_switches += ws[i].csw;
 		r->migrated += ws[i].moved;
+		r->node_mismatch += ws[i].node_mismatch;
+		run_note_used(r, ws[i].seen_start, ws[i].cpu_start, ws[i].node_start);
+		run_note_used(r, ws[i].seen_end, ws[i].cpu_end, ws[i].node_end);
 		all_counted &= ws[i].counted;
 		for (unsigned e = 0; s->pmu && e < s->pmu->nevents; e++)
 			ev[e] += ws[i].events[e];
@@ -511,6 +558,8 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	pthread_t reader;
 	CPU_ZERO(&r->main_cpus);
+	CPU_ZERO(&r->pus_used);
+	CPU_ZERO(&r->nodes_used);
 	CPU_ZERO(&sh->reader_cpus);
 	/* --read-cost=off: no reader, so nothing but the workers wakes during the phase. */
 	int e = o->read_cost ? pthread_create(&reader, &attr, reader_main, sh) : 0;

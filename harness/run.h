@@ -45,6 +45,13 @@ typedef struct run_result {
 	bool oversubscribed;
 	uint64_t ctx_switches; /* summed over the workers, measured phase */
 	uint32_t migrated;     /* workers seen off their PU (bound) or on several CPUs */
+	uint32_t node_mismatch; /* bound workers whose kernel node at the start was not the planned one */
+	/*
+	 * The PUs (OS ids) and nodes (the kernel's ids) the workers were on at
+	 * their start and at their end, as the kernel reported them (ids of
+	 * CPU_SETSIZE and above are not kept).
+	 */
+	cpu_set_t pus_used, nodes_used;
 	double read_ns;        /* median ns of one get by a non-incrementing reader; NAN if none */
 	bool pmu_counted;      /* event columns filled */
 	const char *pmu_failure; /* events were set up but a worker could not count them */

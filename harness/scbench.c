@@ -53,6 +53,10 @@ typedef struct helpers {
 	double pct_max_full; /* over runs with threads == PUs; NAN if none */
 	uint32_t idle_max, idle_threads; /* most workers idle through a timed phase, of how many */
 	unsigned idle_runs;
+	/* Placement as the kernel saw it (run.h), all runs. */
+	cpu_set_t pus_used, nodes_used;
+	unsigned runs_moved, runs_mismatch; /* runs with a worker off its PU / off its planned node */
+	uint32_t moved_max, mismatch_max;  /* the most such workers in one run */
 } helpers;
 
 static void helpers_add(helpers *h, const run_result *r, uint32_t threads, uint32_t pus)
@@ -63,6 +67,12 @@ static void helpers_add(helpers *h, const run_result *r, uint32_t threads, uint3
 		CPU_OR(&h->main_cpus_full, &h->main_cpus_full, &r->main_cpus);
 		CPU_OR(&h->reader_cpus_full, &h->reader_cpus_full, &r->reader_cpus);
 	}
+	CPU_OR(&h->pus_used, &h->pus_used, &r->pus_used);
+	CPU_OR(&h->nodes_used, &h->nodes_used, &r->nodes_used);
+	h->runs_moved += r->migrated > 0;
+	h->runs_mismatch += r->node_mismatch > 0;
+	h->moved_max = r->migrated > h->moved_max ? r->migrated : h->moved_max;
+	h->mismatch_max = r->node_mismatch > h->mismatch_max ? r->node_mismatch : h->mismatch_max;
 	h->wakeups += r->reader_wakeups;
 	h->reader_alive_s += r->reader_alive_s;
 	h->reader_cpu_s += r->reader_cpu_s;
@@ -84,19 +94,8 @@ static void helpers_add(helpers *h, const run_result *r, uint32_t threads, uint3
 /* A CPU set as a JSON string of ranges, "0-3,8". */
 static void json_cpus(FILE *f, const cpu_set_t *set)
 {
-	char buf[512] = "";
-	size_t at = 0;
-	for (int c = 0; c < CPU_SETSIZE && at < sizeof buf - 32; c++) {
-		if (!CPU_ISSET(c, set))
-			continue;
-		int e = c;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
-			e++;
-		at += (size_t)snprintf(buf + at, sizeof buf - at, e > c ? "%s%d-%d" : "%s%d",
-		                       at ? "," : "", c, e);
-		c = e;
-	}
-	out_json_string(f, buf);
+	char buf[OUT_SET_TEXT];
+	out_json_string(f, out_set_text(set, ',', buf, sizeof buf));
 }
 
 static void json_pct(FILE *f, double x)
@@ -146,6 +145,21 @@ static void json_cpu(FILE *f, const prov_cpu *c)
 	json_mhz(f, "min_mhz", c->min_mhz);
 	json_mhz(f, "max_mhz", c->max_mhz);
 	fprintf(f, "}");
+}
+
+/* Where the kernel put the workers, against the plan: a warning when they strayed. */
+static void warn_placement(const run_setup *s, const helpers *h)
+{
+	bool bound = s->placement != PLACE_NONE && topo_can_bind(s->topo) && !run_binding_problem();
+	if (bound && h->runs_moved)
+		fprintf(stderr, "scbench: warning: in %u runs a worker left its planned PU (up to %u "
+		                "workers; see the migrated column)\n",
+		        h->runs_moved, h->moved_max);
+	if (h->runs_mismatch)
+		fprintf(stderr, "scbench: warning: in %u runs a bound worker started on a node other "
+		                "than its planned one (up to %u workers; see the node_mismatch column): "
+		                "hwloc's topology and the kernel's node ids disagree\n",
+		        h->runs_mismatch, h->mismatch_max);
 }
 
 /* Write the sidecar into mf (opened by the caller); 0, or -1 with err set. */
@@ -236,6 +250,15 @@ static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *ca
 	fprintf(f, "},\n");
 	fprintf(f, "  \"idle_workers\": {\"runs\": %u, \"max\": %u, \"of_threads\": %u},\n",
 	        h->idle_runs, h->idle_max, h->idle_threads);
+	fprintf(f, "  \"placement_seen\": {\"node_ids\": ");
+	out_json_string(f, sc_node_source());
+	fprintf(f, ", \"pus_used\": ");
+	json_cpus(f, &h->pus_used);
+	fprintf(f, ", \"kernel_nodes_used\": ");
+	json_cpus(f, &h->nodes_used);
+	fprintf(f, ", \"runs_off_pu\": %u, \"max_workers_off_pu\": %u, "
+	           "\"runs_node_mismatch\": %u, \"max_workers_node_mismatch\": %u},\n",
+	        h->runs_moved, h->moved_max, h->runs_mismatch, h->mismatch_max);
 	fprintf(f, "  \"work_iters\": %.4f,\n  \"placement_kind\": ", s->work_iters);
 	out_json_string(f, placement_name(s->placement));
 	fprintf(f, ",\n  \"command_line\": [");
@@ -380,11 +403,15 @@ static int run_all(const run_setup *s, out_file *out, out_file *lat, helpers *h,
 	return 0;
 }
 
+/* A disturbed machine gets this many calibration attempts. */
+#define CAL_ATTEMPTS 3
+#define CAL_ATTEMPTS_TEXT "3"
+
 /*
  * External work: measure what an increment will cost, refuse a setting over
  * 1 ms per increment unless --force, and m beyond WL_MAX_WORK_ITERS always.
  * Sets s->work_iters, *cal (calibrated: --work) and *work_ns. 0, 1 (runtime
- * failure) or 2 (usage error), the message printed.
+ * failure), 2 (usage error) or SCBENCH_EXIT_CALIBRATION, the message printed.
  */
 static int plan_work(const cli_opts *o, run_setup *s, wl_calibration *cal, bool *calibrated,
                      double *work_ns)
@@ -399,9 +426,20 @@ static int plan_work(const cli_opts *o, run_setup *s, wl_calibration *cal, bool 
 	if (!pct && !iters)
 		return 0;
 	double p = pct ? o->work_pct : 50;
-	if (wl_calibrate(p, cal)) {
-		fprintf(stderr, "scbench: calibration of the external work failed\n");
-		return 1;
+	int cr = WL_CAL_RETRY;
+	for (int attempt = 1; attempt <= CAL_ATTEMPTS && cr == WL_CAL_RETRY; attempt++) {
+		if (attempt > 1) {
+			fprintf(stderr, "scbench: calibration attempt %d of %d: %s; trying again\n",
+			        attempt - 1, CAL_ATTEMPTS, cal->why);
+			nanosleep(&(struct timespec){0, 200000000}, NULL); /* let a burst pass */
+		}
+		cr = wl_calibrate(p, cal);
+	}
+	if (cr != WL_CAL_OK) {
+		fprintf(stderr, "scbench: calibration of the external work for %s failed: %s%s\n",
+		        pct ? "--work" : "--work-iters", cal->why,
+		        cr == WL_CAL_RETRY ? " (after " CAL_ATTEMPTS_TEXT " attempts)" : "");
+		return SCBENCH_EXIT_CALIBRATION;
 	}
 	double m = pct ? cal->work_iters : o->work_iters;
 	if (pct) {
@@ -575,6 +613,8 @@ int main(int argc, char **argv)
 	double wall = (double)time(NULL);
 	if (!rc && !run_interrupted())
 		rc = run_all(&s, &out, &lat, &h, &done);
+	if (!rc && !run_interrupted())
+		warn_placement(&s, &h);
 	if (!rc && !run_interrupted() && h.idle_runs)
 		fprintf(stderr, "scbench: warning: in %u timed runs some workers never ran in the "
 		                "measured phase (up to %u of %u): too short a --duration for that "

@@ -131,6 +131,50 @@ def header_rows(rs):
     return rows
 
 
+FAILED_POINTS = "failed-points.csv"
+
+
+def failed_points(d):
+    """The points run-all.sh recorded as failed (DIR/failed-points.csv: experiment,
+    part, args, reason; results/README.md), as (experiment, part, reason). Data,
+    checked field by field: a malformed row is reported as such, never guessed at."""
+    import csv
+    import re
+    path = os.path.join(d, FAILED_POINTS)
+    if not os.path.isfile(path):
+        return []
+    rows = []
+    with open(path, newline="") as f:
+        for i, r in enumerate(csv.reader(f)):
+            if i == 0:
+                if r != ["experiment", "part", "args", "reason"]:
+                    return [("?", "?", "%s: unexpected header, not read" % FAILED_POINTS)]
+                continue
+            ok = (len(r) == 4 and re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", r[0])
+                  and re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", r[1]))
+            if not ok:
+                rows.append(("?", "?", "line %d of %s is malformed" % (i + 1, FAILED_POINTS)))
+                continue
+            rows.append((r[0], r[1], r[3][:600]))
+    return rows
+
+
+def failed_points_section(d):
+    rows = failed_points(d)
+    if not rows:
+        return []
+    out = ["## Failed points", "",
+           "%d point%s could not be measured; run-all.sh recorded %s and went on (`%s`; "
+           "`./run-all.sh --resume DIR` tries them again). Figures and claims lack them." % (
+               len(rows), "" if len(rows) == 1 else "s", "it" if len(rows) == 1 else "them",
+               FAILED_POINTS), "",
+           "| Experiment | Part | Why |", "|---|---|---|"]
+    for exp, part, why in rows:
+        out.append("| %s | %s | %s |" % (cell(exp), cell(part), cell(why)))
+    out.append("")
+    return out
+
+
 def claim_table(out, d, claims, number):
     out.append("| # | Claim (source) | Figure | Measured here | Verdict |")
     out.append("|---|---|---|---|---|")
@@ -192,6 +236,7 @@ def render(d, doc):
         out.append("## Claims that hold by construction (not counted)")
         out.append("")
         claim_table(out, d, apart, "C%d")
+    out.extend(failed_points_section(d))
     out.append("## Figures")
     out.append("")
     out.append("Each figure as PNG (gnuplot) and PDF/SVG (matplotlib) under `figures/`; "

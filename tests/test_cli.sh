@@ -89,7 +89,7 @@ check bad_input_does_not_truncate_existing_output grep -q precious "$tmp/keep.cs
 	--output="$tmp/c.csv" 2>"$tmp/err"
 check count_run_exits_0 test $? -eq 0
 check count_run_no_temporary_left sh -c "! ls '$tmp' | grep -q tmp"
-expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed,end_state"
+expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed,end_state,pus_used,nodes_used,node_mismatch"
 check csv_header_starts_with_required_columns sh -c \
 	"head -1 '$tmp/c.csv' | grep -q '^$expected'"
 check csv_has_8_rows test "$(tail -n +2 "$tmp/c.csv" | wc -l)" -eq 8
@@ -298,5 +298,24 @@ ok = (m.get("atomics") in kinds and m.get("clock") in {"tsc", "cntvct_el0", "clo
       and m.get("cache_line_source") in {"ctr_el0", "sysfs", "sysconf", "unknown"})
 sys.exit(0 if ok else 1)' "$tmp/c.csv.meta.json"
 fi
+
+# A pause that costs nothing (the SCBENCH_TEST_FREE_PAUSE hook): the external
+# work cannot be calibrated. Exit 3, no file, and the message says what was
+# measured ("pauses added ... ns to a ... ns increment") and why it is no use.
+rm -f "$tmp/f.csv" "$tmp/f.csv.meta.json"
+SCBENCH_TEST_FREE_PAUSE=1 "$SCBENCH" --counter=CAS --threads=1 --duration=0.05 --warmup=0.01 \
+	--runs=1 --work=50 --output="$tmp/f.csv" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check free_pause_exit_3 test "$rc" -eq 3
+check free_pause_says_what_was_measured grep -q \
+	"calibration of the external work for --work failed: .*256 pauses added .* ns to a .* ns increment" \
+	"$tmp/err"
+check free_pause_says_why grep -Eq "(a pause costs nothing measurable|too disturbed to measure a pause)" "$tmp/err"
+check free_pause_no_file sh -c "! ls '$tmp' | grep -q '^f\.csv'"
+# --work-iters needs the pause's cost only beyond 1000 pauses or in count mode.
+SCBENCH_TEST_FREE_PAUSE=1 "$SCBENCH" --counter=CAS --threads=1 --ops=1000 --runs=1 \
+	--work-iters=2 --output="$tmp/f.csv" >"$tmp/out" 2>"$tmp/err"
+check free_pause_work_iters_count_mode_exit_3 test $? -eq 3
+check free_pause_work_iters_named grep -q "for --work-iters failed" "$tmp/err"
 
 tap_done

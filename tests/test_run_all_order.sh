@@ -42,6 +42,12 @@ for a in "\$@"; do
 done
 echo "\$out" >>"\$FAKE_LOG"
 [ -n "\${FAKE_FAIL_AT:-}" ] && [ "\$(wc -l <"\$FAKE_LOG")" -ge "\$FAKE_FAIL_AT" ] && exit 1
+# FAKE_CAL_FAIL=PATTERN: an invocation whose output path matches fails as an
+# uncalibratable --work does (exit 3, scbench's message).
+case \$out in *\${FAKE_CAL_FAIL:-@none@}*)
+	echo "scbench: calibration of the external work for --work failed: a pause costs nothing measurable: 256 pauses added 0.01 ns to a 2.4 ns increment" >&2
+	exit 3 ;;
+esac
 read_ns=12.5
 [ "\$reader" = off ] && read_ns=
 {
@@ -176,6 +182,32 @@ sys.exit(0 if m["runs_per_point"] == 3 and m["order_seed"] == 4242 and m["parts"
          and m["reader"].startswith("off") and "per run" in m["invocations"]
          and a["runs_per_point"] == 30 and "count-to-N" in a["invocations"] else 1)' \
 	"$rs/dice-fig4-high.csv.meta.json" "$rs/ayers.csv.meta.json"
+
+# A point whose --work cannot be calibrated (scbench exit 3) fails alone: the
+# sweep finishes (exit 0), failed-points.csv names every such point with
+# scbench's reason, the merged CSVs lack exactly them, and --resume tries
+# them again (then there is no failed point left and no failed-points.csv).
+: >"$FAKE_LOG"
+FAKE_CAL_FAIL=dice-fig4-low/t2-CAS-r run_all --order-seed 7 --out "$tmp/cal"
+check calibration_failure_sweep_goes_on test $? -eq 0
+check calibration_failures_listed "$PY" -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/failed-points.csv")))
+want = sorted(l.split()[:2] for l in open(sys.argv[1] + "/run-all.plan")
+              if l.split()[0] == "dice-fig4-low" and l.split()[1].startswith("t2-CAS-r"))
+got = sorted([r["experiment"], r["part"]] for r in rows)
+ok = got == want and len(got) > 0 and all("a pause costs nothing measurable: 256 pauses added" in r["reason"] and "--work=" in r["args"] for r in rows)
+sys.exit(0 if ok else 1)' "$tmp/cal"
+check calibration_failed_rows_absent "$PY" -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/dice-fig4-low.csv")))
+missing = [r for r in rows if r["counter"] == "CAS" and r["threads"] == "2" and r["work_pct"] == "99"]
+others = [r for r in rows if r["counter"] == "CAS" and r["threads"] == "1"]
+sys.exit(0 if not missing and len(others) == 3 else 1)' "$tmp/cal"
+check calibration_failure_said grep -q "failed, going on: calibration of the external work" "$tmp/err"
+run_all --resume "$tmp/cal"
+check calibration_failure_retried_on_resume sh -c "test $? -eq 0 && test ! -e '$tmp/cal/failed-points.csv' &&
+	test -z \"\$(find '$tmp/cal/parts' -name '*.failed')\""
 
 # An older result set (no recorded order) is refused, and --order-seed with --resume.
 mkdir "$tmp/old" && printf 'mode=quick\nthreads="1"\n' >"$tmp/old/run-all.conf"

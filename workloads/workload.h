@@ -114,9 +114,23 @@ typedef struct wl_calibration {
 	double ns_per_inc; /* single-thread CAS increment, no work */
 	double ns_per_pause;
 	double work_iters;   /* m; may exceed WL_MAX_WORK_ITERS (never clamped) */
+	char why[400];       /* on failure: what was measured and why it is not usable */
 } wl_calibration;
 
-/* Runs for about 0.2 s on the calling thread. 0, or -1 if timing failed. */
+/* wl_calibrate's results. */
+enum {
+	WL_CAL_OK = 0,
+	WL_CAL_RETRY = 1,   /* the machine was too disturbed: another try may succeed */
+	WL_CAL_UNUSABLE = 2 /* the pause costs nothing measurable, or the timer is too coarse */
+};
+
+/*
+ * Runs for about 0.2 s on the calling thread. WL_CAL_OK, or a failure with
+ * cal->why saying what was measured and why it cannot be used. The
+ * environment variable SCBENCH_TEST_FREE_PAUSE (a test hook) replaces the
+ * pauses of the measurement by nothing, as on a machine where a pause costs
+ * nothing.
+ */
 int wl_calibrate(double pct, wl_calibration *cal);
 
 /* Seconds of CLOCK_MONOTONIC. */

@@ -15,7 +15,7 @@
  * Thread contexts. The first call of a thread (to any sc_counter_ function
  * or to sc_thread_self) gives it a context: a thread index that no other
  * live thread holds (the lowest free one; indices of exited threads are
- * reused), node 0, and its own RNG streams (seeded from a process-wide
+ * reused), the node the kernel reports (sc_node.h), and its own RNG streams (seeded from a process-wide
  * sequence number, so no two contexts ever share a stream). Threads never
  * register. When a thread exits (a pthread key destructor), what it holds
  * back in any live Batched counter is flushed, and its index is freed.
@@ -35,8 +35,11 @@
  * per-thread slots for 2 x (the OS's configured CPU count) threads, at
  * least 8; threads whose index is beyond that share one overflow slot (an
  * atomic add), so the count stays exact and in bounds for any number of
- * threads; only those extra threads contend. NUMA-aware variants see one
- * node (every context has node 0); PerCPU and Striped use the OS's CPUs.
+ * threads; only those extra threads contend. NUMA-aware variants are made
+ * for the machine's online nodes (sc_node_count, at most 256) and a
+ * thread's node id follows it when the kernel moves it (sc_node.h: read
+ * from the rseq area, or from getcpu every SC_NODE_REFRESH_CALLS calls);
+ * PerCPU and Striped use the OS's CPUs.
  *
  * Values. For precise variants a counter's value is the number of
  * increments (and added amounts) since it was made or since the last
@@ -220,7 +223,8 @@ void sc_counter_free(sc_counter *c);
  * above), for mixing the handle API with the inlined per-variant API:
  * sc_P_inc(&c, &cfg, sc_thread_self()). Its index is unique among live
  * threads, so it suits Sharded and Batched counters configured for any
- * env.threads (indices beyond it take the shared overflow path). The
+ * env.threads (indices beyond it take the shared overflow path); its node
+ * is the kernel's as of this call (sc_node.h's mapping). The
  * automatic flush at exit covers sc_counter handles only. Never NULL.
  */
 sc_thread *sc_thread_self(void);

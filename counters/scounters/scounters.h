@@ -82,6 +82,7 @@
 #include "sc_counter.h"
 #include "sc_distributed.h"
 #include "sc_morris.h"
+#include "sc_node.h"
 #include "sc_numa.h"
 #include "sc_scalable.h"
 #include "sc_simple.h"
