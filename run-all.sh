@@ -182,8 +182,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-if [ -n "$max_threads" ] && ! [[ $max_threads =~ ^[1-9][0-9]*$ ]]; then
-	die "--max-threads=$max_threads: expected a positive integer"
+# 16384: scbench's largest thread count (harness/cli.h CLI_MAX_THREADS).
+if [ -n "$max_threads" ] && { ! [[ $max_threads =~ ^[1-9][0-9]{0,4}$ ]] ||
+	[ "$max_threads" -gt 16384 ]; }; then
+	die "--max-threads=$max_threads: expected an integer in [1, 16384]"
 fi
 if [ -n "$order_seed" ] && { ! [[ $order_seed =~ ^[1-9][0-9]{0,9}$ ]] ||
 	[ "$order_seed" -gt 2147483646 ]; }; then
@@ -191,6 +193,49 @@ if [ -n "$order_seed" ] && { ! [[ $order_seed =~ ^[1-9][0-9]{0,9}$ ]] ||
 fi
 [ -z "$order_seed" ] || [ -z "$resume" ] ||
 	die "--order-seed is for a new result set; --resume follows the recorded order"
+
+# read_conf FILE: set mode, threads and order_seed from a result set's
+# run-all.conf. A result set is data (it may come from anyone): the file is
+# parsed as KEY=VALUE lines, each key once from a fixed list, each value
+# checked, never sourced or evaluated; anything else is an error naming the
+# file and line.
+read_conf() {
+	local file=$1 line key value n=0 seen=" " t prev=0
+	[ -f "$file" ] && [ -r "$file" ] || die "$file: cannot read it"
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		case $line in '' | '#'*) continue ;; esac
+		[[ $line =~ ^([a-z_]+)=(.*)$ ]] || die "$file line $n: expected KEY=VALUE"
+		key=${BASH_REMATCH[1]}
+		value=${BASH_REMATCH[2]}
+		[[ $value =~ ^\"(.*)\"$ ]] && value=${BASH_REMATCH[1]}
+		[[ $seen == *" $key "* ]] && die "$file line $n: $key given twice"
+		seen="$seen$key "
+		case $key in
+		mode)
+			[[ $value =~ ^(quick|default|paper|paper-errors)$ ]] ||
+				die "$file line $n: mode: expected quick, default, paper or paper-errors"
+			mode=$value ;;
+		threads)
+			[[ $value =~ ^[1-9][0-9]{0,4}( [1-9][0-9]{0,4})*$ ]] ||
+				die "$file line $n: threads: expected thread counts in [1, 16384], increasing"
+			for t in $value; do
+				[ "$t" -le 16384 ] && [ "$t" -gt "$prev" ] ||
+					die "$file line $n: threads: expected thread counts in [1, 16384], increasing"
+				prev=$t
+			done
+			threads=$value ;;
+		order_seed)
+			[[ $value =~ ^[1-9][0-9]{0,9}$ ]] && [ "$value" -le 2147483646 ] ||
+				die "$file line $n: order_seed: expected an integer in [1, 2147483646]"
+			order_seed=$value ;;
+		*) die "$file line $n: unknown key '$key' (expected mode, threads, order_seed)" ;;
+		esac
+	done <"$file"
+	for key in mode threads; do
+		[[ $seen == *" $key "* ]] || die "$file: no $key line"
+	done
+}
 
 # --- dependencies and build ---------------------------------------------------
 need_pkgs=""
@@ -225,8 +270,7 @@ if [ -n "$resume" ]; then
 	[ -f "$resume/run-all.conf" ] || die "--resume $resume: not a run-all result set (no run-all.conf)"
 	[ -z "$out" ] || die "give --out or --resume, not both"
 	dir=$resume
-	# shellcheck disable=SC1091
-	. "$dir/run-all.conf"
+	read_conf "$dir/run-all.conf" # data: parsed, never sourced
 	if [ -z "${order_seed:-}" ] || [ ! -f "$dir/run-all.plan" ] || [ ! -f "$dir/run-all.order" ]; then
 		die "--resume $resume: no run-all.plan/run-all.order (made by an older run-all.sh, which ran all runs of a point in one invocation): finish it with that version"
 	fi
@@ -391,7 +435,42 @@ threads="$threads"
 order_seed=$order_seed
 EOF
 }
+# check_plan PLAN ORDER (of a result set to resume): data, checked before any
+# use: each plan line "ID CHUNK ARGS" with ID and CHUNK plain names (no
+# path), ARGS scbench options of a plain form with --counter, --threads and
+# --runs, and no --output; each order line an "ID CHUNK" of the plan, once.
+check_plan() {
+	local plan_f=$1 order_f=$2 n=0 id chunk args a
+	declare -A in_plan=()
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		read -r id chunk args <<<"$line"
+		[[ $id =~ ^[a-z0-9][a-z0-9-]*$ && $chunk =~ ^[A-Za-z0-9][A-Za-z0-9.-]*$ ]] ||
+			die "$plan_f line $n: expected ID CHUNK ARGS with plain names"
+		for a in $args; do
+			[[ $a =~ ^--[a-z-]+(=[A-Za-z0-9.,=_+-]+)?$ ]] && [[ $a != --output* ]] ||
+				die "$plan_f line $n: '$a' is not an option run-all.sh plans"
+		done
+		[[ " $args" =~ \ --runs=[1-9][0-9]{0,5}( |$) && " $args" =~ \ --counter=[A-Za-z0-9,-]+( |$) &&
+			" $args" =~ \ --threads=[1-9][0-9]{0,4}( |$) ]] ||
+			die "$plan_f line $n: expected --counter, --threads and --runs"
+		[ -z "${in_plan["$id $chunk"]:-}" ] || die "$plan_f line $n: $id $chunk twice"
+		in_plan["$id $chunk"]=1
+	done <"$plan_f"
+	[ "$n" -gt 0 ] || die "$plan_f: empty"
+	n=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		case $line in '#'*) continue ;; esac
+		[ "${in_plan["$line"]:-}" = 1 ] || die "$order_f line $n: not an invocation of run-all.plan"
+		in_plan["$line"]=2
+	done <"$order_f"
+	for line in "${!in_plan[@]}"; do
+		[ "${in_plan["$line"]}" = 2 ] || die "$order_f: $line of run-all.plan is missing"
+	done
+}
 if [ -n "$resume" ]; then
+	check_plan "$dir/run-all.plan" "$dir/run-all.order"
 	cp "$dir/run-all.plan" "$plan"
 	grep -v '^#' "$dir/run-all.order" >"$order"
 else
@@ -420,6 +499,33 @@ plan_estimates() {
 	}'
 }
 
+# part_complete PART ARGS: is PART (with its sidecars) the whole output of
+# the plan line ARGS? A CSV header, one row per variant of --counter and run
+# of --runs, each with the header's field count, and a meta.json (scbench
+# writes them last). An empty or cut part is not finished: it runs again.
+part_complete() {
+	local part=$1 args=$2 list runs
+	list=${args#*--counter=}
+	list=${list%% *}
+	runs=${args##*--runs=}
+	runs=${runs%% *}
+	[ -f "$part" ] && [ -s "$part.meta.json" ] || return 1
+	case $args in *--latency*) [ -s "$part.latency.csv" ] || return 1 ;; esac
+	awk -F, -v want=$(( $(tr ',' '\n' <<<"$list" | wc -l) * runs )) '
+		NR == 1 { if ($1 != "counter") exit 1; nf = NF; next }
+		NF != nf { exit 1 }
+		{ rows++ }
+		END { exit !(NR > 0 && rows == want) }' "$part"
+}
+
+# Temporary files a SIGKILL left behind (the names scbench and this script
+# give them: FILE.tmp.XXXXXX and FILE.tmp): never complete, so removed.
+remove_stale_temps() {
+	find "$dir" -maxdepth 3 -type f \( -name '*.tmp' -o -name '*.tmp.??????' \) \
+		-exec rm -f {} + 2>/dev/null || true
+}
+[ -z "$resume" ] || remove_stale_temps
+
 declare -A args_of est_of
 while read -r id chunk args; do args_of["$id $chunk"]=$args; done <"$plan"
 while read -r id chunk est; do
@@ -432,7 +538,7 @@ total=$(wc -l <"$order")
 # temporary files and exits 128+signal), then say how to continue; exit
 # 128+signal. A part file exists only once complete, so nothing is lost.
 child=""
-resume_cmd=$(printf '%q --resume %q' "$0" "$dir")
+resume_cmd=$(printf '%q --resume %q' "$top/run-all.sh" "$dir")
 interrupted() {
 	local sig=$1 code
 	case $sig in INT) code=130 ;; TERM) code=143 ;; *) code=129 ;; esac
@@ -460,11 +566,15 @@ while read -r id chunk; do
 	part="$dir/parts/$id/$chunk.csv"
 	args=${args_of["$id $chunk"]}
 	est=${est_of["$id $chunk"]}
-	if [ -f "$part" ]; then
+	if [ -e "$part" ] && part_complete "$part" "$args"; then
 		est_done=$(awk -v a="$est_done" -v b="$est" 'BEGIN { print a + b }')
 		continue # finished before an interruption: never run twice
 	fi
 	rm -f "$part.failed" # a point that failed before is tried again on --resume
+	if [ -e "$part" ]; then
+		echo "run-all.sh: $id $chunk: part file incomplete (not what the plan asks for): run again" >&2
+		rm -f "$part" "$part.meta.json" "$part.latency.csv"
+	fi
 	mkdir -p "$dir/parts/$id"
 	now=$(date +%s)
 	el=$((now - started))
@@ -499,7 +609,7 @@ while read -r id chunk; do
 	fi
 	if [ "$status" -ne 0 ]; then
 		echo "run-all.sh: scbench failed for $id $chunk; see $dir/logs/$id-$chunk.log" >&2
-		echo "run-all.sh: fix the cause, then continue with: ./run-all.sh --resume $dir" >&2
+		echo "run-all.sh: fix the cause, then continue with: $resume_cmd" >&2
 		exit 1
 	fi
 done <"$order"
@@ -546,7 +656,9 @@ for id in $(awk '!seen[$1]++ { print $1 }' "$plan"); do
 	while read -r pid chunk _; do
 		[ "$pid" = "$id" ] || continue
 		part="$dir/parts/$id/$chunk.csv"
-		[ -f "$part" ] || continue # a failed point (failed-points.csv)
+		[ -f "$part.failed" ] && continue # a failed point (failed-points.csv)
+		part_complete "$part" "${args_of["$id $chunk"]}" ||
+			{ echo "run-all.sh: $part is incomplete: not merged" >&2; exit 1; }
 		if [ -z "$first" ]; then
 			head -1 "$part" >"$tmp"
 			first=$part
@@ -586,9 +698,14 @@ done <"$plan"
 echo "run-all.sh: measurements done in $(($(date +%s) - started)) s" >&2
 
 # --- figures and report ----------------------------------------------------------
+regen_status=0
 if [ -x "$top/plots/regen" ]; then
-	"$top/plots/regen" "$dir" || echo "run-all.sh: plots/regen reported a problem (see above)" >&2
+	"$top/plots/regen" "$dir" || regen_status=$?
 fi
 echo "run-all.sh: result set: $dir" >&2
 [ -f "$dir/REPORT.md" ] && echo "run-all.sh: report: $dir/REPORT.md" >&2
+if [ "$regen_status" -ne 0 ]; then
+	echo "run-all.sh: the measurements are complete, but plots/regen failed (status $regen_status, see above); after fixing the cause: $(printf '%q' "$top/plots/regen") $(printf '%q' "$dir")" >&2
+	exit 1
+fi
 exit 0

@@ -40,18 +40,25 @@ import claims  # noqa: E402
 import consistency  # noqa: E402
 from figbuild import Figures  # noqa: E402
 from figures import FIGURES  # noqa: E402
-from resultset import ResultSet, machine_summary  # noqa: E402
+from resultset import ResultSet, ResultSetError, is_result_set  # noqa: E402
+from resultset import machine_summary, write_atomically  # noqa: E402
 from stats import PCT_METHOD  # noqa: E402
 
 
-def write_atomically(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def main(argv):
+    """Exit status as the module says; a result set that cannot be read or
+    written (a non-number in a CSV, a file it may not read) is one line on
+    standard error and status 1, never a traceback."""
+    try:
+        return aggregate(argv)
+    except ResultSetError as e:
+        print("aggregate.py: %s" % e, file=sys.stderr)
+    except OSError as e:
+        print("aggregate.py: %s: %s" % (e.filename or "", e.strerror or e), file=sys.stderr)
+    return 1
+
+
+def aggregate(argv):
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
         print("usage: aggregate.py DIR\n  writes DIR/figdata/*.dat, figures.tsv and claims.json "
               "from the scbench CSVs in DIR", file=sys.stderr)
@@ -60,15 +67,22 @@ def main(argv):
     if not os.path.isdir(d):
         print("aggregate.py: %s: not a directory" % d, file=sys.stderr)
         return 2
+    if not is_result_set(d):
+        print("aggregate.py: %s: not a result set (no scbench CSV of run-all.sh, no "
+              "run-all.conf): nothing written" % d, file=sys.stderr)
+        return 2
     rs = ResultSet(d)
     outdir = os.path.join(d, "figdata")
     os.makedirs(outdir, exist_ok=True)
-    for old in os.listdir(outdir):
-        if old.endswith(".dat"):
-            os.remove(os.path.join(outdir, old))
     machine = machine_summary(rs)
     figs = Figures(rs, machine, FIGURES)
     figs.build(outdir)
+    # The .dat files of this aggregate are written; those of an earlier one
+    # that it did not make go now (never before: a failure keeps the old set).
+    made = set(f for _, s, w in figs.index if s == "ok" for f in w.split())
+    for old in os.listdir(outdir):
+        if old.endswith(".dat") and old not in made:
+            os.remove(os.path.join(outdir, old))
     judged = claims.evaluate(claims.Context(rs, figs, machine), claims.CLAIMS)
     write_atomically(os.path.join(outdir, "figures.tsv"), "".join(
         ["# figure id\tstatus\t.dat files (ok) or reason (skipped); written by "

@@ -36,6 +36,7 @@ Exit status 0, 1 on a failure, 2 on bad usage or when A or B is not a result set
 
 import argparse
 import csv
+import io
 import math
 import os
 import sys
@@ -47,6 +48,7 @@ sys.path.insert(0, HERE)
 from figbuild import Figures  # noqa: E402
 from figures import FIGURES  # noqa: E402
 from resultset import SOURCES, ResultSet, machine_summary  # noqa: E402
+from resultset import ResultSetError, write_atomically  # noqa: E402
 from compare_stats import (RESAMPLES, SEED, bootstrap_ci, holm, log_variances,  # noqa: E402
                            moderated, ratio, test_point, variance_prior)
 from stats import median, percentile  # noqa: E402
@@ -109,10 +111,13 @@ def load(path):
     if not os.path.isdir(path):
         raise NotAResultSet("%s: not a directory" % path)
     rs = ResultSet(path)
-    if not any(rs.csv(n) is not None for n in SOURCES):
-        raise NotAResultSet("%s: not a result set (none of %s)" % (path, ", ".join(SOURCES)))
-    m = machine_summary(rs)
-    return rs, m, Figures(rs, m, FIGURES)
+    try:
+        if not any(rs.csv(n) is not None for n in SOURCES):
+            raise NotAResultSet("%s: not a result set (none of %s)" % (path, ", ".join(SOURCES)))
+        m = machine_summary(rs)
+        return rs, m, Figures(rs, m, FIGURES)
+    except ResultSetError as e:
+        raise NotAResultSet(str(e))
 
 
 def points(figs):
@@ -193,13 +198,12 @@ def fmt(v):
 
 
 def write_csv(path, rows):
-    tmp = path + ".tmp"
-    with open(tmp, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(COLUMNS)
-        for r in rows:
-            w.writerow([fmt(r[c]) for c in COLUMNS])
-    os.replace(tmp, path)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(COLUMNS)
+    for r in rows:
+        w.writerow([fmt(r[c]) for c in COLUMNS])
+    write_atomically(path, buf.getvalue())
 
 
 def f_num(v):
@@ -325,14 +329,28 @@ def main(argv):
         print("plots/compare: needs numpy and scipy (%s): apt-get install python3-scipy, "
               "and run it with that Python (/usr/bin/python3)" % e, file=sys.stderr)
         return 1
+    out = args.out or "compare-%s-vs-%s" % (
+        os.path.basename(os.path.abspath(args.a)), os.path.basename(os.path.abspath(args.b)))
+    if os.path.exists(out) and not os.path.isdir(out):
+        print("plots/compare: --out %s: exists and is not a directory" % out, file=sys.stderr)
+        return 2
     try:
         rs_a, ma, figs_a = load(args.a)
         rs_b, mb, figs_b = load(args.b)
     except NotAResultSet as e:
         print("plots/compare: %s" % e, file=sys.stderr)
         return 2
-    out = args.out or "compare-%s-vs-%s" % (
-        os.path.basename(os.path.abspath(args.a)), os.path.basename(os.path.abspath(args.b)))
+    try:
+        return write_comparison(args, out, np, sp, ma, mb, figs_a, figs_b)
+    except ResultSetError as e:
+        print("plots/compare: %s" % e, file=sys.stderr)
+    except OSError as e:
+        print("plots/compare: %s: %s" % (e.filename or out, e.strerror or e), file=sys.stderr)
+    return 1
+
+
+def write_comparison(args, out, np, sp, ma, mb, figs_a, figs_b):
+    """compare.csv, the overlays and COMPARE.md in out; 0."""
     os.makedirs(out, exist_ok=True)
     rows = compare(np, sp, figs_a, figs_b)
     write_csv(os.path.join(out, "compare.csv"), rows)
@@ -345,10 +363,7 @@ def main(argv):
             print("plots/compare: no overlay figures: %s (apt-get install python3-matplotlib)"
                   % e, file=sys.stderr)
     text = render(rows, args.a, args.b, ma, mb, figures)
-    tmp = os.path.join(out, "COMPARE.md.tmp")
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, os.path.join(out, "COMPARE.md"))
+    write_atomically(os.path.join(out, "COMPARE.md"), text)
     sig = [r for r in rows if r["significant"] == "yes"]
     print("plots/compare: %d points compared, %d significant, %d in only one set; %s"
           % (sum(1 for r in rows if r["p_value"] is not None), len(sig),

@@ -24,6 +24,8 @@ Standard library only.
 import math
 import os
 
+from resultset import write_atomically
+
 COLUMNS = ["series", "x", "n", "median", "min", "max", "mean", "p5", "p95",
            "env_lo", "env_hi"]
 
@@ -55,10 +57,7 @@ def write_dat(path, header, series_rows):
         first = False
         for r in rows:
             out.append(" ".join([series] + [fmt(r.get(c)) for c in COLUMNS[1:]]))
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write("\n".join(out) + "\n")
-    os.replace(tmp, path)
+    write_atomically(path, "\n".join(out) + "\n")
 
 
 def _num(text):

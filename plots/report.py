@@ -12,6 +12,9 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from resultset import write_atomically  # noqa: E402
 
 # How each verdict of claims.json is written: in a row, and counted in the summary
 # (in this order). A new verdict of plots/claims/core.py gets a line here.
@@ -310,17 +313,22 @@ def main(argv):
     d = argv[1]
     path = os.path.join(d, "figdata", "claims.json")
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except (OSError, ValueError) as e:
-        print("report.py: %s: %s (run plots/aggregate.py %s first)" % (path, e, d),
+        print("report.py: %s: %s (run plots/aggregate.py %s first)"
+              % (path, str(e).splitlines()[0], d), file=sys.stderr)
+        return 1
+    if not isinstance(doc, dict):
+        print("report.py: %s: not a JSON object (run plots/aggregate.py %s)" % (path, d),
               file=sys.stderr)
         return 1
     text = render(d, doc)
-    tmp = os.path.join(d, "REPORT.md.tmp")
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, os.path.join(d, "REPORT.md"))
+    try:
+        write_atomically(os.path.join(d, "REPORT.md"), text)
+    except OSError as e:
+        print("report.py: %s: %s" % (e.filename or d, e.strerror or e), file=sys.stderr)
+        return 1
     print("report.py: %s (%d claims)" % (os.path.join(d, "REPORT.md"), len(doc.get("claims", []))))
     return 0
 

@@ -1,18 +1,131 @@
 """Reading a result set: the scbench CSVs (schema: results/README.md), their
 .meta.json sidecars, and the summary of the machine and protocol that the
 report's header and the claims' "not measurable" reasons use.
+Every number read back is checked here, in one place (check_number, the
+ranges in COLUMNS): a value that is not a finite number in its column's range
+is a ResultSetError, one line naming the file, line and column. Every file
+the plots write goes through write_atomically.
 Standard library only.
 """
 
 import csv
+import glob
 import json
+import math
 import os
+import random
+import string
 
 # Every CSV run-all.sh writes (SPEC §6); the figure table names its sources among them.
 SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
            "ayers.csv", "ayers-tunable.csv", "baselines.csv", "latency.csv", "read-cost.csv"]
 TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status", "end_state"}
 NOT_RECORDED = "not recorded"
+# The fields of a result CSV may be long (params, end_state), never this long:
+# a longer one is an error, not a traceback.
+csv.field_size_limit(1 << 20)
+
+# The range of each numeric column (results/README.md): (integer?, min, max).
+# A column not listed must be a finite number.
+INF = float("inf")
+COLUMNS = {
+    "threads": (True, 1, 16384), "run": (True, 0, INF), "work_pct": (False, 0, 100),
+    "work_iters": (False, 0, INF), "counters": (True, 1, INF), "nodes": (True, 1, INF),
+    "nodes_virtual": (True, 0, 1), "seconds": (False, 0, INF), "ops": (True, 0, INF),
+    "value": (False, 0, INF), "ops_per_ms": (False, 0, INF),
+    "bytes_per_counter": (False, 0, INF), "seed": (True, 0, 2 ** 64 - 1),
+    "oversubscribed": (True, 0, 1), "ctx_switches": (False, 0, INF),
+    "migrated": (False, 0, INF), "read_ns": (False, 0, INF), "overflowed": (True, 0, 1),
+    # the latency histograms (NAME.csv.latency.csv)
+    "bucket_low_ns": (False, 0, INF), "bucket_high_ns": (False, 0, INF),
+    "count": (True, 0, INF),
+}
+
+
+# The .meta.json fields read as text (results/README.md); another JSON type is dropped.
+META_TEXT = ("host", "kernel", "date", "source_revision", "scbench_version", "compiler",
+             "cflags", "binary", "compiler_command", "binding", "pmu_status", "clock")
+
+
+class ResultSetError(Exception):
+    """A result set that cannot be read as one: the message is one line."""
+
+
+def check_number(text, path, lineno, column):
+    """The float of text, a number in column's range (COLUMNS), else ResultSetError."""
+    integer, lo, hi = COLUMNS.get(column, (False, -INF, INF))
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        v = None
+    where = "%s line %d column %s: %r" % (path, lineno, column, text)
+    if v is None or not math.isfinite(v):
+        raise ResultSetError("%s is not a finite number" % where)
+    if integer and v != int(v):
+        raise ResultSetError("%s is not an integer" % where)
+    if not lo <= v <= hi:
+        raise ResultSetError("%s is out of range [%s, %s]" % (where, "%g" % lo, "%g" % hi))
+    return v + 0.0  # -0 is 0
+
+
+def read_text_rows(path, shown):
+    """The rows of CSV path as dicts, line numbers from 2 (header on line 1):
+    [(lineno, row)]. Any failure to read it (permission, not UTF-8, a field
+    over 1 MiB, a broken quote) is a ResultSetError naming shown."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            return [(lineno, row) for lineno, row in enumerate(reader, 2)]
+    except UnicodeDecodeError as e:
+        raise ResultSetError("%s: not UTF-8 text (byte %d)" % (shown, e.start))
+    except csv.Error as e:
+        raise ResultSetError("%s: not a CSV file: %s" % (shown, e))
+    except OSError as e:
+        raise ResultSetError("%s: %s" % (shown, e.strerror or e))
+
+
+def _remove_stale_temps(path):
+    for old in glob.glob(glob.escape(path) + ".tmp.??????") + [path + ".tmp"]:
+        try:
+            if os.path.isfile(old) and not os.path.islink(old):
+                os.remove(old)
+        except OSError:
+            pass
+
+
+def write_atomically(path, text):
+    """Replace path by text all at once: written to path.tmp.XXXXXX in its
+    directory (such files a SIGKILL left are removed first), synced, given the
+    mode of the file it replaces (a new one: 0666 less the umask), renamed.
+    OSError when that fails; path is then as it was."""
+    _remove_stale_temps(path)
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    for _ in range(100):
+        tmp = "%s.tmp.%s" % (path, "".join(random.choice(string.ascii_letters + string.digits)
+                                            for _ in range(6)))
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def parse_params(text):
@@ -66,26 +179,19 @@ class ResultSet:
         rows = None
         if os.path.isfile(path):
             rows = []
-            with open(path, newline="") as f:
-                reader = csv.DictReader(f)
-                for lineno, raw in enumerate(reader, 2):
-                    if None in raw or any(v is None for v in raw.values()):
-                        self.notes.append("%s line %d: wrong number of fields, ignored"
-                                          % (name, lineno))
-                        continue
-                    row = {}
-                    try:
-                        for k, v in raw.items():
-                            if k in TEXT_COLUMNS:
-                                row[k] = v
-                            else:
-                                row[k] = float(v) if v != "" else None
-                    except ValueError:
-                        self.notes.append("%s line %d: a number does not parse, ignored"
-                                          % (name, lineno))
-                        continue
-                    row["params_map"] = parse_params(row.get("params"))
-                    rows.append(row)
+            for lineno, raw in read_text_rows(path, path):
+                if None in raw or any(v is None for v in raw.values()):
+                    self.notes.append("%s line %d: wrong number of fields, ignored"
+                                      % (name, lineno))
+                    continue
+                row = {}
+                for k, v in raw.items():
+                    if k in TEXT_COLUMNS:
+                        row[k] = v
+                    else:
+                        row[k] = check_number(v, path, lineno, k) if v != "" else None
+                row["params_map"] = parse_params(row.get("params"))
+                rows.append(row)
             # Schema 3: a run whose true count exceeded its counter's range measured
             # the wrap, not the algorithm: its error leaves every error figure and claim.
             over = [r for r in rows if r.get("overflowed")]
@@ -120,29 +226,62 @@ class ResultSet:
                            if os.path.isdir(parts) else []) if f.endswith(".csv.latency.csv"))
         out = {}
         for path in paths:
-            with open(path, newline="") as f:
-                for lineno, b in enumerate(csv.DictReader(f), 2):
-                    try:
-                        run = (b["counter"], float(b["threads"]), float(b["run"]))
-                        bucket = (float(b["bucket_low_ns"]), float(b["bucket_high_ns"]))
-                        n = int(b["count"])
-                    except (KeyError, TypeError, ValueError):
-                        self.notes.append("%s line %d: not a histogram row, ignored"
-                                          % (os.path.relpath(path, self.path), lineno))
-                        continue
-                    h = out.setdefault(run, {})
-                    h[bucket] = h.get(bucket, 0) + n
+            for lineno, b in read_text_rows(path, path):
+                if None in b or any(b.get(c) is None for c in
+                                    ("counter", "threads", "run", "bucket_low_ns",
+                                     "bucket_high_ns", "count")):
+                    self.notes.append("%s line %d: not a histogram row, ignored"
+                                      % (os.path.relpath(path, self.path), lineno))
+                    continue
+                num = {c: check_number(b[c], path, lineno, c) for c in
+                       ("threads", "run", "bucket_low_ns", "bucket_high_ns", "count")}
+                run = (b["counter"], num["threads"], num["run"])
+                bucket = (num["bucket_low_ns"], num["bucket_high_ns"])
+                h = out.setdefault(run, {})
+                h[bucket] = h.get(bucket, 0) + int(num["count"])
         result = (out, [os.path.relpath(p, self.path) for p in paths]) if out else None
         self.cache[key] = result
         return result
 
     def meta(self, name):
+        """The .meta.json of CSV name as a dict; None when missing, and (with
+        a note) when unreadable or not a JSON object."""
+        key = ("meta", name)
+        if key in self.cache:
+            return self.cache[key]
         path = os.path.join(self.path, name + ".meta.json")
-        try:
-            with open(path) as f:
-                return json.load(f)
-        except (OSError, ValueError):
-            return None
+        m = None
+        if os.path.exists(path):
+            try:
+                with open(path, encoding="utf-8") as f:
+                    m = json.load(f)
+            except (OSError, ValueError) as e:  # UnicodeDecodeError is a ValueError
+                self.notes.append("%s.meta.json: unreadable (%s), ignored"
+                                  % (name, str(e).splitlines()[0]))
+            if m is not None and not isinstance(m, dict):
+                self.notes.append("%s.meta.json: not a JSON object, ignored" % name)
+                m = None
+            if m is not None:
+                # Fields read as objects must be objects; others are shown as text.
+                for k in ("topology", "run_all", "cpu"):
+                    if k in m and not isinstance(m[k], dict):
+                        self.notes.append("%s.meta.json: %s is not a JSON object, ignored"
+                                          % (name, k))
+                        m[k] = None
+                if not isinstance(m.get("command_line"), list) or \
+                        not all(isinstance(a, str) for a in m["command_line"]):
+                    m["command_line"] = None
+                for k in META_TEXT:
+                    if m.get(k) is not None and not isinstance(m[k], str):
+                        m[k] = None
+                topo = m.get("topology") or {}
+                for k in ("pus", "cores", "nodes", "cache_line"):
+                    v = topo.get(k)
+                    if v is not None and (isinstance(v, bool) or not isinstance(v, int)
+                                          or v < 1):
+                        topo[k] = None
+        self.cache[key] = m
+        return m
 
 
 def option_of(cmd, name):
@@ -155,7 +294,13 @@ def option_of(cmd, name):
 def schema_version(meta):
     """The schema version of a .meta.json (results/README.md): 1 when it has no key."""
     v = meta.get("schema_version")
-    return v if isinstance(v, int) else 1
+    return v if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 1000 else 1
+
+
+def is_result_set(path):
+    """Does directory path hold a result set (one of SOURCES, or a run-all.conf)?"""
+    return os.path.isdir(path) and (any(os.path.isfile(os.path.join(path, n)) for n in SOURCES)
+                                    or os.path.isfile(os.path.join(path, "run-all.conf")))
 
 
 def runs_per_point(meta, cmd):
@@ -213,14 +358,19 @@ def machine_summary(rs):
                                 "invocations": split.get("invocations")}
     conf = os.path.join(rs.path, "run-all.conf")
     if os.path.isfile(conf):
-        with open(conf) as f:
-            for line in f:
-                if line.startswith("mode="):
-                    out["run_all_mode"] = line.split("=", 1)[1].strip().strip('"')
-    revs = sorted(set(mm.get("source_revision") for _, mm in metas))
+        try:
+            with open(conf, encoding="utf-8") as f:
+                for line in f:
+                    mode = line.split("=", 1)[1].strip().strip('"') if "=" in line else ""
+                    if line.startswith("mode=") and mode in ("quick", "default", "paper",
+                                                             "paper-errors"):
+                        out["run_all_mode"] = mode
+        except (OSError, ValueError) as e:
+            rs.notes.append("run-all.conf: unreadable (%s), ignored" % str(e).splitlines()[0])
+    revs = sorted(set(mm.get("source_revision") for _, mm in metas), key=str)
     if len(revs) > 1:
         out["source_revisions"] = revs
-    hosts = sorted(set(mm.get("host") for _, mm in metas))
+    hosts = sorted(set(mm.get("host") for _, mm in metas), key=str)
     if len(hosts) > 1:
         out["hosts"] = hosts
     return out

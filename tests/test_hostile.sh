@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# test_hostile.sh - hostile inputs and conditions (issue 20), as TAP: a result
+# set is data (run-all.sh --resume parses run-all.conf and run-all.plan, never
+# runs them), a resumed set is checked part by part, stale temporary files
+# go, failures give a non-zero exit; the plots refuse non-numbers and
+# out-of-range numbers with one line naming file, line and column; scbench's
+# strict parsing, early output checks, kept file mode, write errors of --list
+# and --help, and signals during start-up. Everything in a mktemp -d directory.
+set -u
+: "${SCBENCH:?SCBENCH must name the scbench binary}"
+: "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+PLOTPY=/usr/bin/python3
+[ -x "$PLOTPY" ] || PLOTPY=$PY
+
+# --- run-all.sh, with a stand-in scbench --------------------------------------
+# The stand-in answers --list as scbench does, and otherwise writes a part
+# (a header, one row per variant and run, a meta.json) at once; invocation
+# number FAIL_AT (counted in $tmp/count) and later ones fail.
+cp "$TOP_SRCDIR/run-all.sh" "$tmp/run-all.sh"
+"$SCBENCH" --list >"$tmp/list" || exit 1
+cat >"$tmp/stand-in" <<STANDIN
+#!/bin/sh
+[ "\$1" = --list ] && exec cat "$tmp/list"
+n=\$((\$(cat "$tmp/count" 2>/dev/null || echo 0) + 1))
+echo \$n >"$tmp/count"
+[ -n "\${FAIL_AT:-}" ] && [ "\$n" -ge "\$FAIL_AT" ] && exit 1
+runs=1; first=0
+for a in "\$@"; do
+	case \$a in
+	--counter=*) counters=\${a#*=} ;;
+	--runs=*) runs=\${a#*=} ;;
+	--first-run=*) first=\${a#*=} ;;
+	--output=*) out=\${a#*=} ;;
+	esac
+done
+echo "\$out" >>"$tmp/ran"
+echo "\$counters" | tr , '\n' | awk -v r="\$runs" -v f="\$first" '
+	BEGIN { print "counter,threads,run,ops_per_ms" }
+	{ for (i = f; i < f + r; i++) print \$1 ",1," i ",1000" }' >"\$out"
+echo '{"command_line": ["stand-in"]}' >"\$out.meta.json"
+case " \$* " in *" --latency "*) echo "counter,threads,run,bucket_low_ns,bucket_high_ns,count" >"\$out.latency.csv" ;; esac
+STANDIN
+chmod +x "$tmp/stand-in"
+run_all() { SCBENCH=$tmp/stand-in "$tmp/run-all.sh" --paper-errors --max-threads 1 "$@" >/dev/null 2>"$tmp/err"; }
+
+rs=$tmp/rs
+FAIL_AT=20 run_all --order-seed 77 --out "$rs"
+check stopped_set_exit_1 test $? -eq 1
+check resume_hint_absolute grep -q "continue with: /.*/run-all.sh --resume $rs\$" "$tmp/err"
+
+# 1. run-all.conf is parsed, never sourced.
+cp "$rs/run-all.conf" "$tmp/conf.good"
+echo "touch $tmp/pwned" >>"$rs/run-all.conf"
+run_all --resume "$rs"
+check conf_command_refused_exit_2 test $? -eq 2
+check conf_command_not_run test ! -e "$tmp/pwned"
+check conf_error_names_line grep -q "run-all.conf line 4: expected KEY=VALUE" "$tmp/err"
+sed "s|^threads=.*|threads=\"1 \$(touch $tmp/pwned)\"|" "$tmp/conf.good" >"$rs/run-all.conf"
+run_all --resume "$rs"
+check conf_bad_threads_refused test $? -eq 2 -a ! -e "$tmp/pwned"
+sed 's|^mode=.*|mode=\$(id)|' "$tmp/conf.good" >"$rs/run-all.conf"
+run_all --resume "$rs"
+check conf_bad_mode_refused grep -q "line 1: mode: expected" "$tmp/err"
+cp "$tmp/conf.good" "$rs/run-all.conf"
+# The plan is data too: a chunk that is a path, or an --output, is refused.
+cp "$rs/run-all.plan" "$tmp/plan.good"
+sed '1s|^\([^ ]*\) [^ ]*|\1 ../../escape|' "$tmp/plan.good" >"$rs/run-all.plan"
+run_all --resume "$rs"
+check plan_path_chunk_refused test $? -eq 2
+cp "$tmp/plan.good" "$rs/run-all.plan"
+
+# 3. A part cut short (empty; a data row without its header) runs again; the
+# temporary files a SIGKILL leaves are removed.
+parts=$(find "$rs/parts" -name '*.csv' | sort)
+p1=$(echo "$parts" | sed -n 1p)
+p2=$(echo "$parts" | sed -n 2p)
+: >"$p1"
+sed -n 2p "$p2" >"$p2.cut" && mv "$p2.cut" "$p2"
+: >"$rs/parts/stale.csv.tmp.AbC123"
+mkdir -p "$rs/figdata" && : >"$rs/dice-fig3.csv.tmp"
+: >"$tmp/ran"
+mkdir -p "$tmp/plots"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/plots/regen" && chmod +x "$tmp/plots/regen"
+run_all --resume "$rs"
+check resume_exit_0 test $? -eq 0
+check cut_parts_run_again sh -c "grep -qx '$p1' '$tmp/ran' && grep -qx '$p2' '$tmp/ran'"
+check merged_header_is_header sh -c "for f in '$rs'/*.csv; do head -1 \"\$f\" | grep -q '^counter,' || exit 1; done"
+check stale_temps_removed test ! -e "$rs/parts/stale.csv.tmp.AbC123" -a ! -e "$rs/dice-fig3.csv.tmp"
+
+# 3. plots/regen failing makes run-all.sh fail.
+printf '#!/bin/sh\necho regen broke >&2\nexit 1\n' >"$tmp/plots/regen"
+run_all --resume "$rs"
+check regen_failure_exit_1 test $? -eq 1
+rm -rf "$tmp/plots"
+
+# 10. A huge --max-threads: one clean line.
+SCBENCH=$tmp/stand-in "$tmp/run-all.sh" --max-threads 99999999999999999999 --out "$tmp/x" 2>"$tmp/err"
+check max_threads_huge_exit_2 test $? -eq 2
+check max_threads_huge_one_line sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q '^run-all.sh: --max-threads' '$tmp/err'"
+
+# --- the plots: numbers read back are checked; one-line errors ----------------
+fixture=$TOP_SRCDIR/tests/fixtures/results-small
+agg() { "$PLOTPY" "$TOP_SRCDIR/plots/aggregate.py" "$@" >/dev/null 2>"$tmp/err"; }
+one_line() { test "$(wc -l <"$tmp/err")" -eq 1 && ! grep -q Traceback "$tmp/err"; }
+# fresh_set NAME: a copy of the fixture in $tmp/NAME.
+fresh_set() { rm -rf "${tmp:?}/$1"; cp -r "$fixture" "$tmp/$1"; }
+# 2. Non-finite and out-of-range numbers: refused with file, line and column.
+# set_field NAME FILE LINE COLUMN VALUE: the field of that column on that line.
+set_field() {
+	awk -F, -v OFS=, -v l="$3" -v c="$4" -v v="$5" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i }
+		NR == l { $k = v } { print }' "$tmp/$1/$2" >"$tmp/$1/$2.new" && mv "$tmp/$1/$2.new" "$tmp/$1/$2"
+}
+for bad in "ops_per_ms inf" "ops_per_ms nan" "ops_per_ms -5" "threads nan" "threads 0" \
+	"threads -2" "threads 1.5" "seconds -1e300" "rel_error 1e999"; do
+	set -- $bad
+	fresh_set bad
+	set_field bad dice-fig4-high.csv 3 "$1" "$2"
+	agg "$tmp/bad"
+	check "number_refused_${1}_$2" sh -c "test $? -eq 1 && grep -q 'dice-fig4-high.csv line 3 column $1: ' '$tmp/err'"
+	check "number_refused_${1}_${2}_one_line" one_line
+done
+fresh_set good
+agg "$tmp/good"
+check fixture_still_aggregates test $? -eq 0
+
+# 5. Not UTF-8, a field over 1 MiB, a meta.json of the wrong type, a file that
+# cannot be read: one line, no traceback.
+fresh_set enc
+printf 'Serial\377,precise\n' >>"$tmp/enc/dice-fig3.csv"
+agg "$tmp/enc"
+check non_utf8_one_line sh -c "test $? -eq 1 && grep -q 'dice-fig3.csv: not UTF-8' '$tmp/err'"
+fresh_set huge
+head -c 2000000 /dev/zero | tr '\0' x | sed 's/^/Serial,/' >>"$tmp/huge/dice-fig3.csv"
+agg "$tmp/huge"
+check huge_field_one_line sh -c "test $? -eq 1 && grep -q 'dice-fig3.csv: not a CSV file' '$tmp/err'"
+fresh_set json
+echo '[1, 2]' >"$tmp/json/dice-fig3.csv.meta.json"
+echo '{"topology": "x", "command_line": 5, "schema_version": "7"}' >"$tmp/json/ayers.csv.meta.json"
+agg "$tmp/json"
+check meta_wrong_type_no_traceback sh -c "test $? -eq 0 && ! grep -q Traceback '$tmp/err'"
+echo '"a string"' >"$tmp/json/figdata/claims.json"
+"$PLOTPY" "$TOP_SRCDIR/plots/report.py" "$tmp/json" >/dev/null 2>"$tmp/err"
+check report_claims_wrong_type_one_line sh -c "test $? -eq 1 && ! grep -q Traceback '$tmp/err'"
+if [ "$(id -u)" -ne 0 ]; then
+	fresh_set perm
+	chmod 000 "$tmp/perm/dice-fig3.csv"
+	agg "$tmp/perm"
+	check unreadable_csv_one_line sh -c "test $? -eq 1 && grep -q 'dice-fig3.csv: ' '$tmp/err'"
+	chmod 644 "$tmp/perm/dice-fig3.csv"
+else
+	# As root every file is readable: a CSV that is a directory fails to open instead.
+	fresh_set perm
+	mkdir "$tmp/perm/dice-fig3.csv.meta.json.d"
+	rm "$tmp/perm/dice-fig3.csv.meta.json" && mkdir "$tmp/perm/dice-fig3.csv.meta.json"
+	agg "$tmp/perm"
+	check unreadable_meta_no_traceback sh -c "test $? -eq 0 && ! grep -q Traceback '$tmp/err'"
+fi
+# figdata/ that cannot be written: one line, status 1.
+fresh_set ro
+: >"$tmp/ro/figdata"
+agg "$tmp/ro"
+check unwritable_figdata_one_line sh -c "test $? -eq 1 && grep -q 'figdata' '$tmp/err'"
+check unwritable_figdata_one_line_only one_line
+# compare --out an existing file: refused, the file untouched.
+echo keep >"$tmp/file"
+"$PLOTPY" "$TOP_SRCDIR/plots/compare.py" --no-figures --out "$tmp/file" "$fixture" "$fixture" \
+	>/dev/null 2>"$tmp/err"
+check compare_out_file_refused sh -c "test $? -eq 2 && grep -qx keep '$tmp/file'"
+check compare_out_file_one_line one_line
+# A directory that is no result set: nothing written into it.
+mkdir "$tmp/notrs"
+agg "$tmp/notrs"
+check aggregate_refuses_non_result_set sh -c "test $? -eq 2 && test ! -e '$tmp/notrs/figdata'"
+"$TOP_SRCDIR/plots/regen" "$tmp/notrs" >/dev/null 2>"$tmp/err"
+check regen_refuses_non_result_set sh -c "test $? -eq 2 && test -z \"\$(ls -A '$tmp/notrs')\""
+
+# 3, 7. The aggregator's old .dat files stay until the new ones are written;
+# a replaced file keeps its mode; a temporary file a SIGKILL left goes.
+fresh_set keep
+agg "$tmp/keep"
+chmod 600 "$tmp/keep/figdata/claims.json"
+: >"$tmp/keep/figdata/claims.json.tmp.Zz9Zz9"
+ls "$tmp/keep/figdata" | grep '\.dat$' >"$tmp/dats"
+set_field keep dice-fig5.csv 2 threads nan
+agg "$tmp/keep"
+check failed_aggregate_keeps_dat sh -c "cd '$tmp/keep/figdata' && test -s '$tmp/dats' && xargs ls <'$tmp/dats' >/dev/null"
+cp "$fixture/dice-fig5.csv" "$tmp/keep/dice-fig5.csv"
+agg "$tmp/keep"
+check replaced_file_keeps_mode test "$(stat -c %a "$tmp/keep/figdata/claims.json")" = 600
+check stale_python_temp_removed test ! -e "$tmp/keep/figdata/claims.json.tmp.Zz9Zz9"
+tap_done
