@@ -16,7 +16,8 @@ const char *const out_csv_columns[] = {
 	"counter", "kind", "threads", "run", "mode", "work_pct", "work_iters", "counters",
 	"placement", "nodes", "nodes_virtual", "seconds", "ops", "value", "rel_error",
 	"ops_per_ms", "bytes_per_counter", "seed", "params", "oversubscribed", "ctx_switches",
-	"migrated", "read_ns", "pmu_status", "overflowed", "end_state", NULL,
+	"migrated", "read_ns", "pmu_status", "overflowed", "end_state", "load1", "runnable",
+	"other_pus", "steal_pct", "busy", NULL,
 };
 
 /*
@@ -406,6 +407,11 @@ void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t thre
 	fprintf(f, ",%d", r->overflowed ? 1 : 0);
 	fputc(',', f);
 	csv_field(f, r->end_state);
+	num_field(f, true, r->load.load1, 2);
+	num_field(f, true, r->load.runnable, 0);
+	num_field(f, true, r->load.other_pus, 3);
+	num_field(f, true, r->load.steal_pct, 2);
+	fprintf(f, ",%d", r->load.busy ? 1 : 0);
 	/* Requested events that are not counted here keep their (empty) columns. */
 	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++) {
 		int k = pmu_column_event(s->pmu, e);
