@@ -547,7 +547,7 @@ interrupted() {
 		kill -TERM "$child" 2>/dev/null || true
 		wait "$child" 2>/dev/null || true # under set -e: its status is no failure here
 	fi
-	rm -f "$dir"/*.csv.tmp "$dir"/*.csv.meta.json.tmp
+	rm -f "$dir"/*.csv.tmp "$dir"/*.csv.meta.json.tmp "$dir"/*.csv.meta.json.tmp2
 	echo "run-all.sh: interrupted (SIG$sig); nothing finished is lost. Continue with: $resume_cmd" >&2
 	exit "$code"
 }
@@ -646,6 +646,34 @@ merge_meta() {
 	}' "$meta"
 }
 
+# merge_load CSV META > meta.json: META with its "load" line (one part's runs)
+# replaced by the whole experiment's, from the CSV's load columns (by name):
+# runs, busy runs, the largest load average, runnable count, other processes'
+# PUs and steal; the busy rule is scbench's (harness/load.h). A CSV without
+# the columns (an older scbench) leaves META as it is.
+merge_load() {
+	awk -F, -v meta="$2" '
+	FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	!("busy" in c) { next }
+	{
+		n++; b += ($c["busy"] == 1)
+		if ($c["load1"] != "" && $c["load1"] + 0 > l1) l1 = $c["load1"] + 0
+		if ($c["runnable"] != "" && $c["runnable"] + 0 > rn) rn = $c["runnable"] + 0
+		if ($c["other_pus"] != "" && $c["other_pus"] + 0 > op) op = $c["other_pus"] + 0
+		if ($c["steal_pct"] != "" && $c["steal_pct"] + 0 > st) st = $c["steal_pct"] + 0
+	}
+	END {
+		while ((getline line < meta) > 0) {
+			if (n && line ~ /^  "load": \{/) {
+				rule = line; sub(/.*"busy_rule": /, "", rule); sub(/\},?$/, "", rule)
+				printf "  \"load\": {\"runs\": %d, \"busy_runs\": %d, \"busy\": %s, ", n, b, b ? "true" : "false"
+				printf "\"load1_max\": %.2f, \"runnable_max\": %d, \"other_pus_max\": %.3f, ", l1, rn, op
+				printf "\"steal_pct_max\": %.2f, \"busy_rule\": %s},\n", st, rule
+			} else print line
+		}
+	}' "$1"
+}
+
 for id in $(awk '!seen[$1]++ { print $1 }' "$plan"); do
 	nparts=0
 	first=""
@@ -678,7 +706,9 @@ for id in $(awk '!seen[$1]++ { print $1 }' "$plan"); do
 	mv "$tmp" "$dir/$id.csv"
 	[ -f "$htmp" ] && mv "$htmp" "$dir/$id.csv.latency.csv"
 	merge_meta "$id" "$meta" "$nparts" >"$dir/$id.csv.meta.json.tmp"
-	mv "$dir/$id.csv.meta.json.tmp" "$dir/$id.csv.meta.json"
+	merge_load "$dir/$id.csv" "$dir/$id.csv.meta.json.tmp" >"$dir/$id.csv.meta.json.tmp2"
+	mv "$dir/$id.csv.meta.json.tmp2" "$dir/$id.csv.meta.json"
+	rm -f "$dir/$id.csv.meta.json.tmp"
 done
 # failed-points.csv: experiment,part,args,reason of every point that failed
 # (results/README.md); none: no file.
@@ -696,6 +726,10 @@ done <"$plan"
 [ "$nfailed" -eq 0 ] ||
 	echo "run-all.sh: $nfailed points failed (listed in $dir/failed-points.csv and the report)" >&2
 echo "run-all.sh: measurements done in $(($(date +%s) - started)) s" >&2
+awk -F, 'FNR == 1 { c = 0; for (i = 1; i <= NF; i++) if ($i == "busy") c = i; next }
+	c { n++; b += ($c == 1) }
+	END { if (b) printf "run-all.sh: warning: the machine was busy (other processes or steal) during %d of %d runs: see the busy column and REPORT.md\n", b, n }' \
+	"$dir"/*.csv >&2
 
 # --- figures and report ----------------------------------------------------------
 regen_status=0

@@ -2,7 +2,8 @@
 # bench.sh - the performance targets of SPEC §9, measured as ratios in one
 # run on this machine (make bench). A benchmark, not a test: it reports each
 # target as met or missed. It exits non-zero only when scbench fails or, with
-# a baseline, when a target regressed beyond the noise of the two runs.
+# a baseline, when a target regressed beyond the noise of the two benches
+# (or the two were too noisy to tell: exit 3).
 #
 #   bench.sh SCBENCH [DURATION] [RUNS]     measure; environment:
 #       BENCH_SAVE=FILE   also write the metrics to FILE (a baseline for later)
@@ -11,50 +12,160 @@
 #                         measure the handle API's increment with node ids
 #                         from the kernel against SCOUNTERS_NODE=fixed
 #   bench.sh --compare CURRENT BASELINE    compare two saved metric files only
+#   bench.sh --metrics T1.CSV T2.CSV       the metric file of scbench CSVs (1 and
+#                                          2 threads, every run of every variant)
 #
-# A metric file is CSV: metric,value,noise,better. value is the median over the
-# runs of the per-run figure (run i of one variant against run i of its
-# reference); noise is (max - min) / median of those per-run figures, the
-# run-to-run spread measured in that bench; better is "lower" or "higher".
-# A metric regressed when it is worse than the baseline by a larger fraction
-# than noise(baseline) + noise(current): with a range of 3 runs on each side
-# this tolerates everything the two benches themselves showed as noise.
-# node_refresh_ns/* metrics are ns (near 0, either sign) and their noise is
-# the range in ns: they are compared as differences, not fractions.
+# A metric file is CSV: metric,value,noise,better,runs,values. The bench runs
+# scbench RUNS times (default 7), each time every variant once (--runs=1,
+# --first-run=i), so the runs of the variants interleave and run i of a variant
+# is paired with run i of its reference, taken seconds apart. values are the
+# per-run paired figures (space-separated); value is their median; noise is
+# their robust spread, 1.4826 x the median absolute deviation of their logs (a
+# relative standard deviation that one disturbed run does not move); better
+# is "lower" or "higher".
+#
+# The gate (--compare, and BASELINE=): with d = log(median now / median
+# baseline), signed so that d > 0 is worse, and se = 1.2533 x sqrt(noise_now^2
+# / runs_now + noise_base^2 / runs_base) (the standard error of a difference of
+# medians; each noise at least 1%), a metric REGRESSED when d > max(log 1.10,
+# 3.5 se): worse by more than 10% and by more than 3.5 standard errors (one-
+# sided normal tail 2.3e-4 per metric, about 3e-3 for the 13 metrics). When
+# 3.5 se exceeds log 1.25 the two benches are too noisy to see a 25% slowdown:
+# the metric is NOISY (not judged). Exit 0 when nothing regressed and nothing
+# was too noisy, 1 on a regression, 3 when only too-noisy metrics remain
+# (re-run on a quiet machine, or with more runs: RUNS=N). Each run records
+# whether the machine was busy (scbench's busy column, results/README.md);
+# the bench says how many runs were, since a busy machine is the usual cause.
+#
+# node_refresh_ns/* metrics are the ns that reading node ids from the kernel
+# adds to one handle-API increment (run i with the ids against run i without):
+# near 0, of either sign, so their noise is 1.4826 x the MAD of the values in
+# ns, and the gate compares them as differences: REGRESSED when now - baseline
+# exceeds max(0.25 ns, 3.5 se), NOISY when 3.5 se exceeds 1 ns.
 set -eu
 
-# compare CURRENT BASELINE: one line per metric; 1 when any regressed.
+prob="Morris,MorrisAdapt,BFP-DUP,BFP-CSUP,Scalable,ScalableCAS,ScalableCapped"
+adapt="RBONumaAdapt,MultilineAdapt,MorrisAdapt"
+
+# The awk functions shared by the metrics and the gate: sort x[1..n] in place,
+# the median of x[1..n], 1.4826 x the MAD of the logs of x[1..n].
+AWK_LIB='
+	function isort(n,   i, j, t) {
+		for (i = 2; i <= n; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
+	}
+	function med(n) { isort(n); return (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2 }
+	function logmad(n,   i, m, y) {
+		for (i = 1; i <= n; i++) y[i] = log(x[i])
+		for (i = 1; i <= n; i++) x[i] = y[i]
+		m = med(n)
+		for (i = 1; i <= n; i++) x[i] = (y[i] > m) ? y[i] - m : m - y[i]
+		return 1.4826 * med(n)
+	}
+'
+
+# compare CURRENT BASELINE: one line per metric; 1 when any regressed, 3 when
+# none did but some were too noisy to judge, 2 on a file of the old format.
 compare() {
-	awk -F, '
-		FNR == 1 { next }
-		FILENAME == ARGV[1] { cur[$1] = $2; cn[$1] = $3; next }
+	awk -F, "$AWK_LIB"'
+		FNR == 1 {
+			if (NF < 6 || $6 != "values") { printf "bench: %s: not a metric file of this bench.sh (no per-run values: save it again)\n", FILENAME; bad_format = 1; exit 2 }
+			next
+		}
+		FILENAME == ARGV[1] { cur[$1] = $2; cn[$1] = $3; cr[$1] = $5; next }
 		{
 			base = $2; m = $1
 			if (!(m in cur)) { printf "  %-34s baseline %.4g, not measured now\n", m, base; next }
-			worse = ($4 == "lower") ? (cur[m] - base) / base : (base - cur[m]) / base
-			allowed = $3 + cn[m]
-			# ns added per increment (near 0, either sign): compared in ns, not as a ratio
 			if (m ~ /^node_refresh_ns/) {
-				worse = cur[m] - base
-				bad = worse > allowed
-				regressed += bad
-				printf "  %-34s baseline %+8.3f ns  now %+8.3f ns (lower is better; noise %.3f ns)  %s\n",
-					m, base, cur[m], allowed, bad ? "REGRESSED" : "ok"
+				se = 1.2533 * sqrt($3 * $3 / $5 + cn[m] * cn[m] / cr[m])
+				d = cur[m] - base
+				limit = (3.5 * se > 0.25) ? 3.5 * se : 0.25
+				noisy = 3.5 * se > 1
+				bad = !noisy && d > limit
+				regressed += bad; unjudged += noisy
+				printf "  %-34s baseline %+8.3f ns  now %+8.3f ns (lower is better; allowed +%.2f ns)  %s\n",
+					m, base, cur[m], limit, bad ? "REGRESSED" : noisy ? "NOISY (cannot see 1 ns)" : "ok"
 				next
 			}
-			bad = worse > allowed
-			regressed += bad
-			printf "  %-34s baseline %10.4g  now %10.4g  %+6.1f%% (%s is better; noise %.1f%%)  %s\n",
-				m, base, cur[m], 100 * (cur[m] - base) / base, $4, 100 * allowed,
-				bad ? "REGRESSED" : "ok"
+			sb = ($3 > 0.01) ? $3 : 0.01; sc = (cn[m] > 0.01) ? cn[m] : 0.01
+			se = 1.2533 * sqrt(sb * sb / $5 + sc * sc / cr[m])
+			d = log(cur[m] / base); if ($4 == "higher") d = -d
+			limit = (3.5 * se > log(1.10)) ? 3.5 * se : log(1.10)
+			noisy = 3.5 * se > log(1.25)
+			bad = !noisy && d > limit
+			regressed += bad; unjudged += noisy
+			printf "  %-34s baseline %10.4g  now %10.4g  %+6.1f%% (%s is better; allowed %.1f%%)  %s\n",
+				m, base, cur[m], 100 * (cur[m] - base) / base, $4, 100 * (exp(limit) - 1),
+				bad ? "REGRESSED" : noisy ? "NOISY (cannot see a 25% change)" : "ok"
 		}
 		END {
-			printf "bench: %d metric%s regressed beyond the measured noise\n", regressed,
-				regressed == 1 ? "" : "s"
-			exit regressed > 0
+			if (bad_format) exit 2
+			printf "bench: %d metric%s regressed, %d too noisy to judge\n", regressed,
+				regressed == 1 ? "" : "s", unjudged
+			exit (regressed > 0) ? 1 : ((unjudged > 0) ? 3 : 0)
 		}' "$1" "$2"
 }
 
+# metrics T1.CSV T2.CSV [HANDLE]: the metric file, on standard output. HANDLE
+# has lines "run variant kernel|fixed source ns" from handle_bench.
+metrics() {
+	awk -F, -v prob="$prob" -v adapt="$adapt" -v handle="${3:-}" "$AWK_LIB"'
+	FNR == 1 { f++; next }
+	{ tp[f, $1, $4] = $16; if ($4 + 1 > nr) nr = $4 + 1 }
+	# the line of one metric from the per-run values x[1..nr]
+	function summarize(name, better,   i, vals, m) {
+		vals = ""
+		for (i = 1; i <= nr; i++) vals = vals (i > 1 ? " " : "") sprintf("%.6g", x[i])
+		m = med(nr)
+		printf "%s,%.6g,%.4f,%s,%d,%s\n", name, m, logmad(nr), better, nr, vals
+	}
+	END {
+		print "metric,value,noise,better,runs,values"
+		for (i = 0; i < nr; i++) x[i + 1] = 1e6 / tp[1, "Sharded", i]
+		summarize("floor_ns/Sharded", "lower")
+		n = split(prob, p, ",")
+		for (j = 1; j <= n; j++) {
+			for (i = 0; i < nr; i++) x[i + 1] = tp[1, "FetchAdd", i] / tp[1, p[j], i]
+			summarize("cost_vs_FetchAdd_1t/" p[j], "lower")
+		}
+		n = split(adapt, a, ",")
+		for (j = 1; j <= n; j++) {
+			for (i = 0; i < nr; i++) x[i + 1] = tp[1, "CAS", i] / tp[1, a[j], i]
+			summarize("cost_vs_CAS_1t/" a[j], "lower")
+		}
+		n = split("BFP-CSUP,Morris,Scalable", q, ",")
+		for (j = 1; j <= n; j++) {
+			for (i = 0; i < nr; i++) x[i + 1] = tp[2, q[j], i] / tp[2, "FetchAdd", i]
+			summarize("speedup_vs_FetchAdd_2t/" q[j], "higher")
+		}
+		# handle API: ns added per increment by the node refresh (kernel - fixed)
+		while (handle != "" && (getline line < handle) > 0) {
+			split(line, h, " ")
+			hns[h[1], h[2], h[3]] = h[5]
+			if (!(h[2] in hv)) { hv[h[2]] = 1; hord[++nh] = h[2] }
+			if (h[1] + 1 > hr) hr = h[1] + 1
+		}
+		for (j = 1; j <= nh; j++) {
+			vals = ""
+			for (i = 0; i < hr; i++) {
+				x[i + 1] = hns[i, hord[j], "kernel"] - hns[i, hord[j], "fixed"]
+				vals = vals (i ? " " : "") sprintf("%.4f", x[i + 1])
+			}
+			m = med(hr)
+			for (i = 1; i <= hr; i++) { y[i] = x[i] - m; if (y[i] < 0) y[i] = -y[i] }
+			for (i = 1; i <= hr; i++) x[i] = y[i]
+			printf "node_refresh_ns/%s,%.4f,%.4f,lower,%d,%s\n", hord[j], m, 1.4826 * med(hr), hr, vals
+		}
+	}' "$1" "$2"
+}
+
+if [ "${1:-}" = "--metrics" ]; then
+	[ $# -eq 3 ] && [ -r "$2" ] && [ -r "$3" ] || {
+		echo "usage: bench.sh --metrics T1.CSV T2.CSV (two readable scbench CSVs)" >&2
+		exit 2
+	}
+	metrics "$2" "$3"
+	exit $?
+fi
 if [ "${1:-}" = "--compare" ]; then
 	[ $# -eq 3 ] && [ -r "$2" ] && [ -r "$3" ] || {
 		echo "usage: bench.sh --compare CURRENT BASELINE (two readable metric files)" >&2
@@ -67,7 +178,7 @@ fi
 
 scbench=${1:?usage: bench.sh SCBENCH [DURATION] [RUNS]}
 dur=${2:-1}
-runs=${3:-3}
+runs=${3:-${RUNS:-7}}
 if [ -n "${BASELINE:-}" ] && [ ! -r "$BASELINE" ]; then
 	echo "bench: BASELINE=$BASELINE: no such readable file" >&2
 	exit 2
@@ -75,84 +186,38 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scbench-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-prob="Morris,MorrisAdapt,BFP-DUP,BFP-CSUP,Scalable,ScalableCAS,ScalableCapped"
-adapt="RBONumaAdapt,MultilineAdapt,MorrisAdapt"
-echo "bench: timed runs of ${dur} s (warm-up 0.2 s), median of $runs; 0% external work"
-"$scbench" --counter="Sharded,FetchAdd,CAS,$prob,RBONumaAdapt,MultilineAdapt" --threads=1 \
-	--duration="$dur" --warmup=0.2 --runs="$runs" --events=none --output="$tmp/t1.csv"
-"$scbench" --counter="FetchAdd,BFP-CSUP,Morris,Scalable" --threads=2 \
-	--duration="$dur" --warmup=0.2 --runs="$runs" --events=none --output="$tmp/t2.csv"
-
-# The handle API's increment (sc_counter_inc, one thread): node ids refreshed
-# from the kernel against SCOUNTERS_NODE=fixed (no refresh), the two
-# interleaved run by run so that both see the same load.
-: >"$tmp/handle"
-if [ -n "${HANDLE_BENCH:-}" ]; then
-	echo "bench: handle API increments, node ids from the kernel against fixed, $runs runs of ${dur} s each"
-	i=0
-	while [ "$i" -lt "$runs" ]; do
+echo "bench: $runs interleaved rounds of timed runs of ${dur} s (warm-up 0.2 s); 0% external work"
+i=0
+while [ "$i" -lt "$runs" ]; do
+	"$scbench" --counter="Sharded,FetchAdd,CAS,$prob,RBONumaAdapt,MultilineAdapt" --threads=1 \
+		--duration="$dur" --warmup=0.2 --runs=1 --first-run="$i" --events=none \
+		--output="$tmp/t1.$i.csv"
+	"$scbench" --counter="FetchAdd,BFP-CSUP,Morris,Scalable" --threads=2 \
+		--duration="$dur" --warmup=0.2 --runs=1 --first-run="$i" --events=none \
+		--output="$tmp/t2.$i.csv"
+	# The handle API's increment (sc_counter_inc, one thread): node ids from
+	# the kernel against SCOUNTERS_NODE=fixed (no refresh), in the same round.
+	if [ -n "${HANDLE_BENCH:-}" ]; then
 		for v in FetchAdd RBONuma Multiline; do
 			"$HANDLE_BENCH" "$v" "$dur" | awk -v r="$i" '{ print r, $1, "kernel", $2, $3 }' >>"$tmp/handle"
 			SCOUNTERS_NODE=fixed "$HANDLE_BENCH" "$v" "$dur" |
 				awk -v r="$i" '{ print r, $1, "fixed", $2, $3 }' >>"$tmp/handle"
 		done
-		i=$((i + 1))
-	done
-	src=$(awk '$3 == "kernel" { print $4; exit }' "$tmp/handle")
-fi
+	fi
+	i=$((i + 1))
+done
+src=""
+[ -s "$tmp/handle" ] && src=$(awk '$3 == "kernel" { print $4; exit }' "$tmp/handle")
+for t in t1 t2; do
+	awk 'FNR > 1 || NR == 1' "$tmp/$t".*.csv >"$tmp/$t.csv"
+done
+# Busy runs (the busy column, by name: scbench decides, load.h states the rule).
+awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "busy") c = i; next }
+	{ n++; b += (c && $c == 1) }
+	END { if (b) printf "bench: warning: the machine was busy (other processes or steal) during %d of %d runs: the figures and the gate are unreliable\n", b, n
+	      else printf "bench: the machine was quiet during all %d runs\n", n }' "$tmp/t1.csv" "$tmp/t2.csv"
 
-# The metrics: per-run figures (columns: 1 counter, 4 run, 16 ops_per_ms).
-awk -F, -v prob="$prob" -v adapt="$adapt" -v handle="$tmp/handle" '
-	FNR == 1 { f++; next }
-	{ tp[f, $1, $4] = $16; if ($4 + 1 > nr) nr = $4 + 1 }
-	# median and relative range of the per-run values x[0..nr-1]
-	function summarize(name, better,   i, j, t, k, med) {
-		for (i = 0; i < nr; i++)
-			for (j = i + 1; j < nr; j++)
-				if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-		k = nr
-		med = (k % 2) ? x[(k - 1) / 2] : (x[k / 2 - 1] + x[k / 2]) / 2
-		printf "%s,%.6g,%.4f,%s\n", name, med, (med > 0 ? (x[k - 1] - x[0]) / med : 0), better
-	}
-	END {
-		print "metric,value,noise,better"
-		for (i = 0; i < nr; i++) x[i] = 1e6 / tp[1, "Sharded", i]
-		summarize("floor_ns/Sharded", "lower")
-		n = split(prob, p, ",")
-		for (j = 1; j <= n; j++) {
-			for (i = 0; i < nr; i++) x[i] = tp[1, "FetchAdd", i] / tp[1, p[j], i]
-			summarize("cost_vs_FetchAdd_1t/" p[j], "lower")
-		}
-		n = split(adapt, a, ",")
-		for (j = 1; j <= n; j++) {
-			for (i = 0; i < nr; i++) x[i] = tp[1, "CAS", i] / tp[1, a[j], i]
-			summarize("cost_vs_CAS_1t/" a[j], "lower")
-		}
-		n = split("BFP-CSUP,Morris,Scalable", q, ",")
-		for (j = 1; j <= n; j++) {
-			for (i = 0; i < nr; i++) x[i] = tp[2, q[j], i] / tp[2, "FetchAdd", i]
-			summarize("speedup_vs_FetchAdd_2t/" q[j], "higher")
-		}
-		# handle API: ns added per increment by the node refresh (kernel - fixed)
-		while ((getline line < handle) > 0) {
-			split(line, h, " ")
-			hns[h[1], h[2], h[3]] = h[5]
-			hv[h[2]] = 1
-		}
-		for (name in hv) {
-			for (i = 0; i < nr; i++) x[i] = hns[i, name, "kernel"] - hns[i, name, "fixed"]
-			summarize_abs("node_refresh_ns/" name, "lower")
-		}
-	}
-	# as summarize, but noise relative to 1 ns (the values straddle 0)
-	function summarize_abs(name, better,   i, j, t, k, med) {
-		for (i = 0; i < nr; i++)
-			for (j = i + 1; j < nr; j++)
-				if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-		k = nr
-		med = (k % 2) ? x[(k - 1) / 2] : (x[k / 2 - 1] + x[k / 2]) / 2
-		printf "%s,%.6g,%.4f,%s\n", name, med, x[k - 1] - x[0], better
-	}' "$tmp/t1.csv" "$tmp/t2.csv" >"$tmp/metrics"
+metrics "$tmp/t1.csv" "$tmp/t2.csv" "$([ -s "$tmp/handle" ] && echo "$tmp/handle")" >"$tmp/metrics"
 
 # The report: each target met or missed.
 awk -F, '
@@ -161,7 +226,7 @@ awk -F, '
 	function verdict(ok) { return ok ? "met" : "MISSED" }
 	function line(m, unit, target, ok) {
 		split(m, k, "/")
-		printf "  %-15s %7.2f%s  (run-to-run spread %4.1f%%)  %s %s\n", k[2], v[m], unit,
+		printf "  %-15s %7.2f%s  (robust run-to-run sd %4.1f%%)  %s %s\n", k[2], v[m], unit,
 			100 * nz[m], target, verdict(ok)
 	}
 	END {
@@ -179,11 +244,11 @@ awk -F, '
 			printf "\nhandle API, ns per sc_counter_inc added by node ids from the kernel (%s), against SCOUNTERS_NODE=fixed:\n", src
 			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^node_refresh_ns/) {
 				split(m, k, "/")
-				printf "  %-15s %+7.2f ns  (run-to-run spread %.2f ns)  target <= 1 ns: %s\n", k[2],
+				printf "  %-15s %+7.2f ns  (robust run-to-run sd %.2f ns)  target <= 1 ns: %s\n", k[2],
 					v[m], nz[m], verdict(v[m] <= 1)
 			}
 		}
-	}' src="${src:-}" "$tmp/metrics"
+	}' src="$src" "$tmp/metrics"
 
 if [ -n "${BENCH_SAVE:-}" ]; then
 	cp "$tmp/metrics" "$BENCH_SAVE"

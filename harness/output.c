@@ -17,7 +17,7 @@ const char *const out_csv_columns[] = {
 	"placement", "nodes", "nodes_virtual", "seconds", "ops", "value", "rel_error",
 	"ops_per_ms", "bytes_per_counter", "seed", "params", "oversubscribed", "ctx_switches",
 	"migrated", "read_ns", "pmu_status", "overflowed", "end_state", "pus_used", "nodes_used",
-	"node_mismatch", NULL,
+	"node_mismatch", "load1", "runnable", "other_pus", "steal_pct", "busy", NULL,
 };
 
 /*
@@ -437,6 +437,11 @@ void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t thre
 	fputc(',', f);
 	csv_field(f, out_set_text(&r->nodes_used, ' ', used, sizeof used));
 	fprintf(f, ",%u", r->node_mismatch);
+	num_field(f, true, r->load.load1, 2);
+	num_field(f, true, r->load.runnable, 0);
+	num_field(f, true, r->load.other_pus, 3);
+	num_field(f, true, r->load.steal_pct, 2);
+	fprintf(f, ",%d", r->load.busy ? 1 : 0);
 	/* Requested events that are not counted here keep their (empty) columns. */
 	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++) {
 		int k = pmu_column_event(s->pmu, e);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "load.h"
 #include "placement.h"
 #include "pmu.h"
 #include "workload.h"
@@ -75,6 +76,7 @@ typedef struct run_result {
 	uint32_t idle_workers; /* timed mode: workers that never incremented in the phase */
 	uint64_t reader_wakeups;
 	double reader_alive_s, reader_cpu_s, worker_cpu_s;
+	load_stats load; /* the machine around the run (scbench.c fills it) */
 } run_result;
 
 /*

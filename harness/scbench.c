@@ -248,6 +248,7 @@ static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *ca
 	                   "threads == PUs; the main thread sleeps through the phase, the "
 	                   "reader wakes once per sample interval (cpus_seen: where they ran)");
 	fprintf(f, "},\n");
+	load_meta_json(f, s->pus);
 	fprintf(f, "  \"idle_workers\": {\"runs\": %u, \"max\": %u, \"of_threads\": %u},\n",
 	        h->idle_runs, h->idle_max, h->idle_threads);
 	fprintf(f, "  \"placement_seen\": {\"node_ids\": ");
@@ -370,6 +371,8 @@ static int run_all(const run_setup *s, out_file *out, out_file *lat, helpers *h,
 		for (unsigned ti = 0; ti < o->nthreads; ti++)
 			for (unsigned run = o->first_run; run < o->first_run + o->runs; run++) {
 				run_result r;
+				load_snap l0, l1;
+				load_take(&l0);
 				if (run_point(s, o->variants[vi], o->threads[ti], run, &r, &err)) {
 					fprintf(stderr, "scbench: %s\n", err.msg);
 					return 1;
@@ -378,6 +381,9 @@ static int run_all(const run_setup *s, out_file *out, out_file *lat, helpers *h,
 					free(r.hist);
 					return 0; /* r is cut short: no row; the caller reports */
 				}
+				load_take(&l1);
+				load_between(&l0, &l1, s->pus, &r.load);
+				load_note(&r.load);
 				helpers_add(h, &r, o->threads[ti], s->pus);
 				if (r.overflowed)
 					fprintf(stderr,
@@ -615,6 +621,12 @@ int main(int argc, char **argv)
 		rc = run_all(&s, &out, &lat, &h, &done);
 	if (!rc && !run_interrupted())
 		warn_placement(&s, &h);
+	unsigned busy_runs, all_runs = load_runs(&busy_runs);
+	if (!rc && !run_interrupted() && busy_runs)
+		fprintf(stderr, "scbench: warning: the machine was busy during %u of %u runs "
+		                "(other processes or steal; the busy column): their figures "
+		                "measure the load as much as the counters\n",
+		        busy_runs, all_runs);
 	if (!rc && !run_interrupted() && h.idle_runs)
 		fprintf(stderr, "scbench: warning: in %u timed runs some workers never ran in the "
 		                "measured phase (up to %u of %u): too short a --duration for that "

@@ -1,4 +1,5 @@
-"""compare_stats.py - the statistics of plots/compare.py: Holm's correction, the
+"""compare_stats.py - the statistics of plots/compare.py: Benjamini-Hochberg's
+correction, the smallest detectable change, the
 percentile bootstrap of a ratio of medians, and the empirical-Bayes moderated
 t-test of log values (Smyth 2004) with its Mann-Whitney fallback. numpy and
 scipy are passed in (np, sp) by the caller, which has checked they import.
@@ -11,16 +12,30 @@ RESAMPLES = 10000   # bootstrap resamples of each set's runs
 CONFIDENCE = 0.95   # of the ratio's interval
 
 
-def holm(ps):
-    """Holm-adjusted p-values of the list ps (None stays None)."""
+def bh(ps):
+    """Benjamini-Hochberg adjusted p-values (false discovery rate) of the list ps
+    (None stays None): p_(i) m / i, made monotone from the largest down."""
     idx = sorted((i for i, p in enumerate(ps) if p is not None), key=lambda i: ps[i])
     m = len(idx)
     adj = [None] * len(ps)
-    run = 0.0
-    for rank, i in enumerate(idx):
-        run = max(run, min(1.0, (m - rank) * ps[i]))
+    run = 1.0
+    for rank in range(m - 1, -1, -1):
+        i = idx[rank]
+        run = min(run, ps[i] * m / (rank + 1))
         adj[i] = run
     return adj
+
+
+def detectable(sp, var, n_a, n_b, alpha, power):
+    """The smallest ratio (> 1) a lone changed point of a family of m tests is
+    flagged with probability `power`: its p must be below alpha (the caller
+    passes alpha / m, the first step of Benjamini-Hochberg), so the log ratio
+    must reach (t_{1-alpha/2} + t_power) x its standard error, with the
+    moderated variance var = (s^2, df)."""
+    v, df = var
+    se = math.sqrt(v * (1.0 / n_a + 1.0 / n_b))
+    dist = sp.stats.norm if math.isinf(df) else sp.stats.t(df)
+    return math.exp((dist.ppf(1 - alpha / 2) + dist.ppf(power)) * se)
 
 
 def ratio(a, b):

@@ -89,11 +89,32 @@ check bad_input_does_not_truncate_existing_output grep -q precious "$tmp/keep.cs
 	--output="$tmp/c.csv" 2>"$tmp/err"
 check count_run_exits_0 test $? -eq 0
 check count_run_no_temporary_left sh -c "! ls '$tmp' | grep -q tmp"
-expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed,end_state,pus_used,nodes_used,node_mismatch"
+expected="counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status,overflowed,end_state,pus_used,nodes_used,node_mismatch,load1,runnable,other_pus,steal_pct,busy"
 check csv_header_starts_with_required_columns sh -c \
 	"head -1 '$tmp/c.csv' | grep -q '^$expected'"
 check csv_has_8_rows test "$(tail -n +2 "$tmp/c.csv" | wc -l)" -eq 8
 if command -v "$PY" >/dev/null 2>&1; then
+	# The load columns (results/README.md 27-31): numbers where /proc can be
+	# read, busy 0/1 by the documented rule (harness/load.h) against the meta's PUs,
+	# and the meta's load totals agreeing with the rows.
+	check load_columns_follow_busy_rule "$PY" -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+meta = json.load(open(sys.argv[1] + ".meta.json"))
+pus = meta["topology"]["pus"]
+limit = max(0.10 * pus, 0.20)
+ok = len(rows) == 8
+for r in rows:
+    o = float(r["other_pus"]) if r["other_pus"] else None
+    st = float(r["steal_pct"]) if r["steal_pct"] else None
+    want = (o is not None and o >= limit) or (st is not None and st >= 5.0)
+    # (a value printed within rounding of a limit may fall either side)
+    edge = (o is not None and abs(o - limit) <= 0.0005) or (st is not None and abs(st - 5) <= 0.005)
+    ok &= r["busy"] in ("0", "1") and (edge or (r["busy"] == "1") == want) and (o is None or o >= 0)
+load = meta["load"]
+ok &= load["runs"] == 8 and load["busy_runs"] == sum(r["busy"] == "1" for r in rows)
+ok &= load["busy"] == (load["busy_runs"] > 0) and "10%" in load["busy_rule"]
+sys.exit(0 if ok else 1)' "$tmp/c.csv"
 	check csv_rows_have_header_width "$PY" -c '
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
