@@ -136,6 +136,8 @@ def claim_table(out, d, claims, number):
     out.append("|---|---|---|---|---|")
     for i, c in enumerate(claims, 1):
         verdict = VERDICT_MD.get(c["verdict"], c["verdict"])
+        if c.get("cause"):
+            verdict += " (%s)" % c["cause"]
         if c.get("reason"):
             verdict += ": " + c["reason"]
         out.append("| %s | %s (%s) | %s | %s | %s |" % (
@@ -174,16 +176,27 @@ def render(d, doc):
         phrase % counts.get(v, 0) for v, _, phrase in VERDICT_TEXT if phrase),
         " (Not counted: %d that hold%s by construction, listed apart below.)"
         % (len(apart), "s" if len(apart) == 1 else "") if apart else ""))
+    causes = doc.get("not_measurable_causes") or {}
+    by_cause = {}
+    for c in claims:
+        if c["verdict"] == "not measurable":
+            by_cause[c.get("cause")] = by_cause.get(c.get("cause"), 0) + 1
+    if by_cause:
+        out.append("")
+        out.append("Not measurable here, by cause: %s." % "; ".join(
+            "%d: %s" % (by_cause[k], causes.get(k, k or "cause not recorded"))
+            for k in list(causes) + sorted((k for k in by_cause if k not in causes), key=str)
+            if k in by_cause))
     out.append("")
     out.append("Verdicts:")
     for v, meaning in doc.get("verdicts", {}).items():
         out.append("- %s: %s." % (VERDICT_MD.get(v, v), meaning))
-    out.append("- Thread-count claims are checked only at the thread counts the paper names "
-               "(never rescaled to a smaller machine); the *measured* column then shows what "
-               "the largest thread count here gave, for context. A claim over a range (\"up "
-               "to 8 threads\", a figure's whole axis) is judged at every count measured in "
-               "it, and holds only if the range was measured. Where a verdict needs a "
-               "threshold for a word like \"about\" or \"similar\", the claim says which.")
+    out.append("")
+    out.append("Rules applied to every claim (plots/claims/core.py):")
+    for r in doc.get("rules", []):
+        out.append("- *%s*: %s" % (r["name"], r["text"]))
+    out.append("- *thresholds*: where a verdict needs a threshold for a word like \"about\" "
+               "or \"similar\", the claim says which.")
     out.append("")
     out.append("## Claims")
     out.append("")

@@ -211,10 +211,20 @@ got = [g["verdict"] for g in claims.evaluate(ctx, [
     Claim("norun", "Dice §0", "x", "dice-fig4-low", says(HOLDS, None))])]
 assert got == [INCONCLUSIVE, HOLDS, INCONCLUSIVE, FAILS, BY_CONSTRUCTION, FAILS, INCONCLUSIVE], got
 gt1 = lambda r: r > 1.0
-assert ratio_point({"median": 11, "values": [10, 11, 12]},
-                   {"median": 10.5, "values": [10, 10.5, 30]}, gt1)[1:] == (True, True)
-assert ratio_point({"median": 21, "values": [20, 21, 22]},
-                   {"median": 10, "values": [10, 10, 11]}, gt1)[1:] == (True, False)
+def rp(a, b, ok=gt1, band=True):
+    r, good, frag = ratio_point({"median": a[1], "values": a}, {"median": b[1], "values": b},
+                                ok, band)
+    return good, frag
+# leave one out: dropping the 30 of b makes the median of b 10.25 -> still > 1; dropping a 10.5
+# makes it 20: 11/20 < 1, so one run decides it
+assert rp([10, 11, 12], [10, 10.5, 30]) == (True, "one run decides it: leaving one run out "
+                                             "changes the answer")
+assert rp([20, 21, 22], [10, 10, 11]) == (True, "")
+# the noise rule: every leave-one-out ratio clears 1, but the bands (9-13 against 10-10.4)
+# give 0.865x-1.3x, which straddles the line: inconclusive; without bands (a sample of
+# errors) it is decided
+assert rp([9, 12, 13], [10, 10.2, 10.4])[1].startswith("within the noise"), rp([9, 12, 13], [10, 10.2, 10.4])
+assert rp([9, 12, 13], [10, 10.2, 10.4], band=False) == (True, "")
 doc = {"claims": [{"id": v, "source": "Dice §0", "claim": "x", "figure": "f", "measured": "",
                    "verdict": v, "reason": "r"} for v, _, _ in report.VERDICT_TEXT]}
 text = report.render(sys.argv[3], doc)
@@ -364,7 +374,7 @@ check "report_has_at_least_12_claim_rows ($rows)" test "${rows:-0}" -ge 12
 # with one of the verdicts of plots/report.py's VERDICT_TEXT; those without a
 # count phrase only in the table apart.
 bad=$(grep -E '^\| [0-9]+ \|' "$rs/REPORT.md" |
-	grep -cvE '\| (\*\*holds\*\*|\*\*consistent with\*\*|\*\*does not hold\*\*)(: .+)? \|$|\| \*(inconclusive|not measurable)\*: .+ \|$')
+	grep -cvE '\| (\*\*holds\*\*|\*\*consistent with\*\*|\*\*does not hold\*\*)(: .+)? \|$|\| \*inconclusive\*: .+ \|$|\| \*not measurable\* \([a-z ]+\): .+ \|$')
 apart=$(grep -E '^\| C[0-9]+ \|' "$rs/REPORT.md" | grep -cvE '\| \*by construction\*: .+ \|$')
 bad=$((bad + apart))
 check "report_every_claim_row_has_a_verdict ($bad without)" test "$bad" -eq 0
@@ -409,7 +419,8 @@ while read -r cid want; do
 for c in json.load(open(sys.argv[1]))["claims"]:
     if c["id"] == sys.argv[2]:
         print(c["verdict"])' "$tmp/big/figdata/claims.json" "$cid")
-	case $want in holds) expect="holds" ;; *) expect="does not hold" ;; esac
+	case $want in holds) expect="holds" ;; by-construction) expect="by construction" ;;
+	*) expect="does not hold" ;; esac
 	check "bigbox_verdict_$cid ($got)" test "$got" = "$expect"
 done <"$tmp/big/expected-verdicts.txt"
 if [ -n "$gp" ]; then
