@@ -245,8 +245,13 @@ def advice_section(d, rows):
     out = ["## Which counter to use on this machine", "",
            "The best variant measured in this result set for each usage scenario, and the "
            "runner-up, by the rule stated in the last column (computed by `plots/advice.py`). "
-           "Serial (racy: it loses updates) is never a candidate. A tie within run-to-run "
-           "noise is said so; `plots/compare` tells whether another machine differs.", "",
+           "Serial (racy: it loses updates) is never a candidate. Every variant tied with "
+           "the best (its min-max band overlaps the best's) is named; a probabilistic "
+           "counter's accuracy is a contract in probability (an RSTDV), not a bound on each "
+           "read; a stale get (it may miss completed increments) competes only where the "
+           "scenario says it is acceptable; a set with fewer than 3 runs per point gives a "
+           "provisional answer only. `plots/compare` tells whether another machine differs.",
+           "",
            "| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
     for r in rows:
         if not r.get("best"):
@@ -255,6 +260,8 @@ def advice_section(d, rows):
             continue
         best = "**%s**: %s at %d thread%s" % (r["best"], r["value"], r["threads"],
                                               "" if r["threads"] == 1 else "s")
+        if r.get("provisional"):
+            best = "*%s*. %s" % (r["provisional"], best)
         if r.get("margin"):
             best += " (%s)" % r["margin"]
         if r.get("caveat"):

@@ -263,7 +263,7 @@ check advice_picks_known_winners "$py" -c '
 import json, sys
 got = {a["id"]: a["best"] for a in json.load(open(sys.argv[1]))["advice"]}
 want = {"precise-high": "RBO", "approx-high": "RBO", "single-thread": "BFP-DUP",
-        "many-counters": "Morris", "read-heavy": "CAS"}
+        "many-counters": "Morris", "read-heavy": "CAS", "read-heavy-stale": "CAS"}
 assert all(got[k] == v for k, v in want.items()), got
 assert got["precise-low"] not in (None, "Serial"), got
 ' "$tmp/adv/figdata/claims.json"
@@ -274,15 +274,39 @@ import json, sys
 sys.path.insert(0, sys.argv[2])
 from advice import caveat
 got = {a["id"]: a["caveat"] or "" for a in json.load(open(sys.argv[1]))["advice"]}
-assert got["single-thread"].startswith("approximate") and got["many-counters"].startswith("approximate"), got
+assert got["single-thread"].startswith("approximate by contract") and got["many-counters"].startswith("approximate by contract"), got
 assert got["precise-high"] == "" and got["read-heavy"] == "", got
 assert "lags" in caveat("Batched", "precise") and caveat("Sharded", "precise") is None
 ' "$tmp/adv/figdata/claims.json" "$plots"
 check advice_caveat_in_report grep -qF 'Caveat: approximate' "$tmp/adv/REPORT.md"
 check advice_section_ends_report sh -c "sed -n '/^## Which counter to use on this machine\$/,\$p' '$tmp/adv/REPORT.md' |
-	grep -c '^| [A-Z].* | \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 6 &&
+	grep -c '^| [A-Z].* | \*provisional: .*\*\. \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 7 &&
 	test \"\$(grep '^## ' '$tmp/adv/REPORT.md' | tail -1)\" = '## Which counter to use on this machine'"
 check advice_rule_stated grep -qF 'whose worst \|relative error\| over every run of dice-fig4-high.csv at 0% work' "$tmp/adv/REPORT.md"
+# The fixture has 2 runs per point: every answer is provisional, and says why.
+check advice_provisional_with_two_runs "$py" -c '
+import json, sys
+rows = [a for a in json.load(open(sys.argv[1]))["advice"] if a["best"]]
+assert rows and all((a["provisional"] or "").startswith("provisional: 2 runs per point") for a in rows), rows
+' "$tmp/adv/figdata/claims.json"
+# Ties, fresh and stale reads: FetchAdd and RBO at exactly 5e7 ops/ms in every run of
+# dice-fig4-high (their bands touch: a tie), CAS at 4e7 (not tied); Batched the
+# cheapest get: it wins only where a stale get is acceptable.
+copy_set ties
+scale "$tmp/ties/dice-fig4-high.csv" FetchAdd 16 0 16 50000000
+scale "$tmp/ties/dice-fig4-high.csv" RBO 16 0 16 50000000
+scale "$tmp/ties/dice-fig4-high.csv" CAS 16 0 16 40000000
+scale "$tmp/ties/read-cost.csv" Batched 23 0 23 0.1
+"$py" "$plots/aggregate.py" "$tmp/ties" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/ties" >/dev/null 2>&1
+check advice_ties_fresh_stale "$py" -c '
+import json, sys
+got = {a["id"]: a for a in json.load(open(sys.argv[1]))["advice"]}
+ph = got["precise-high"]
+assert set([ph["best"]] + ph["ties"]) == {"FetchAdd", "RBO"}, ph
+assert "a 2-way tie" in ph["margin"], ph
+assert got["read-heavy-stale"]["best"] == "Batched", got["read-heavy-stale"]
+assert got["read-heavy"]["best"] != "Batched" and "Batched" not in got["read-heavy"]["ties"], got["read-heavy"]
+' "$tmp/ties/figdata/claims.json"
 
 # Latency from pooled histograms: a sidecar with known buckets. CAS at 1 thread:
 # run 0 has 100 increments in [10, 12) ns, run 1 has 100 in [30, 32); pooled,
