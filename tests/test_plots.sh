@@ -234,6 +234,77 @@ assert "**5 claims: 1 hold, 1 consistent with it (within a stated tolerance), 1 
 assert "| C1 | x (Dice §0) |" in text
 ' "$plots" "$rs" "$tmp/rules"
 
+# The general rules of plots/claims/core.py's RULES, each on its own: a "not
+# measurable" verdict carries its cause (machine, plan, data ...) and the report
+# counts them apart; the "paper's machine" rule makes a verdict at fewer threads
+# than the paper's inconclusive, either way; a design note is said with a failure.
+mkdir -p "$tmp/general"
+check verdict_rules_causes_paper_machine_design_note "$py" -B -c "$CLAIMS_CTX"'
+import report
+from claims.core import DATA, FAILS, INCONCLUSIVE, MACHINE, NM_CAUSES, PLAN, RULES, not_measurable
+def says(v, runs=5, why="because"):
+    return lambda ctx, c: ("measured", v, why, runs)
+got = claims.evaluate(ctx, [
+    Claim("m", "Dice §0", "x", "dice-fig4-low", says(HOLDS), threads=64),
+    Claim("p", "Dice §0", "x", "dice-fig4-low", says(NM, None, not_measurable(PLAN, "no plan"))),
+    Claim("d", "Dice §0", "x", "dice-fig4-low", says(NM, None, "no file")),
+    Claim("ph", "Ayers, X", "x", "dice-fig4-low", says(HOLDS), threads=2, paper_threads=12),
+    Claim("pf", "Ayers, X", "x", "dice-fig4-low", says(FAILS), threads=2, paper_threads=12),
+    Claim("pok", "Ayers, X", "x", "dice-fig4-low", says(HOLDS), threads=2, paper_threads=2),
+    Claim("dn", "Dice §0", "x", "dice-fig4-low", says(FAILS), design_note="one thread")])
+v = [(g["verdict"], g.get("cause")) for g in got]
+assert v == [(NM, MACHINE), (NM, PLAN), (NM, DATA), (INCONCLUSIVE, None), (INCONCLUSIVE, None),
+             (HOLDS, None), (FAILS, None)], v
+assert got[3]["reason"].startswith("evidence only at 2 threads") and "Ayers ran this experiment with 12" in got[3]["reason"], got[3]
+assert got[4]["reason"].endswith("at 2 threads: does not hold, because"), got[4]
+assert got[6]["reason"] == "because; by design: one thread", got[6]
+doc = {"claims": got, "not_measurable_causes": NM_CAUSES,
+       "rules": [{"name": n, "text": t} for n, t in RULES]}
+text = report.render(sys.argv[3], doc)
+assert "Not measurable here, by cause: 1: %s; 1: %s; 1: %s." % (
+    NM_CAUSES[MACHINE], NM_CAUSES[PLAN], NM_CAUSES[DATA]) in text, text
+assert "*not measurable* (plan): no plan" in text
+assert all("- *%s*: %s" % (n, t) in text for n, t in RULES)
+' "$plots" "$rs" "$tmp/general"
+# The "condition" rule: each filter of plots/claims/rules.py on a point made for it, and
+# a comparison with every point left out is not measurable (condition, or the
+# declared cause).
+check condition_rule_filters "$py" -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from claims.core import CONDITION, NM, PLAN, Claim
+from claims.rules import (compare_medians, counts_at_most, exact_probabilistic,
+                          never_switched_among, startup_dominated)
+def pt(median, rows=(), values=None):
+    return {"median": median, "values": values or [median] * 3, "n": 3, "oversub": False,
+            "rows": list(rows), "max": median, "min": median}
+word = [{"end_state": "mode=word"}] * 3
+some = [{"end_state": "mode=word"}, {"end_state": "mode=inflated;nodes=1"}] + [{"end_state": "mode=word"}]
+f = never_switched_among(["MultilineAdapt"])
+assert "never switched" in f(None, {"MultilineAdapt": {2: pt(1, word)}, "CAS": {2: pt(1)}}, 2, ["MultilineAdapt", "CAS"])
+assert f(None, {"MultilineAdapt": {2: pt(1, some)}, "CAS": {2: pt(1)}}, 2, ["MultilineAdapt", "CAS"]) is None
+f = exact_probabilistic(["BFP-CSUP"])
+assert "exact in every run" in f(None, {"BFP-CSUP": {1: pt(1, [{"rel_error": 0.0}] * 3)}}, 1, ["BFP-CSUP"])
+assert f(None, {"BFP-CSUP": {1: pt(1, [{"rel_error": 0.0}, {"rel_error": 1e-6}])}}, 1, ["BFP-CSUP"]) is None
+st = {"A": {12: pt(1e-5), 10 ** 5: pt(5e-5), 10 ** 7: pt(2e-4)}}
+assert "start-up" in startup_dominated(None, st, 10 ** 5, ["A"])
+assert startup_dominated(None, st, 10 ** 7, ["A"]) is None
+f = counts_at_most(100, "low")
+assert "counted 1,000-1,000" in f(None, {"M": {1: pt(1, [{"ops": 1000}] * 3)}}, 1, ["M"])
+assert f(None, {"M": {1: pt(1, [{"ops": 50}] * 3)}}, 1, ["M"]) is None
+class Ctx:
+    def st(self, fid, panel=""):
+        return {"A": {1: pt(2.0, [{"ops": 1000}] * 3)}, "B": {1: pt(1.0, [{"ops": 1000}] * 3)}}
+c = Claim("x", "Dice §0", "x", "f", None)
+r = compare_medians([("A", ["B"])], lambda r: r > 1, "y", "n", exclude=[counts_at_most(100, "low")])(Ctx(), c)
+assert r[1] == NM and r[2].cause == CONDITION and "left out" in r[0], r
+r = compare_medians([("A", ["B"])], lambda r: r > 1, "y", "n", exclude=[counts_at_most(100, "low")],
+                    none_left=(PLAN, "not planned"))(Ctx(), c)
+assert r[1] == NM and r[2].cause == PLAN and r[2] == "not planned", r
+r = compare_medians([("A", ["B"])], lambda r: r > 1, "y", "n", exclude=[counts_at_most(10 ** 4, "low")])(Ctx(), c)
+assert r[1] == "holds", r
+' "$plots"
+
 # A partial result set (one file): no failure, the rest skipped with a reason.
 mkdir -p "$tmp/partial"
 cp "$fixture/dice-fig3.csv" "$fixture/dice-fig3.csv.meta.json" "$tmp/partial/"
@@ -475,6 +546,19 @@ copy_set short
 got=$(claim_field "$tmp/short" dice-bfpcsup-under-0.25pct)
 check "error_claim_short_runs_not_measurable_at_this_count (${got%%|*})" \
 	sh -c 'case "$1" in "not measurable|at this count: "*"would count about"*"true counts of these"*) exit 0 ;; esac; exit 1' _ "$got"
+got=$(claim_field "$tmp/short" dice-array-error-low)
+check "array_error_claim_short_runs_not_measurable (${got%%|*})" \
+	sh -c 'case "$1" in "not measurable|at this count: "*) exit 0 ;; esac; exit 1' _ "$got"
+# The condition rule on the fixture: BFP-CSUP, exact in every 1-thread run, is left out
+# of the speed and accuracy comparisons with BFP-DUP; Morris, counting 200 k-26 M, is
+# not compared with CAS on a claim about low projected values.
+got=$(claim_field "$tmp/short" dice-csup-speed-like-dup)
+check condition_exact_point_left_out_of_speed sh -c 'case "$1" in *"condition): 1 thr (dice-fig4-high): BFP-CSUP exact in every run"*) exit 0 ;; esac; exit 1' _ "$got"
+got=$(claim_field "$tmp/short" dice-csup-more-accurate)
+check condition_exact_point_left_out_of_accuracy sh -c 'case "$1" in *"left out: BFP-CSUP at 1 thr (low): exact in every run"*) exit 0 ;; esac; exit 1' _ "$got"
+got=$(claim_field "$tmp/short" dice-morris-slower-than-cas-low)
+check "condition_low_count_not_measurable (${got%%|*})" \
+	sh -c 'case "$1" in "not measurable|every run counted far above a low projected value"*) exit 0 ;; esac; exit 1' _ "$got"
 got=$(claim_field "$tmp/short" dice-bfpdup-rstdv)
 check error_claim_rstdv_states_counts sh -c 'case "$1" in *"|"*"true counts "*) exit 0 ;; esac; exit 1' _ "$got"
 check end_states_not_recorded_said sh -c 'reading_=$1; case "$reading_" in *"not recorded"*MorrisAdapt*) exit 0 ;; esac; exit 1' _ \
