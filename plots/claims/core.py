@@ -61,6 +61,11 @@ def not_measurable(cause, text):
     return r
 
 
+# The "condition" rule: a count-to-N time is compared only where every series takes
+# at least STARTUP_FACTOR times its time at the smallest N (its start-up: thread
+# creation and the barrier); claims/rules.py's startup_dominated applies it.
+STARTUP_FACTOR = 10
+
 # The general rules every verdict follows, stated in REPORT.md (in this order). A
 # rule in plots/claims that changes what is judged where gets a line here.
 RULES = [
@@ -84,7 +89,7 @@ RULES = [
      "every series takes at least %dx its start-up time (the time at the smallest N: \"at "
      "high counts\"), and a claim on low projected values only at counts that are low; "
      "points left out are named, and with none left the claim is not measurable."
-     % 10),
+     % STARTUP_FACTOR),
     ("run length", "A claim on how large a probabilistic counter's error gets (every one: Fig. "
      "6's and the array's) is judged on runs of the paper's length (8 s), or on shorter runs "
      "only when 8 s at their throughput would not have counted more than 2x higher; else not "

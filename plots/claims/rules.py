@@ -5,15 +5,11 @@ figure the rule reads is the claim's unless the factory is told otherwise.
 
 import math
 
-from claims.core import (CONDITION, CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM, f_n, f_pct,
-                         f_rate, f_ratio, not_measurable)
+from claims.core import (CONDITION, CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM,
+                         STARTUP_FACTOR, f_n, f_pct, f_rate, f_ratio, not_measurable)
 from endstates import never_switched
 from stats import percentile
 
-# The "condition" rule of claims/core.py's RULES: a count-to-N time is compared
-# only where every series takes at least STARTUP_FACTOR times its time at the
-# smallest N (its start-up: thread creation and the barrier).
-STARTUP_FACTOR = 10
 
 
 def verdict(ok, yes, no):
