@@ -10,7 +10,7 @@ declaration, so it cannot drift from what is computed. To add a scenario: add
 one Scenario(...) to SCENARIOS. Standard library only.
 """
 
-from claims.core import f_rate
+from claims.core import MIN_RUNS, f_rate
 from stats import median
 
 PRECISE = ("precise",)
@@ -30,13 +30,14 @@ class Scenario:
     the worst |relative error| allowed over every run in error_rows
     [(csv, work_pct)]; memory_factor: only variants whose bytes per counter
     (median over the first panel's runs at that thread count) are at most this
-    factor times the smallest among the candidates."""
+    factor times the smallest among the candidates; fresh: only variants whose
+    get returns every completed increment (not those of STALE_READ)."""
 
     def __init__(self, id, text, panels, at="most", lower=False, kinds=NOT_RACY,
-                 max_error_pct=None, error_rows=(), memory_factor=None):
+                 max_error_pct=None, error_rows=(), memory_factor=None, fresh=False):
         self.id, self.text, self.panels, self.at, self.lower = id, text, panels, at, lower
         self.kinds, self.max_error_pct, self.error_rows = kinds, max_error_pct, error_rows
-        self.memory_factor = memory_factor
+        self.memory_factor, self.fresh = memory_factor, fresh
 
     def rule(self):
         what = "lowest median ns per get" if self.lower else "highest median throughput"
@@ -51,17 +52,24 @@ class Scenario:
         if self.memory_factor:
             out += (" using at most %gx the smallest bytes per counter among them"
                     % self.memory_factor)
+        if self.fresh:
+            out += ", leaving out those whose get is stale (%s)" % ", ".join(sorted(STALE_READ))
+        out += ("; every variant whose min-max band overlaps the best's is named with it "
+                "(a tie)")
         return out
 
 
 # What a reader must know before using a variant that wins a scenario, beyond
 # its measure (the counters' headers state these contracts).
-CAVEATS = {
+# The variants whose get is stale: it may miss completed increments.
+STALE_READ = {
     "Batched": "its get reads the shared word only: until every thread flushes it lags the "
                "count by up to threads x (batch - 1) increments (sc_distributed.h)",
 }
-PROBABILISTIC_CAVEAT = ("approximate: a probabilistic counter, its error bounded in "
-                        "probability only (dice-fig6; its family header states the bound)")
+CAVEATS = dict(STALE_READ)
+PROBABILISTIC_CAVEAT = ("approximate by contract: a probabilistic counter, its error bounded "
+                        "in probability only (its relative standard deviation; any one read "
+                        "may be further off: dice-fig6, its family header states the bound)")
 
 
 def caveat(variant, kind):
@@ -76,11 +84,14 @@ SCENARIOS = [
              "work)", LOW, kinds=PRECISE),
     Scenario("precise-high", "Precise count, one hot counter, high contention (0% external "
              "work)", HIGH, kinds=PRECISE),
-    Scenario("approx-high", "Approximate count within 1%, one hot counter, high contention",
+    Scenario("approx-high", "Approximate count acceptable, one hot counter, high contention "
+             "(no run here off by more than 1%: an observation, not a guarantee)",
              HIGH, max_error_pct=1.0, error_rows=HIGH_ROWS),
     Scenario("many-counters", "Many counters, one hot (7500 counters; memory per counter "
              "matters)", [("dice-fig5", "")], memory_factor=2),
-    Scenario("read-heavy", "Read-heavy: the cost of a get matters",
+    Scenario("read-heavy", "Read-heavy, fresh reads: the cost of a get that sees every "
+             "completed increment", [("read-cost", "-ns")], lower=True, fresh=True),
+    Scenario("read-heavy-stale", "Read-heavy, a stale get acceptable: the cost of a get",
              [("read-cost", "-ns")], lower=True),
     Scenario("single-thread", "Single-threaded cost (one thread, 0% external work)",
              HIGH, at=1),
@@ -135,7 +146,8 @@ def recommend(rs, figs, sc):
     """One row of the table (a dict)."""
     row = {"id": sc.id, "scenario": sc.text, "rule": sc.rule(), "best": None,
            "figure": None, "panel": None, "value": None, "runner_up": None, "runner_figure": None,
-           "runner_value": None, "margin": None, "caveat": None, "reason": None}
+           "runner_value": None, "margin": None, "caveat": None, "reason": None,
+           "ties": [], "provisional": None}
     t = thread_count(figs, sc)
     if t is None:
         row["reason"] = "not measured: no data in %s" % ", ".join(f for f, _ in sc.panels)
@@ -149,6 +161,8 @@ def recommend(rs, figs, sc):
             p = pts.get(t)
             variant = series.split("[")[0]
             if p is None or p["oversub"] or kind.get(variant) not in sc.kinds:
+                continue
+            if sc.fresh and variant in STALE_READ:
                 continue
             if sc.max_error_pct is not None and errors.get(variant, float("inf")) > \
                     sc.max_error_pct:
@@ -178,16 +192,25 @@ def recommend(rs, figs, sc):
         row["value"] += ", %g bytes per counter" % bytes_at(rs, sources[0], t)[best]
     if sc.max_error_pct is not None:
         row["value"] += ", worst |error| %.3g%%" % errors.get(best, 0.0)
+    runs = min(c[1]["n"] for _, c in ranked)
+    if runs < MIN_RUNS:
+        row["provisional"] = (
+            "provisional: %d run%s per point here (a --quick or smoke set?); at least %d are "
+            "needed to tell a winner from run-to-run noise, so this names no winner with "
+            "confidence" % (runs, "" if runs == 1 else "s", MIN_RUNS))
+    ties = [s for s, (_, p) in ranked[1:]
+            if (bp["max"] >= p["min"] if sc.lower else bp["min"] <= p["max"])]
+    row["ties"] = ties
     if len(ranked) > 1:
         run, (rfig, rp) = ranked[1]
         row.update(runner_up=run, runner_figure=rfig[0],
                    runner_value=f_value(rp["median"], sc.lower))
         gap = rp["median"] / bp["median"] if sc.lower else bp["median"] / rp["median"]
-        overlap = bp["max"] >= rp["min"] if sc.lower else bp["min"] <= rp["max"]
         row["margin"] = ("the runner-up costs %.2fx as much" if sc.lower else
                          "%.2fx the runner-up's throughput") % gap
-        if overlap:
-            row["margin"] += "; their run ranges overlap: a tie within run-to-run noise"
+        if ties:
+            row["margin"] += ("; a %d-way tie within run-to-run noise, every one whose min-max "
+                              "band overlaps the best's: %s" % (len(ties) + 1, ", ".join(ties)))
     return row
 
 

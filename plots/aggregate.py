@@ -91,6 +91,8 @@ def aggregate(argv):
     doc = {"generated_by": "plots/aggregate.py", "result_set": machine,
            "percentile_method": PCT_METHOD,
            "verdicts": claims.VERDICTS,
+           "not_measurable_causes": claims.NM_CAUSES,
+           "rules": [{"name": n, "text": t} for n, t in claims.RULES],
            "notes": rs.notes + figs.notes + consistency.band_notes(figs.stats),
            "figures": [{"id": i, "status": s, "detail": w,
                         "end_states": ["%s: %s" % r if len(figs.readings[i]) > 1 else r[1]

@@ -35,6 +35,18 @@ def modes_text(counts):
 
 # The variants whose end_state has a `mode` (results/README.md).
 ADAPTIVE = ("RBONumaAdapt", "MultilineAdapt", "MorrisAdapt", "Striped", "ScalableCAS")
+# The mode each adaptive variant starts in (results/README.md, "End states"): a run
+# that ended in it never switched.
+INITIAL_MODE = {"RBONumaAdapt": "plain", "MultilineAdapt": "word", "MorrisAdapt": "exact",
+                "Striped": "base", "ScalableCAS": "cas"}
+
+
+def never_switched(point, variant):
+    """True when every run of an adaptive variant's point ended in its initial mode
+    (its end states recorded); False otherwise, or when they were not recorded."""
+    first = INITIAL_MODE.get(variant)
+    modes = [end_mode(r) for r in point.get("rows", [])]
+    return bool(first and modes) and all(m == first for m in modes)
 
 
 def end_state_reading(series, recorded, points, mixed, x_text):

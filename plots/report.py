@@ -183,6 +183,8 @@ def claim_table(out, d, claims, number):
     out.append("|---|---|---|---|---|")
     for i, c in enumerate(claims, 1):
         verdict = VERDICT_MD.get(c["verdict"], c["verdict"])
+        if c.get("cause"):
+            verdict += " (%s)" % c["cause"]
         if c.get("reason"):
             verdict += ": " + c["reason"]
         out.append("| %s | %s (%s) | %s | %s | %s |" % (
@@ -221,16 +223,27 @@ def render(d, doc):
         phrase % counts.get(v, 0) for v, _, phrase in VERDICT_TEXT if phrase),
         " (Not counted: %d that hold%s by construction, listed apart below.)"
         % (len(apart), "s" if len(apart) == 1 else "") if apart else ""))
+    causes = doc.get("not_measurable_causes") or {}
+    by_cause = {}
+    for c in claims:
+        if c["verdict"] == "not measurable":
+            by_cause[c.get("cause")] = by_cause.get(c.get("cause"), 0) + 1
+    if by_cause:
+        out.append("")
+        out.append("Not measurable here, by cause: %s." % "; ".join(
+            "%d: %s" % (by_cause[k], causes.get(k, k or "cause not recorded"))
+            for k in list(causes) + sorted((k for k in by_cause if k not in causes), key=str)
+            if k in by_cause))
     out.append("")
     out.append("Verdicts:")
     for v, meaning in doc.get("verdicts", {}).items():
         out.append("- %s: %s." % (VERDICT_MD.get(v, v), meaning))
-    out.append("- Thread-count claims are checked only at the thread counts the paper names "
-               "(never rescaled to a smaller machine); the *measured* column then shows what "
-               "the largest thread count here gave, for context. A claim over a range (\"up "
-               "to 8 threads\", a figure's whole axis) is judged at every count measured in "
-               "it, and holds only if the range was measured. Where a verdict needs a "
-               "threshold for a word like \"about\" or \"similar\", the claim says which.")
+    out.append("")
+    out.append("Rules applied to every claim (plots/claims/core.py):")
+    for r in doc.get("rules", []):
+        out.append("- *%s*: %s" % (r["name"], r["text"]))
+    out.append("- *thresholds*: where a verdict needs a threshold for a word like \"about\" "
+               "or \"similar\", the claim says which.")
     out.append("")
     out.append("## Claims")
     out.append("")
@@ -280,8 +293,13 @@ def advice_section(d, rows):
     out = ["## Which counter to use on this machine", "",
            "The best variant measured in this result set for each usage scenario, and the "
            "runner-up, by the rule stated in the last column (computed by `plots/advice.py`). "
-           "Serial (racy: it loses updates) is never a candidate. A tie within run-to-run "
-           "noise is said so; `plots/compare` tells whether another machine differs.", "",
+           "Serial (racy: it loses updates) is never a candidate. Every variant tied with "
+           "the best (its min-max band overlaps the best's) is named; a probabilistic "
+           "counter's accuracy is a contract in probability (an RSTDV), not a bound on each "
+           "read; a stale get (it may miss completed increments) competes only where the "
+           "scenario says it is acceptable; a set with fewer than 3 runs per point gives a "
+           "provisional answer only. `plots/compare` tells whether another machine differs.",
+           "",
            "| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
     for r in rows:
         if not r.get("best"):
@@ -290,6 +308,8 @@ def advice_section(d, rows):
             continue
         best = "**%s**: %s at %d thread%s" % (r["best"], r["value"], r["threads"],
                                               "" if r["threads"] == 1 else "s")
+        if r.get("provisional"):
+            best = "*%s*. %s" % (r["provisional"], best)
         if r.get("margin"):
             best += " (%s)" % r["margin"]
         if r.get("caveat"):

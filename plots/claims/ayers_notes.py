@@ -4,8 +4,9 @@ granularity), measured by count-to-N runs and by the timed runs of latency.csv."
 
 import math
 
-from claims.core import INCONCLUSIVE, NM, Claim, f_n, f_pct
-from claims.rules import verdict
+from claims.core import INCONCLUSIVE, NM, PLAN, Claim, f_n, f_pct, not_measurable
+from claims.dice_design import READ_NOTE
+from claims.rules import compare_medians, verdict
 from claims.ayers_accuracy import ACC, DETAIL, MIN_RUNS_PCT, above_switch, too_few_runs
 from resultset import threshold_of
 
@@ -38,8 +39,10 @@ def seeds_matter(ctx, c):
             if r["counter"] == "Scalable" and r["ops"] > 2 ** threshold_of(r)]
     same = [r for r in rows if r["params_map"].get("same-seed") == "1"]
     if not same:
-        return ("", NM, "no Scalable run with same-seed=1 (every thread's RNG seeded alike) "
-                "in ayers.csv or ayers-tunable.csv; run-all.sh does not run that experiment")
+        return ("", NM, not_measurable(PLAN, "no Scalable run with same-seed=1 (every "
+                                       "thread's RNG seeded alike) in ayers.csv or "
+                                       "ayers-tunable.csv; run-all.sh does not run that "
+                                       "experiment"))
     keys = set((r["ops"], threshold_of(r), r["threads"]) for r in same)
     normal = [r for r in rows if r["params_map"].get("same-seed") != "1"
               and (r["ops"], threshold_of(r), r["threads"]) in keys]
@@ -100,7 +103,19 @@ CLAIMS = [
     Claim("ayers-cas-first-exact-alone", "Ayers, End Notes",
           "Trying a compare-exchange first and going probabilistic only when it fails keeps a "
           "single-threaded count exact (ScalableCAS; verdict: every one-thread run exact)",
-          "latency", exact_single_thread("ScalableCAS")),
+          "latency", exact_single_thread("ScalableCAS"),
+          by_construction="with one thread no compare-exchange fails, so every increment is "
+                          "the exact add of one"),
+    Claim("ayers-sharded-read-cost", "Ayers, End Notes",
+          "A sharded counter needs more work to read, summing across the shards (verdict: "
+          "Sharded's median ns per get above FetchAdd's single word)" + READ_NOTE, "read-cost",
+          compare_medians([("Sharded", ["FetchAdd"])], lambda r: r > 1.0, "above",
+                          "not above", figures=["read-cost"], panel="-ns")),
+    Claim("ayers-sharded-size", "Ayers, End Notes",
+          "Sharding per thread brings a potentially large size increase (verdict: Sharded's "
+          "bytes per counter at least 2x FetchAdd's)", "read-cost",
+          compare_medians([("Sharded", ["FetchAdd"])], lambda r: r >= 2.0, "at least 2x",
+                          "below 2x", figures=["read-cost"], panel="-bytes")),
     Claim("ayers-capped-more-accurate", "Ayers, End Notes (after Dice et al.)",
           "Capping the update granularity keeps more accuracy at high counts (ScalableCapped "
           "against Scalable; verdict: lower RMS relative error over the same timed runs; at "

@@ -33,6 +33,73 @@ JUDGED = (HOLDS, CONSISTENT, FAILS)
 # with fewer than 3 a median is a single run or the mean of two.
 MIN_RUNS = 3
 
+# Why a claim is not measurable here: each "not measurable" verdict has one cause,
+# and REPORT.md's summary counts them apart. A rule names its cause with
+# not_measurable(cause, text); the reasons made by threads_reason and nodes_reason
+# are MACHINE, any other reason is DATA. A new cause is one line here.
+MACHINE, PLAN, RUN_LENGTH, CONDITION, DATA = ("machine", "plan", "run length", "condition",
+                                              "data")
+NM_CAUSES = {MACHINE: "too few PUs or NUMA nodes on this machine",
+             PLAN: "the experiment is not in run-all.sh's plan, or scbench does not record "
+                   "what it needs",
+             RUN_LENGTH: "runs too short for the count the claim speaks of (run "
+                         "./run-all.sh --paper-errors)",
+             CONDITION: "the claim's condition never arose in these runs (e.g. an adaptive "
+                        "counter that never switched)",
+             DATA: "a result file or series is missing from this set"}
+
+
+class Reason(str):
+    """A reason with the cause of a "not measurable" verdict (one of NM_CAUSES)."""
+    cause = DATA
+
+
+def not_measurable(cause, text):
+    """The reason of a "not measurable" verdict, tagged with its cause."""
+    r = Reason(text)
+    r.cause = cause
+    return r
+
+
+# The "condition" rule: a count-to-N time is compared only where every series takes
+# at least STARTUP_FACTOR times its time at the smallest N (its start-up: thread
+# creation and the barrier); claims/rules.py's startup_dominated applies it.
+STARTUP_FACTOR = 10
+
+# The general rules every verdict follows, stated in REPORT.md (in this order). A
+# rule in plots/claims that changes what is judged where gets a line here.
+RULES = [
+    ("named threads", "A claim that names a thread count (\"at 256 threads\") is judged only "
+     "at that count, never rescaled to a smaller machine: without it, not measurable (too few "
+     "PUs); the measured column shows the largest count here for context."),
+    ("paper's machine", "A claim from an experiment the paper ran with all its machine's "
+     "threads without naming a count (Ayers's 12) is judged at the largest thread count here; "
+     "when that is below the paper's, its verdict is shown but counted inconclusive (evidence "
+     "only at another thread count). A claim over a range (\"up to 8 threads\", a figure's "
+     "whole axis) is judged at every count measured in it and holds only if the range was "
+     "measured; a failure at a measured count stands."),
+    ("noise", "A comparison is decided at a point only if it clears its line by more than the "
+     "noise: a point where leaving one run out changes the answer, or where the line falls "
+     "inside the ratio of the two series' min-max bands, is inconclusive."),
+    ("condition", "A claim is judged only where the paper's condition applies: points where "
+     "an adaptive counter never left its initial mode are left out of a claim about its "
+     "switched mode (end_state), points where a probabilistic counter was exact in every run "
+     "(it never left its precise mode by design, e.g. BFP-CSUP without contention) are left "
+     "out of speed and accuracy comparisons, a count-to-N time is compared only at N where "
+     "every series takes at least %dx its start-up time (the time at the smallest N: \"at "
+     "high counts\"), and a claim on low projected values only at counts that are low; "
+     "points left out are named, and with none left the claim is not measurable."
+     % STARTUP_FACTOR),
+    ("run length", "A claim on how large a probabilistic counter's error gets (every one: Fig. "
+     "6's and the array's) is judged on runs of the paper's length (8 s), or on shorter runs "
+     "only when 8 s at their throughput would not have counted more than 2x higher; else not "
+     "measurable (runs too short)."),
+    ("runs", "No claim is judged on fewer than %d runs per point (more where the claim says)."
+     % MIN_RUNS),
+    ("by construction", "A claim that holds because the harness or the algorithm makes it so "
+     "(a calibration, an exact mode by definition) is listed apart and not counted."),
+]
+
 
 class Claim:
     """One claim of a paper.
@@ -52,17 +119,26 @@ class Claim:
     by_construction: why the claim holds by construction (a calibration, a
     definition): it is still measured, and when it holds it is listed apart
     and not counted.
+    paper_threads: the thread count of the paper's machine, for a claim from an
+    experiment run with all its threads that names no count: judged at the
+    largest count here; below paper_threads the verdict is inconclusive (the
+    "paper's machine" rule of RULES).
+    design_note: why the algorithm, by design, departs from the claim where it
+    does; said with a verdict that does not hold.
     """
 
     def __init__(self, id, source, text, figure, rule, threads=1, threads_at=False,
                  threads_text=None, threads_why="", nodes=1, nodes_why="",
-                 threads_upto=False, min_runs=MIN_RUNS, by_construction=None):
+                 threads_upto=False, min_runs=MIN_RUNS, by_construction=None,
+                 paper_threads=None, design_note=None):
         self.id, self.source, self.text, self.figure, self.rule = id, source, text, figure, rule
         self.threads, self.threads_at = threads, threads_at
         self.threads_text, self.threads_why = threads_text, threads_why
         self.threads_upto = threads_upto
         self.nodes, self.nodes_why = nodes, nodes_why
         self.min_runs, self.by_construction = min_runs, by_construction
+        self.paper_threads = paper_threads
+        self.design_note = design_note
 
     @property
     def paper(self):
@@ -163,15 +239,16 @@ class Context:
             phrase = claim.threads_text or ("{threads} threads" if claim.threads_at
                                             else "at least {threads} threads")
             why = "needs %s; %s" % (phrase.format(threads=t), self.largest_threads_text(stats))
-        return why + claim.threads_why
+        return not_measurable(MACHINE, why + claim.threads_why)
 
     def nodes_reason(self, claim):
         """Why claim cannot be judged on this machine's NUMA nodes, or None."""
         if claim.nodes <= 1:
             return None
         if self.m.get("nodes_virtual") or (self.m.get("nodes") or 1) < claim.nodes:
-            return ("needs at least %d real NUMA nodes%s; this machine has %s"
-                    % (claim.nodes, claim.nodes_why, self.m.get("nodes_text", "1 node")))
+            return not_measurable(MACHINE, "needs at least %d real NUMA nodes%s; this machine "
+                                  "has %s" % (claim.nodes, claim.nodes_why,
+                                              self.m.get("nodes_text", "1 node")))
         return None
 
     def point(self, claim, stats, series, t):
@@ -182,8 +259,9 @@ class Context:
             return None, self.threads_reason(claim, stats)
         p = stats[series][t]
         if p["oversub"]:
-            return None, ("needs %d threads on %d PUs; the %d-thread point here was "
-                          "oversubscribed (%s PUs)" % (t, t, t, self.m.get("pus", "?")))
+            return None, not_measurable(MACHINE, "needs %d threads on %d PUs; the %d-thread "
+                                        "point here was oversubscribed (%s PUs)"
+                                        % (t, t, t, self.m.get("pus", "?")))
         return p, None
 
     def context_at_max(self, stats, series, fmt, col="median"):
@@ -231,6 +309,19 @@ def measured_threads(ctx, c):
     return sorted(xs)
 
 
+def paper_machine_threads(ctx, c):
+    """The thread count a paper_threads claim was judged at: the largest of its
+    figures (count-to-N: the threads of their runs)."""
+    used = 0
+    for fid in c.figure.split(", "):
+        fig = ctx.figs.entry(fid)
+        if fig.mode == "count":
+            used = max(used, ctx.count_threads(fig.source))
+        else:
+            used = max([used] + measured_threads(ctx, c))
+    return used
+
+
 def span(xs):
     return "%d" % xs[0] if len(xs) == 1 else "%d-%d" % (xs[0], xs[-1])
 
@@ -268,8 +359,21 @@ def evaluate(ctx, claims):
                     "evidence only at %s threads; the claim speaks of thread counts up to %d "
                     "(machine: %s PUs); at the counts measured: %s"
                     % (span(xs), c.threads, ctx.m.get("pus", "?"), reason))
+        if c.paper_threads and verdict in JUDGED:
+            used = paper_machine_threads(ctx, c)
+            if used and used < c.paper_threads:
+                verdict, reason = INCONCLUSIVE, (
+                    "evidence only at %d threads (the most here; machine: %s PUs); %s ran "
+                    "this experiment with %d, all its machine's threads; at %d threads: %s, %s"
+                    % (used, ctx.m.get("pus", "?"), c.paper, c.paper_threads, used, verdict,
+                       reason))
+        if c.design_note and verdict == FAILS:
+            reason = "%s; by design: %s" % (reason, c.design_note)
         if c.by_construction and verdict in (HOLDS, CONSISTENT):
             verdict, reason = BY_CONSTRUCTION, "%s; measured: %s" % (c.by_construction, reason)
-        out.append({"id": c.id, "source": c.source, "claim": c.text, "figure": c.figure,
-                    "measured": measured, "verdict": verdict, "reason": reason, "runs": runs})
+        entry = {"id": c.id, "source": c.source, "claim": c.text, "figure": c.figure,
+                 "measured": measured, "verdict": verdict, "reason": reason, "runs": runs}
+        if verdict == NM:
+            entry["cause"] = getattr(reason, "cause", DATA)
+        out.append(entry)
     return out

@@ -5,7 +5,7 @@ import math
 
 from claims.core import FAILS, HOLDS, NM, Claim, f_n, f_rate, f_ratio
 from claims.rules import (judge_points, loo_medians, on_figure, one_thread_work_ratio,
-                          throughput_ratio_above)
+                          ratio_point, throughput_ratio_above)
 
 # Variant groups of Dice §5 (canonical names, SPEC §3).
 DICE_PROB = ["Morris", "MorrisAdapt", "BFP-DUP", "BFP-CSUP"]
@@ -67,6 +67,23 @@ def peak_between(series, lo, hi):
     return rule
 
 
+def flat_after(series, knee, factor):
+    """series' median at claim.threads within factor of its median at knee threads."""
+    @on_figure
+    def rule(ctx, c, stats):
+        pa, why = ctx.point(c, stats, series, c.threads)
+        pb, why2 = ctx.point(c, stats, series, knee)
+        if pa is None or pb is None:
+            return ctx.context_at_max(stats, [series], f_rate), NM, why or why2
+        r, good, frag = ratio_point(pa, pb, lambda x: 1 / factor <= x <= factor)
+        v, reason, n = judge_points([("%d/%d thr" % (c.threads, knee), r, good, frag,
+                                      min(pa["n"], pb["n"]))],
+                                    "within %gx" % factor, "beyond %gx" % factor)
+        return ("%s: %s at %d threads over %d" % (series, f_ratio(r), c.threads, knee), v,
+                reason, n)
+    return rule
+
+
 def orders_of_magnitude(k):
     """k orders of magnitude in the usual reading: 10^k <= ratio < 10^(k+1)."""
     return lambda r: (10 ** k <= r < 10 ** (k + 1),
@@ -106,6 +123,13 @@ CLAIMS = [
           "At 256 threads (99% work) those six give more than 260x RBO's throughput",
           "dice-fig4-low", throughput_ratio_above(DICE_SCALABLE, ["RBO"], 260.0),
           threads=256, threads_at=True),
+    Claim("dice-multiline-slight-edge", "Dice §5.1",
+          "At 256 threads (99% work) Multiline and MultilineAdapt have a slight edge in "
+          "throughput over Morris and MorrisAdapt (verdict: each above the faster of the two)",
+          "dice-fig4-low",
+          throughput_ratio_above(["Multiline", "MultilineAdapt"], ["Morris", "MorrisAdapt"],
+                                 1.0, den_max=True),
+          threads=256, threads_at=True),
     Claim("dice-serial-100x-at-0pct", "Dice §5.2",
           "With no external work Serial's single-thread throughput is two orders of "
           "magnitude above its 99%-work throughput (verdict: ratio in 100-999x)",
@@ -125,6 +149,10 @@ CLAIMS = [
           "give over 33x Serial's throughput",
           "dice-fig4-high", throughput_ratio_above(DICE_PROB, ["Serial"], 33.0),
           threads=256, threads_at=True),
+    Claim("dice-serial-flat-32", "Dice §5.2",
+          "At 0% external work Serial fails to scale, flattening out at about 32 threads "
+          "(verdict: its median at 256 threads within 1.5x of its median at 32)",
+          "dice-fig4-high", flat_after("Serial", 32, 1.5), threads=256, threads_at=True),
     Claim("dice-multiline-peak-32", "Dice §5.2",
           "At 0% external work Multiline and MultilineAdapt peak around 32 threads and "
           "scale negatively beyond (verdict: best median at 16-64 threads and the "

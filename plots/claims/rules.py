@@ -5,8 +5,11 @@ figure the rule reads is the claim's unless the factory is told otherwise.
 
 import math
 
-from claims.core import CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM, f_n, f_pct, f_rate, f_ratio
+from claims.core import (CONDITION, CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM,
+                         STARTUP_FACTOR, f_n, f_pct, f_rate, f_ratio, not_measurable)
+from endstates import never_switched
 from stats import percentile
+
 
 
 def verdict(ok, yes, no):
@@ -70,15 +73,30 @@ def loo_medians(values):
     return [percentile(values[:i] + values[i + 1:], 0.5) for i in range(len(values))]
 
 
-def ratio_point(pa, pb, ok):
-    """(median(a)/median(b), ok of it, decided by one run): the ratio's verdict
-    changes when one run of a or of b is left out."""
-    r = pa["median"] / pb["median"] if pb["median"] > 0 else float("inf")
+def div(a, b):
+    return a / b if b > 0 else float("inf")
+
+
+def ratio_point(pa, pb, ok, band=True):
+    """(median(a)/median(b), ok of it, fragile): fragile is why the point clears
+    its line by less than the noise (the "noise" rule), or "": the ratio's
+    verdict changes when one run of a or of b is left out, or the line falls
+    inside the ratio of the min-max bands [min(a)/max(b), max(a)/min(b)] (band:
+    the values are repeated measurements of one quantity, not a sample of a
+    distribution such as the errors of many runs)."""
+    r = div(pa["median"], pb["median"])
     base = ok(r)
-    alts = [ok(a / pb["median"] if pb["median"] > 0 else float("inf"))
-            for a in loo_medians(pa["values"])]
-    alts += [ok(pa["median"] / b if b > 0 else float("inf")) for b in loo_medians(pb["values"])]
-    return r, base, any(x != base for x in alts)
+    alts = [ok(div(a, pb["median"])) for a in loo_medians(pa["values"])]
+    alts += [ok(div(pa["median"], b)) for b in loo_medians(pb["values"])]
+    if any(x != base for x in alts):
+        return r, base, "one run decides it: leaving one run out changes the answer"
+    va, vb = pa["values"], pb["values"]
+    if band and len(va) > 1 and len(vb) > 1:
+        lo, hi = div(min(va), max(vb)), div(max(va), min(vb))
+        if ok(lo) != base or ok(hi) != base:
+            return r, base, ("within the noise: the ratio of the min-max bands, %s-%s, "
+                             "straddles the line" % (f_ratio(lo), f_ratio(hi)))
+    return r, base, ""
 
 
 def judge_points(pts, yes, no, unit=f_ratio):
@@ -91,8 +109,9 @@ def judge_points(pts, yes, no, unit=f_ratio):
     if bad:
         return FAILS, "%s (%s)" % (no, "; ".join("%s %s" % (p[0], unit(p[1])) for p in bad[:4])), runs
     if frag:
-        return INCONCLUSIVE, ("decided by one run at %s: leaving one run out changes the "
-                              "answer there" % "; ".join(p[0] for p in frag[:4])), runs
+        return INCONCLUSIVE, "not decided beyond the noise: %s" % "; ".join(
+            "at %s %s" % (p[0], p[3]) if isinstance(p[3], str) else "at %s one run decides it"
+            % p[0] for p in frag[:4]), runs
     if any(not p[2] for p in pts):
         return FAILS, no, runs
     return HOLDS, yes, runs
@@ -114,16 +133,20 @@ def describe(points, xname):
 
 def compare_medians(pairs, ok, yes, no, figures=None, at=None, xsel=None,
                     xtext=lambda x: "%d thr" % x, xname="thread counts", den_best=False,
-                    panel=""):
+                    panel="", exclude=(), none_left=None):
     """The one rule of the throughput and time comparisons: for each (a, [b...])
     of pairs, median(a)/median(b) (b: the first, or with den_best the largest
     median among them at that point) must satisfy ok(ratio) at every point in
     range: every thread count (or N) of every figure measured, or with at
     (an int, or "claim": claim.threads) only that thread count; xsel(ctx, c,
-    stats, x) may exclude x. Oversubscribed points are left out."""
+    stats, x) may exclude x. Oversubscribed points are left out. exclude: the
+    "condition" rule's filters (outside_condition below), each
+    f(ctx, stats, x, series) -> why the point is outside the claim's condition,
+    or None; the points left out are named, and with none left the claim is not
+    measurable (none_left: (cause, why), by default the condition never arose)."""
     def rule(ctx, c):
         figs = figures or c.figure.split(", ")
-        pts, shown = [], []
+        pts, shown, left = [], [], []
         for fid in figs:
             stats = ctx.st(fid, panel)
             if not stats:
@@ -145,8 +168,16 @@ def compare_medians(pairs, ok, yes, no, figures=None, at=None, xsel=None,
                     xs = [x for x in xs if not any(stats[s][x]["oversub"] for s in [a] + den)]
                     if xsel:
                         xs = [x for x in xs if xsel(ctx, c, stats, x, [a] + den)]
-                pp = []
+                kept = []
                 for x in xs:
+                    why = [w for w in (f(ctx, stats, x, [a] + den) for f in exclude) if w]
+                    if why:
+                        left.append("%s%s: %s" % (xtext(x), "" if len(figs) == 1
+                                                  else " (%s)" % fid, why[0]))
+                    else:
+                        kept.append(x)
+                pp = []
+                for x in kept:
                     b = max(den, key=lambda s: stats[s][x]["median"]) if den_best else den[0]
                     r, good, frag = ratio_point(stats[a][x], stats[b][x], ok)
                     where = "%s%s" % (xtext(x), "" if len(figs) == 1 else " (%s)" % fid)
@@ -154,13 +185,73 @@ def compare_medians(pairs, ok, yes, no, figures=None, at=None, xsel=None,
                                 else where,
                                 r, good, frag, min(stats[a][x]["n"], stats[b][x]["n"])))
                     pp.append((xtext(x) + ("" if len(figs) == 1 else " " + fid.split("-")[-1]), r))
-                shown.append(("%s/%s" % (a, "best of " + "/".join(den) if den_best else den[0]),
-                              pp))
+                if pp:
+                    shown.append(("%s/%s" % (a, "best of " + "/".join(den) if den_best
+                                             else den[0]), pp))
+        left_text = ("left out (outside the claim's condition): %s" % "; ".join(
+            sorted(set(left)))) if left else ""
         if not pts:
+            if left:
+                return left_text, NM, not_measurable(*(none_left or (
+                    CONDITION, "no point in range meets the claim's condition (%s)"
+                    % sorted(set(left))[0])))
             return "", NM, "no %s in range with every series measured" % xname
         verdict_, reason, runs = judge_points(pts, yes, no)
-        return "median ratios " + describe(shown, xname), verdict_, reason, runs
+        meas = "median ratios " + describe(shown, xname)
+        return (meas + ("; " + left_text if left else ""), verdict_, reason, runs)
     return rule
+
+
+# --- the "condition" rule's filters (exclude= of compare_medians) ---------------------
+
+def never_switched_among(variants):
+    """Leave out a point where an adaptive variant of variants never left its
+    initial mode in any run (a claim about its switched mode)."""
+    def f(ctx, stats, x, series):
+        for s in series:
+            if s in variants and never_switched(stats[s][x], s):
+                return "%s never switched (every run ended in its initial mode)" % s
+        return None
+    return f
+
+
+def exact_probabilistic(probabilistic):
+    """Leave out a point where a probabilistic variant was exact in every run: it
+    never left its precise mode there, by design (BFP-CSUP grows its exponent only
+    under contention), so it is not what the claim compares."""
+    def f(ctx, stats, x, series):
+        for s in series:
+            rows = stats[s][x].get("rows", [])
+            errs = [r.get("rel_error") for r in rows]
+            if s in probabilistic and errs and all(e == 0 for e in errs):
+                return ("%s exact in every run (it never left its precise mode here, by "
+                        "design)" % s)
+        return None
+    return f
+
+
+def startup_dominated(ctx, stats, x, series):
+    """Leave out an N where some series' median time is below STARTUP_FACTOR times
+    its median at the smallest N (its start-up): "at high counts"."""
+    for s in series:
+        first = stats[s][min(stats[s])]["median"]
+        if stats[s][x]["median"] < STARTUP_FACTOR * first:
+            return ("%s's time is under %dx its start-up time (%.3g us at the smallest N)"
+                    % (s, STARTUP_FACTOR, 1e6 * first))
+    return None
+
+
+def counts_at_most(limit, what):
+    """Leave out a point where the median true count of a run is above limit: the
+    claim's condition is a low count (what says whose words)."""
+    def f(ctx, stats, x, series):
+        for s in series:
+            ops = sorted(r["ops"] for r in stats[s][x].get("rows", []) if r.get("ops"))
+            if ops and percentile(ops, 0.5) > limit:
+                return ("%s counted %s-%s (%s; here a low count is at most %s)"
+                        % (s, f_n(ops[0]), f_n(ops[-1]), what, f_n(limit)))
+        return None
+    return f
 
 
 def throughput_ratio_above(num, den, bound, den_max=False):
@@ -193,14 +284,16 @@ def one_thread_work_ratio(variant, judge):
             variant, f_rate(a["median"]), f_rate(b["median"]), f_ratio(r))
         runs = min(a["n"], b["n"])
         if frag:
-            return measured, INCONCLUSIVE, "decided by one run: leaving one out changes it", runs
+            return measured, INCONCLUSIVE, "not decided beyond the noise: " + frag, runs
         return (measured,) + verdict(*judge(r)) + (runs,)
     return rule
 
 
-def rstdv_within(variant, bound_of):
+def rstdv_within(variant, bound_of, limit_only=False):
     """The RMS relative error of every timed run of variant (dice-fig4-low/high)
-    within bound_of(params), allowing two standard errors of an RMS of k values."""
+    within bound_of(params), allowing two standard errors of an RMS of k values.
+    limit_only: the paper's bound holds only as the count tends to infinity (a
+    heuristic at any finite count), and the measurement says so."""
     def rule(ctx, c):
         rows = ctx.timed_rows(("dice-fig4-low.csv", "dice-fig4-high.csv"), [variant])
         k = len(rows)
@@ -212,9 +305,11 @@ def rstdv_within(variant, bound_of):
         ops = sorted(r["ops"] for r in rows)
         meas = ("RMS relative error over %d runs (all thread counts, both work levels): %s; "
                 "bound %s (sampling tolerance x%.2f: two standard errors of an RMS of %d values); "
-                "true counts %s..%s increments (the bound holds at every count, so runs of "
-                "any length test it)"
-                % (k, f_pct(100 * rms), f_pct(100 * bound), tol, k, f_n(ops[0]), f_n(ops[-1])))
+                "true counts %s..%s increments %s"
+                % (k, f_pct(100 * rms), f_pct(100 * bound), tol, k, f_n(ops[0]), f_n(ops[-1]),
+                   "(the paper's bound holds only in the limit: at these counts it is the "
+                   "heuristic the paper uses)" if limit_only else
+                   "(the bound holds at every count, so runs of any length test it)"))
         if rms <= bound:
             return meas, HOLDS, "RMS within the bound", k
         if rms <= bound * tol:
