@@ -7,6 +7,7 @@ Standard library only.
 import csv
 import json
 import os
+import re
 
 # Every CSV run-all.sh writes (SPEC §6); the figure table names its sources among them.
 SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
@@ -217,6 +218,12 @@ def machine_summary(rs):
             for line in f:
                 if line.startswith("mode="):
                     out["run_all_mode"] = line.split("=", 1)[1].strip().strip('"')
+                for key in ("experiments", "variants"):
+                    if line.startswith(key + "="):
+                        val = line.split("=", 1)[1].strip().strip('"')
+                        # names only (validated by run-all.sh); anything else is not shown
+                        if val != "all" and re.fullmatch(r"[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*", val):
+                            out["run_all_" + key] = val.split(",")
     revs = sorted(set(mm.get("source_revision") for _, mm in metas))
     if len(revs) > 1:
         out["source_revisions"] = revs
