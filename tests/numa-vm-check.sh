@@ -14,8 +14,9 @@
 # in the working directory and build it in a work directory (as
 # tests/cross-check.sh does); boot the kernel with -smp NODES*CORES
 # (NODES sockets of CORES cores) and one -numa node of memory per socket, the
-# host's root shared read-only over virtio-9p and the work directory shared
-# writable at the same path. The init script chroots into the shared root and
+# host's root shared read-only over virtio-9p (its top-level directories
+# bound into a tmpfs root, with the VM's own proc, sys, dev, tmp and run) and
+# the work directory shared writable at the same path. The init script chroots into the shared root and
 # runs a script that this one wrote into the work directory:
 #   1. make check TESTS=<the placement, NUMA and node tests> against the
 #      machine's real topology: every test of the build's TESTS whose name
@@ -97,8 +98,10 @@ fi
 nodes=${BASH_REMATCH[1]}
 cores=${BASH_REMATCH[2]}
 ncpu=$((nodes * cores))
-[[ $mem_mb =~ ^[1-9][0-9]*$ ]] && [ "$mem_mb" -ge 128 ] ||
-	{ echo "numa-vm-check: --mem $mem_mb: expected megabytes >= 128" >&2; exit 2; }
+if ! [[ $mem_mb =~ ^[1-9][0-9]*$ ]] || [ "$mem_mb" -lt 128 ]; then
+	echo "numa-vm-check: --mem $mem_mb: expected megabytes >= 128" >&2
+	exit 2
+fi
 if [ -z "$timeout_s" ]; then
 	timeout_s=$((1500 * ((ncpu + 7) / 8)))
 fi
@@ -111,25 +114,10 @@ t_start=$(date +%s)
 elapsed() { echo $(($(date +%s) - t_start)); }
 say() { echo "numa-vm-check: $*"; }
 
-if [ -n "${VM_DIR:-}" ]; then
-	work=$VM_DIR
-	keep=yes
-	mkdir -p "$work"
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/scounters-vm.XXXXXX")
-	keep=no
-fi
-work=$(cd "$work" && pwd)
-ok=no
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	if [ "$ok" = yes ] && [ "$keep" = no ]; then
-		rm -rf "$work"
-	else
-		echo "numa-vm-check: work directory and logs kept in $work" >&2
-	fi
-}
-trap cleanup EXIT
+me=numa-vm-check
+# shellcheck source=tests/emu-common.sh
+. "$(dirname "$0")/emu-common.sh"
+emu_workdir VM_DIR scounters-vm
 
 cache=${SC_VM_CACHE:-/var/cache/scounters-vm}
 if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
@@ -143,25 +131,8 @@ cache=$(cd "$cache" && pwd)
 # figures), which the VM takes from the shared root.
 pkgs="qemu-system-x86 busybox-static build-essential autoconf automake libtool pkg-config
       libhwloc-dev hwloc gnuplot-nox python3-matplotlib python3-numpy python3-scipy"
-missing=""
-for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-		missing="$missing $p"
-done
-updated=no
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "numa-vm-check: missing Debian packages:$missing (run as root, or apt-get install them)" >&2
-		exit 1
-	fi
-	say "installing:$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	updated=yes
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 $missing \
-		>"$work/apt.log" 2>&1 || { tail -20 "$work/apt.log" >&2; exit 1; }
-fi
+# shellcheck disable=SC2086
+emu_install $pkgs
 for tool in qemu-system-x86_64 busybox timeout; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "numa-vm-check: $tool not found" >&2; exit 1; }
 done
@@ -196,7 +167,10 @@ if [ ! -f "$kdir/done" ]; then
 fi
 vmlinuz=$kdir/pkg/boot/vmlinuz-$kver
 moddir=$kdir/pkg/lib/modules/$kver
-[ -f "$vmlinuz" ] && [ -d "$moddir" ] || { echo "numa-vm-check: $kdir: no kernel or modules" >&2; exit 1; }
+if [ ! -f "$vmlinuz" ] || [ ! -d "$moddir" ]; then
+	echo "numa-vm-check: $kdir: no kernel or modules" >&2
+	exit 1
+fi
 
 # 2. The initramfs: busybox, the modules for virtio-9p and their
 # dependencies (read from each module's .modinfo), and /init.
@@ -243,7 +217,22 @@ for m in $(cat /modules/order); do insmod "/modules/$m" || echo "init: insmod $m
 work=$(sed -n 's/.*scvm_work=\([^ ]*\).*/\1/p' /proc/cmdline)
 r=/root
 fail() { echo "init: $*"; echo "SCVM-EXIT 125"; sync; reboot -f; }
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose hostroot $r || fail "cannot mount the host root"
+# The new root is a tmpfs holding the host's top-level directories as bind
+# mounts of the 9p share (and its symlinks, e.g. bin -> usr/bin), so that
+# proc, sys, dev, tmp and run are mounted on tmpfs, not on 9p directories.
+mkdir -p /host
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose hostroot /host || fail "cannot mount the host root"
+mount -t tmpfs -o mode=0755 newroot $r || fail "cannot mount a tmpfs root"
+for e in /host/* /host/.[!.]*; do
+	n=${e#/host/}
+	case $n in proc | sys | dev | tmp | run | lost+found) mkdir -p "$r/$n"; continue ;; esac
+	if [ -L "$e" ]; then
+		cp -a "$e" "$r/$n"
+	elif [ -d "$e" ]; then
+		mkdir "$r/$n" && mount -o bind "$e" "$r/$n" || fail "cannot bind $e"
+	fi
+done
+chmod 1777 $r/tmp
 mount -t proc proc $r/proc && mount -t sysfs sys $r/sys && mount -t devtmpfs dev $r/dev || fail "cannot mount proc, sys, dev"
 mkdir -p $r/dev/pts $r/dev/shm
 ln -s /proc/self/fd $r/dev/fd
@@ -274,28 +263,17 @@ say "kernel $kver and initramfs ready in $cache after $(elapsed) s"
 # 3. The build (a copy of the working tree, as tests/cross-check.sh makes it).
 if [ -n "$build" ]; then
 	build=$(cd "$build" && pwd)
-	[ -x "$build/harness/scbench" ] && [ -f "$build/Makefile" ] ||
-		{ echo "numa-vm-check: --build $build: not a configured and built tree" >&2; exit 1; }
-else
-	src=$work/src
-	rm -rf "$src"
-	mkdir -p "$src"
-	if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-		(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-			while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-			tar --null -T - -cf -) | tar -xf - -C "$src"
-	elif [ -x "$top/configure" ] && [ ! -e "$top/config.status" ]; then
-		cp -a "$top/." "$src/"
-	else
-		echo "numa-vm-check: $top is neither a git checkout nor an unconfigured source tree" >&2
+	if [ ! -x "$build/harness/scbench" ] || [ ! -f "$build/Makefile" ]; then
+		echo "numa-vm-check: --build $build: not a configured and built tree" >&2
 		exit 1
 	fi
+else
+	emu_copy_source "$top" "$work/src"
 	build=$src
 	say "building in $build"
 	# Static: scbench and the tests are plain executables, not libtool
 	# wrapper scripts (a wrapper costs seconds per start under TCG).
-	(cd "$build" && { [ -x configure ] || ./autogen.sh; } &&
-		./configure --enable-werror --disable-shared --enable-static) >"$work/build.log" 2>&1 ||
+	(cd "$build" && ./configure --enable-werror --disable-shared --enable-static) >"$work/build.log" 2>&1 ||
 		{ tail -40 "$work/build.log" >&2; exit 1; }
 fi
 # The build must be reachable inside the VM: under the work directory, or
@@ -455,9 +433,9 @@ timeout --kill-after=20 "$timeout_s" qemu-system-x86_64 -nodefaults -no-user-con
 	-smp "$ncpu,sockets=$nodes,cores=$cores,threads=1" "${numa_args[@]}" \
 	-kernel "$vmlinuz" -initrd "$initrd" \
 	-append "console=ttyS0 quiet panic=-1 scvm_work=$share" \
-	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on" \
+	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap" \
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot" \
-	-fsdev "local,id=work,path=$share,security_model=none" \
+	-fsdev "local,id=work,path=$share,security_model=none,multidevs=remap" \
 	-device "virtio-9p-pci,fsdev=work,mount_tag=work" \
 	-display none -vga none -monitor none -serial stdio -no-reboot </dev/null 2>"$work/qemu.err" |
 	tee "$log" | grep -v -E '^(SCVM-EXIT|\[ *[0-9.]+\] )' || true
