@@ -13,7 +13,11 @@
  *     the kernel's word;
  *   - each node-aware variant made through the handle API (sc_counter_new),
  *     incremented by one thread pinned on each node, counts exactly, and each
- *     of those threads was on its node while it counted.
+ *     of those threads was on its node while it counted; Multiline's describe
+ *     ("nodes=N;nonzero=K") then shows one non-zero line per node: the
+ *     handle API took each thread's node from where it ran. Where the handle
+ *     API is configured for one node on a multi-node machine (it then gives
+ *     every thread node 0), that check is reported skipped with the reason.
  * The real topology only: HWLOC_SYNTHETIC and HWLOC_XMLFILE are unset.
  */
 /* getcpu needs _GNU_SOURCE, which the build defines */
@@ -34,7 +38,9 @@ int main(void)
 #include <hwloc.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <scounters/sc_counter.h>
 
@@ -166,6 +172,26 @@ static void test_spread_plan(hwloc_topology_t hw)
 	topo_destroy(t);
 }
 
+/* Multiline through the handle API after one pinned thread per node counted:
+ * one non-zero line per node, when it has a line per node. */
+static void check_lines(const sc_counter *ctr, int nn)
+{
+	char d[128];
+	unsigned cfg_nodes = 0, nonzero = 0;
+	sc_counter_describe(ctr, d, sizeof d);
+	if (!tap_ok(sscanf(d, "nodes=%u;nonzero=%u", &cfg_nodes, &nonzero) == 2,
+	            "Multiline describe through the handle API: \"%s\"", d))
+		return;
+	if (cfg_nodes == 1 && nn > 1) {
+		tap_ok(true, "Multiline: a line per node # SKIP the handle API is configured for 1 node "
+		             "of %d (every thread counts on node 0)", nn);
+		return;
+	}
+	tap_ok(nonzero == (unsigned)nn,
+	       "Multiline through the handle API (nodes=%u): %u lines counted, one per node of %d",
+	       cfg_nodes, nonzero, nn);
+}
+
 /* The node-aware variants through the handle API, one pinned thread per node. */
 static void test_handle_api(hwloc_topology_t hw)
 {
@@ -207,6 +233,8 @@ static void test_handle_api(hwloc_topology_t hw)
 			          c[k].node_before == n->os_index && c[k].node_after == n->os_index;
 		}
 		uint64_t got = sc_counter_get(ctr);
+		if (strcmp(variants[v], "Multiline") == 0)
+			check_lines(ctr, nn);
 		tap_ok(placed, "%s: one thread pinned on each of %d nodes stayed there (getcpu)",
 		       variants[v], nn);
 		tap_ok(got == want, "%s through the handle API: %llu increments from all nodes, got %llu",
