@@ -9,11 +9,15 @@ out=""
 resume=""
 max_threads=""
 order_seed=""
+experiments=""
+variants=""
+EXPERIMENTS="dice-fig3 dice-fig4-low dice-fig4-high dice-fig5 baselines latency read-cost ayers ayers-tunable"
 
 usage() {
 	cat <<EOF
 Usage: ./run-all.sh [--quick | --paper | --paper-errors] [--out DIR] [--max-threads N]
                     [--resume DIR] [--order-seed S]
+                    [--experiments=LIST] [--variants=LIST]
 
 Runs every experiment (Dice Figs. 3-6, Ayers's accuracy and scaling figures,
 baselines, latency, read cost) with scbench into results/<host>-<date>/ (or
@@ -70,6 +74,16 @@ Options:
   --max-threads N  largest thread count to run
   --order-seed S   seed of the shuffled order, 1..2147483646 (default: drawn
                    from the clock; a new result set only)
+  --experiments=LIST
+                   run only these experiments (comma-separated) of the mode's
+                   plan: $EXPERIMENTS
+  --variants=LIST  run only these variants (comma-separated names of scbench
+                   --list) in every experiment; an experiment left with none
+                   is dropped. Both restrict a new result set (recorded in
+                   run-all.conf and each .meta.json); the figures and claims
+                   that need what was left out are skipped or not measurable.
+                   E.g. a NUMA smoke run: --quick --experiments=dice-fig4-high
+                   --variants=FetchAdd,RBONuma,Multiline
   --help           this text
 
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
@@ -177,6 +191,10 @@ while [ $# -gt 0 ]; do
 	--max-threads=*) max_threads=${1#--max-threads=} ;;
 	--order-seed) [ $# -ge 2 ] || die "--order-seed needs a number"; order_seed=$2; shift ;;
 	--order-seed=*) order_seed=${1#--order-seed=} ;;
+	--experiments) [ $# -ge 2 ] || die "--experiments needs a list"; experiments=$2; shift ;;
+	--experiments=*) experiments=${1#--experiments=} ;;
+	--variants) [ $# -ge 2 ] || die "--variants needs a list"; variants=$2; shift ;;
+	--variants=*) variants=${1#--variants=} ;;
 	--help | -h) usage; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
@@ -193,6 +211,19 @@ if [ -n "$order_seed" ] && { ! [[ $order_seed =~ ^[1-9][0-9]{0,9}$ ]] ||
 fi
 [ -z "$order_seed" ] || [ -z "$resume" ] ||
 	die "--order-seed is for a new result set; --resume follows the recorded order"
+if [ -n "$experiments" ]; then
+	[[ $experiments =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ ]] ||
+		die "--experiments=$experiments: expected a comma-separated list of: $EXPERIMENTS"
+	for e in ${experiments//,/ }; do
+		[[ " $EXPERIMENTS " == *" $e "* ]] || die "--experiments: unknown experiment '$e' (one of: $EXPERIMENTS)"
+	done
+fi
+if [ -n "$variants" ]; then
+	[[ $variants =~ ^[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*$ ]] ||
+		die "--variants=$variants: expected a comma-separated list of variant names (scbench --list)"
+fi
+{ [ -z "$experiments" ] && [ -z "$variants" ]; } || [ -z "$resume" ] ||
+	die "--experiments and --variants are for a new result set; --resume follows the recorded plan"
 
 # read_conf FILE: set mode, threads and order_seed from a result set's
 # run-all.conf. A result set is data (it may come from anyone): the file is
@@ -229,7 +260,12 @@ read_conf() {
 			[[ $value =~ ^[1-9][0-9]{0,9}$ ]] && [ "$value" -le 2147483646 ] ||
 				die "$file line $n: order_seed: expected an integer in [1, 2147483646]"
 			order_seed=$value ;;
-		*) die "$file line $n: unknown key '$key' (expected mode, threads, order_seed)" ;;
+		experiments | variants)
+			[[ $value =~ ^(all|[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*)$ ]] ||
+				die "$file line $n: $key: expected all or a comma-separated list of names"
+			[ "$value" = all ] && value=""
+			printf -v "$key" '%s' "$value" ;;
+		*) die "$file line $n: unknown key '$key' (expected mode, threads, order_seed, experiments, variants)" ;;
 		esac
 	done <"$file"
 	for key in mode threads; do
@@ -292,7 +328,7 @@ maxt=${threads##* }
 # split_runs makes them one invocation per run, shuffle_rounds sets the order.
 plan=$(mktemp)
 order=$(mktemp)
-trap 'rm -f "$plan" "$plan.points" "$plan.keys" "$order"' EXIT
+trap 'rm -f "$plan" "$plan.points" "$plan.points.kept" "$plan.keys" "$order"' EXIT
 
 # variant_keys: "name,key1,key2," per variant from scbench --list (the
 # parameter keys it accepts, in the [...] that ends its line), in the order
@@ -415,11 +451,43 @@ wide="--param=width=64"
 	done
 } >"$plan.points"
 
+# restrict_points KEYS < points > points: only the lines of --experiments,
+# each --counter list cut to --variants (in its own order; "all" becomes the
+# chosen variants in --list order); a line left with no variant is dropped.
+restrict_points() {
+	local keys=$1 all id chunk args given list v kept
+	all=$(cut -d, -f1 "$keys" | paste -sd, -)
+	while read -r id chunk args; do
+		[ -z "$experiments" ] || [[ ",$experiments," == *",$id,"* ]] || continue
+		if [ -n "$variants" ]; then
+			given=${args#*--counter=}
+			given=${given%% *}
+			list=$given
+			[ "$list" = all ] && list=$all
+			kept=""
+			for v in ${list//,/ }; do
+				[[ ",$variants," == *",$v,"* ]] && kept="$kept,$v"
+			done
+			[ -n "$kept" ] || continue
+			args=${args/"--counter=$given"/"--counter=${kept#,}"}
+		fi
+		echo "$id $chunk $args"
+	done
+}
+
 # A new result set: the plan, its order and run-all.conf, written before any run.
 new_result_set() {
+	local v
 	variant_keys >"$plan.keys" && [ -s "$plan.keys" ] ||
 		{ echo "run-all.sh: $scbench --list failed" >&2; exit 1; }
-	split_runs "$plan.keys" <"$plan.points" >"$plan"
+	for v in ${variants//,/ }; do
+		grep -q "^$v," "$plan.keys" ||
+			die "--variants: unknown variant '$v' (one of: $(cut -d, -f1 "$plan.keys" | paste -sd' ' -))"
+	done
+	restrict_points "$plan.keys" <"$plan.points" >"$plan.points.kept"
+	[ -s "$plan.points.kept" ] ||
+		die "--experiments=${experiments:-all} --variants=${variants:-all}: nothing of the $mode plan is left to run"
+	split_runs "$plan.keys" <"$plan.points.kept" >"$plan"
 	shuffle_rounds "$order_seed" <"$plan" >"$order"
 	mkdir -p "$dir/parts" "$dir/logs" || die "cannot create $dir"
 	cp "$plan" "$dir/run-all.plan"
@@ -433,6 +501,8 @@ new_result_set() {
 mode=$mode
 threads="$threads"
 order_seed=$order_seed
+experiments=${experiments:-all}
+variants=${variants:-all}
 EOF
 }
 # check_plan PLAN ORDER (of a result set to resume): data, checked before any
@@ -631,7 +701,7 @@ merge_meta() {
 	fi
 	grep -q '"--read-cost=off"' "$meta" || reader=on
 	awk -v id="$id" -v how="$how" -v per="$per" -v parts="$parts" -v seed="$order_seed" \
-		-v mode="$mode" -v reader="$reader" '
+		-v mode="$mode" -v reader="$reader" -v exps="${experiments:-all}" -v vars="${variants:-all}" '
 	{ line[++n] = $0 }
 	END {
 		while (n > 0 && line[n] !~ /^}/) n--
@@ -639,6 +709,7 @@ merge_meta() {
 		print line[n - 1] ","
 		printf "  \"run_all\": {\"experiment\": \"%s\", \"mode\": \"%s\", \"invocations\": \"%s\", ", id, mode, how
 		printf "\"runs_per_point\": %d, \"parts\": %d, \"order_seed\": %d, ", per, parts, seed
+		printf "\"experiments\": \"%s\", \"variants\": \"%s\", ", exps, vars
 		printf "\"order\": \"run-all.order: repetition r of every timed point of every experiment "
 		printf "before repetition r+1, each round shuffled by the order seed; count-to-N last\", "
 		printf "\"reader\": \"%s\"}\n}\n", reader == "on" ? "on: read_ns measured" : \

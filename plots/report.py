@@ -102,6 +102,9 @@ def header_rows(rs):
     if rs.get("run_all_mode"):
         mode.append("run-all.sh %s mode" % ("--" + rs["run_all_mode"]
                                               if rs["run_all_mode"] != "default" else "default"))
+    for key, what in (("run_all_experiments", "experiments"), ("run_all_variants", "variants")):
+        if rs.get(key):
+            mode.append("only the %s %s" % (what, ", ".join(rs[key])))
     pt = rs.get("protocol_timed")
     if pt:
         mode.append("timed points: %s s warm-up + %s s measured, %s runs per point"

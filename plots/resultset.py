@@ -14,6 +14,7 @@ import json
 import math
 import os
 import random
+import re
 import string
 
 # Every CSV run-all.sh writes (SPEC §6); the figure table names its sources among them.
@@ -361,10 +362,15 @@ def machine_summary(rs):
         try:
             with open(conf, encoding="utf-8") as f:
                 for line in f:
-                    mode = line.split("=", 1)[1].strip().strip('"') if "=" in line else ""
-                    if line.startswith("mode=") and mode in ("quick", "default", "paper",
-                                                             "paper-errors"):
-                        out["run_all_mode"] = mode
+                    val = line.split("=", 1)[1].strip().strip('"') if "=" in line else ""
+                    if line.startswith("mode=") and val in ("quick", "default", "paper",
+                                                            "paper-errors"):
+                        out["run_all_mode"] = val
+                    for key in ("experiments", "variants"):
+                        # names only (validated by run-all.sh); anything else is not shown
+                        if line.startswith(key + "=") and val != "all" and \
+                                re.fullmatch(r"[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*", val):
+                            out["run_all_" + key] = val.split(",")
         except (OSError, ValueError) as e:
             rs.notes.append("run-all.conf: unreadable (%s), ignored" % str(e).splitlines()[0])
     revs = sorted(set(mm.get("source_revision") for _, mm in metas), key=str)

@@ -69,45 +69,14 @@ export SC_TEST_EMULATOR=$qemu
 t_start=$(date +%s)
 elapsed() { echo $(($(date +%s) - t_start)); }
 
-if [ -n "${CROSS_DIR:-}" ]; then
-	work=$CROSS_DIR
-	keep=yes
-	mkdir -p "$work"
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/scounters-cross.XXXXXX")
-	keep=no
-fi
-ok=no
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	if [ "$ok" = yes ] && [ "$keep" = no ]; then
-		rm -rf "$work"
-	else
-		echo "cross-check: work directory and logs kept in $work" >&2
-	fi
-}
-trap cleanup EXIT
+me=cross-check
+# shellcheck source=tests/emu-common.sh
+. "$(dirname "$0")/emu-common.sh"
+emu_workdir CROSS_DIR scounters-cross
 
 # 1. Packages.
-missing=""
-for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "cross-check: missing Debian packages:$missing (run as root, or apt-get install them)" >&2
-		exit 1
-	fi
-	echo "cross-check: installing:$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing >"$work/apt.log" 2>&1 || {
-		tail -20 "$work/apt.log" >&2
-		exit 1
-	}
-fi
+# shellcheck disable=SC2086
+emu_install $pkgs
 for tool in "$triplet-gcc" "$triplet-g++" "$qemu"; do
 	command -v "$tool" >/dev/null 2>&1 || {
 		echo "cross-check: $tool not found after installing$pkgs" >&2
@@ -118,24 +87,7 @@ echo "cross-check: packages ready after $(elapsed) s"
 
 # 2. A clean copy of the source (an in-tree configured checkout cannot host
 # a separate build directory), as the working tree has it.
-src=$work/src
-rm -rf "$src"
-mkdir -p "$src"
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-		tar --null -T - -cf -) | tar -xf - -C "$src"
-	(cd "$src" && ./autogen.sh) >"$work/autogen.log" 2>&1 || {
-		tail -20 "$work/autogen.log" >&2
-		exit 1
-	}
-elif [ -x "$top/configure" ] && [ ! -e "$top/config.status" ]; then
-	rmdir "$src"
-	src=$top
-else
-	echo "cross-check: $top is neither a git checkout nor an unconfigured source tree" >&2
-	exit 1
-fi
+emu_copy_source "$top" "$work/src" in-place-ok
 
 # 3. Configure and build: $1 a name, then extra configure arguments.
 configure_build() {

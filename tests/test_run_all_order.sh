@@ -6,6 +6,7 @@
 # order; --resume follows it and never runs a finished invocation twice), the
 # merged CSVs have each run index once per point with the seed of a single
 # invocation, and only read-cost runs the reader (read_ns empty elsewhere).
+# --experiments and --variants restrict the plan, and are recorded.
 # A fake scbench (a shell script that writes plausible rows at once) stands in
 # for the real one, and run-all.sh runs from a copy in the mktemp -d directory,
 # where there is no plots/regen to call.
@@ -215,5 +216,33 @@ run_all --resume "$tmp/old"
 check old_set_refused sh -c "test $? -eq 2 && grep -q 'older run-all.sh' '$tmp/err'"
 run_all --resume "$rs" --order-seed 5
 check order_seed_with_resume_refused test $? -eq 2
+
+# --experiments and --variants: only those lines of the plan, each --counter cut
+# to the chosen variants (--counter=all too), recorded in run-all.conf and in
+# each merged meta.json; unknown names and a plan left empty are refused.
+rx=$tmp/restricted
+run_all --quick --experiments=dice-fig4-high,baselines,latency --variants=RBONuma,FetchAdd \
+	--order-seed 9 --out "$rx"
+check restricted_runs test $? -eq 0
+check restricted_plan_ids sh -c "test \"\$(cut -d' ' -f1 '$rx/run-all.plan' | sort -u | paste -sd, -)\" = baselines,dice-fig4-high,latency"
+check restricted_plan_variants sh -c "! grep -v -E -- '--counter=(FetchAdd|RBONuma) ' '$rx/run-all.plan'"
+# per thread count (1, 2): fig4-high and latency 2 variants, baselines (FetchAdd only) 2 groups
+check restricted_plan_size test "$(wc -l <"$rx/run-all.plan")" -eq $((2 * (2 + 2 + 2)))
+check restricted_recorded sh -c "grep -qx 'experiments=dice-fig4-high,baselines,latency' '$rx/run-all.conf' &&
+	grep -qx 'variants=RBONuma,FetchAdd' '$rx/run-all.conf'"
+check restricted_meta "$PY" -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["run_all"]
+sys.exit(0 if m["variants"] == "RBONuma,FetchAdd" and m["experiments"].startswith("dice-fig4-high") else 1)' \
+	"$rx/latency.csv.meta.json"
+check unrestricted_recorded_all sh -c "grep -qx 'experiments=all' '$rs/run-all.conf'"
+run_all --quick --experiments=dice-fig9 --out "$tmp/bad1"
+check unknown_experiment_refused sh -c "test $? -eq 2 && grep -q 'unknown experiment' '$tmp/err' && test ! -e '$tmp/bad1'"
+run_all --quick --variants=FetchAdd,Nope --out "$tmp/bad2"
+check unknown_variant_refused sh -c "test $? -eq 2 && grep -q \"unknown variant 'Nope'\" '$tmp/err' && test ! -e '$tmp/bad2'"
+run_all --quick --experiments=ayers --variants=RBONuma --out "$tmp/bad3"
+check empty_plan_refused sh -c "test $? -eq 2 && grep -q 'nothing of the quick plan' '$tmp/err' && test ! -e '$tmp/bad3'"
+run_all --resume "$rs" --variants=FetchAdd
+check variants_with_resume_refused test $? -eq 2
 
 tap_done
