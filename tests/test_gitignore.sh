@@ -3,6 +3,7 @@
 # git while the reference set and the schema stay tracked, as TAP. Checked
 # with git check-ignore in a scratch repository (so it also runs from a
 # tarball); skipped (77) without git.
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 command -v git >/dev/null 2>&1 || { echo "1..0 # SKIP git not installed"; exit 77; }
 src=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}

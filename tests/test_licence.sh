@@ -52,6 +52,7 @@ if [ "${1:-}" = --list ]; then
 	exit 0
 fi
 
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 command -v git >/dev/null 2>&1 && in_git ||
 	{ echo "1..0 # SKIP not a git checkout (the source list comes from git)"; exit 77; }
