@@ -1,0 +1,104 @@
+#!/bin/sh
+# test_man3.sh - the section-3 man pages (doc/man3) against the handle API's
+# header, as TAP: every function declared in counters/scounters/sc_counter.h
+# has a page (its own, or a ".so" link to the page that documents it, whose
+# NAME line names it); every page is named after a declared function or type,
+# names only declared ones, and is installed (listed in Makefile.am); every
+# page renders without a warning under groff (and man -l where man-db is
+# installed). The function list is read from the header, so a new function
+# fails here until its page exists.
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+src=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+hdr=$src/counters/scounters/sc_counter.h
+man3=$src/doc/man3
+
+# The declared functions and types of the header: comments and preprocessor
+# lines dropped, then names followed by "(" outside any braces.
+"$PY" - "$hdr" >"$tmp/decls" <<'PYEOF' || { echo "Bail out! cannot read $hdr"; exit 1; }
+import re, sys
+text = open(sys.argv[1]).read()
+text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+text = re.sub(r"//[^\n]*", " ", text)
+text = "\n".join(l for l in text.split("\n") if not l.lstrip().startswith("#"))
+text = text.replace('extern "C" {', " ")
+top, depth = [], 0
+for ch in text:
+    if ch == "{":
+        depth += 1
+    elif ch == "}":
+        depth = max(depth - 1, 0)
+    elif depth == 0:
+        top.append(ch)
+top = "".join(top)
+for stmt in top.split(";"):
+    m = re.match(r"\s*typedef\s+(?:struct|union|enum)\s+\w+\s+(\w+)\s*$", stmt)
+    if m:
+        print("type", m.group(1))
+        continue
+    if stmt.lstrip().startswith("typedef"):
+        continue
+    m = re.search(r"\b(sc_\w+)\s*\(", stmt)
+    if m:
+        print("function", m.group(1))
+PYEOF
+sed -n 's/^function //p' "$tmp/decls" >"$tmp/functions"
+sed -n 's/^type //p' "$tmp/decls" >"$tmp/types"
+nf=$(wc -l <"$tmp/functions")
+check "the header declares functions ($nf)" [ "$nf" -ge 8 ]
+check "sc_counter_new is among them" grep -qx sc_counter_new "$tmp/functions"
+
+# A page's body: itself, or the page its ".so man3/X.3" line points to.
+body() {
+	so=$(sed -n 's/^\.so man3\/\(.*\)$/\1/p' "$1")
+	if [ -n "$so" ]; then cat "$man3/$so"; else cat "$1"; fi
+}
+# The names on a page's NAME line (the line after .SH NAME, before "\-").
+names() { body "$1" | sed -n '/^\.SH NAME/{n;s/ *\\-.*//;s/,/ /g;p;q;}'; }
+
+while read -r fn; do
+	page=$man3/$fn.3
+	if [ ! -f "$page" ]; then
+		not_ok "$fn has a page (doc/man3/$fn.3 missing)"
+		continue
+	fi
+	check "$fn: its page names it" sh -c 'for n in $2; do [ "$n" = "$1" ] && exit 0; done; exit 1' \
+		sh "$fn" "$(names "$page")"
+done <"$tmp/functions"
+
+cat "$tmp/functions" "$tmp/types" >"$tmp/known"
+for page in "$man3"/*.3; do
+	p=$(basename "$page" .3)
+	check "page $p is a declared function or type" grep -qx "$p" "$tmp/known"
+	so=$(sed -n 's/^\.so man3\/\(.*\)$/\1/p' "$page")
+	[ -z "$so" ] || check "page $p: its link target $so exists" [ -f "$man3/$so" ]
+	bad=""
+	for nm in $(names "$page"); do grep -qx "$nm" "$tmp/known" || bad="$bad $nm"; done
+	check "page $p names only declared functions and types${bad:+ (not declared:$bad)}" [ -z "$bad" ]
+	check "page $p is installed (Makefile.am lists doc/man3/$p.3)" grep -q "doc/man3/$p\\.3" "$src/Makefile.am"
+done
+
+# Rendering. groff and man-db resolve ".so man3/X.3" from the directory above.
+if command -v groff >/dev/null 2>&1; then
+	for page in "$man3"/*.3; do
+		p=$(basename "$page")
+		(cd "$src/doc" && groff -man -Tutf8 -ww -z "man3/$p") >"$tmp/groff.err" 2>&1
+		rc=$?
+		sed 's/^/# /' "$tmp/groff.err"
+		check "groff renders $p without warnings" sh -c '[ "$1" -eq 0 ] && [ ! -s "$2" ]' \
+			sh "$rc" "$tmp/groff.err"
+	done
+else
+	ok "# SKIP groff not installed: pages not rendered"
+fi
+if command -v man >/dev/null 2>&1; then
+	for page in "$man3"/*.3; do
+		p=$(basename "$page")
+		out=$(cd "$src/doc" && MANWIDTH=80 man --warnings -l "man3/$p" 2>&1 >/dev/null)
+		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
+		check "man -l renders $p without warnings" [ -z "$out" ]
+	done
+else
+	ok "# SKIP man not installed: man -l not tried"
+fi
+tap_done
