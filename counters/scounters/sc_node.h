@@ -31,6 +31,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SC_API_BEGIN
 
 /*
  * The kernel's CPU and node of the calling thread now (node id as the kernel
@@ -57,6 +58,7 @@ const char *sc_node_source(void);
 /* Without a CPU in the rseq area, sc_thread_self asks getcpu this often. */
 #define SC_NODE_REFRESH_CALLS 256u
 
+SC_API_END
 #ifdef __cplusplus
 }
 #endif
