@@ -132,12 +132,15 @@ static void dotnet_inc64(SC_ATOMIC(uint64_t) *w, const sc_scalable_cfg *cfg, uin
 	atomic_fetch_add_explicit(w, delta, memory_order_relaxed);
 }
 
-void sc_scalable_dotnet_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint32_t *rng)
+uint32_t sc_scalable_dotnet_inc(sc_scalable_t *c, uint32_t width, uint32_t threshold,
+                                uint32_t rng)
 {
-	if (cfg->width == 32)
-		dotnet_inc32(sc_scalable_w32_(c), cfg, rng);
+	sc_scalable_cfg cfg = {width, threshold, SC_SCALABLE_STEP_MAX, 1, 0};
+	if (width == 32)
+		dotnet_inc32(sc_scalable_w32_(c), &cfg, &rng);
 	else
-		dotnet_inc64(sc_scalable_w64_(c), cfg, rng);
+		dotnet_inc64(sc_scalable_w64_(c), &cfg, &rng);
+	return rng;
 }
 
 /* ---- add(n): see sc_scalable.h ------------------------------------------------- */

@@ -1012,7 +1012,7 @@ static void dotnet_model_count32(int32_t *count, uint32_t *rng)
  */
 static void test_scalable_stale_step_after_reset(void)
 {
-	sc_scalable_cfg cfg = {32, 13, SC_SCALABLE_STEP_MAX, 0};
+	sc_scalable_cfg cfg = {32, 13, SC_SCALABLE_STEP_MAX, 0, 0};
 	uint32_t rng = 1;
 	for (;;) { /* a state whose next draw passes 2^-8 */
 		uint32_t probe = rng;
@@ -1170,7 +1170,7 @@ static void test_ranges_and_switch_after(void)
 /* Step exponents, including the 2^32 ceiling of width 64 and the cap. */
 static void test_scalable_steps(void)
 {
-	sc_scalable_cfg c13 = {64, 13, SC_SCALABLE_STEP_MAX, 0}, cap = {32, 13, 10, 0};
+	sc_scalable_cfg c13 = {64, 13, SC_SCALABLE_STEP_MAX, 0, 0}, cap = {32, 13, 10, 0, 0};
 	tap_ok(sc_scalable_shift_(8191, &c13) == 0 && sc_scalable_shift_(8192, &c13) == 1 &&
 	           sc_scalable_shift_(16384, &c13) == 2 &&
 	           sc_scalable_shift_(1ull << 44, &c13) == 32 &&

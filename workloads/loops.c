@@ -35,8 +35,8 @@ static inline bool wl_stopped(const wl_phase *ph)
 
 /*
  * Hot-path hoisting: a configuration that is plain data (Scalable's width,
- * threshold and cap) is copied into a local whose address never escapes, so
- * the compiler keeps it in registers; read through the shared pointer it is
+ * threshold and cap, Sharded's thread count) is copied into a local whose
+ * address never escapes, so the compiler keeps it in registers; read through the shared pointer it is
  * reloaded after every increment, since the increment's atomic could, as
  * far as the compiler knows, have written it. Others (say RBONuma's, which
  * holds an atomic) are used in place.
@@ -53,9 +53,39 @@ static inline const sc_scalable_cfg *wl_cfg_copy_scalable_(const void *cfg, sc_s
 	return local;
 }
 
+static inline const sc_sharded_cfg *wl_cfg_copy_sharded_(const void *cfg, sc_sharded_cfg *local)
+{
+	*local = *(const sc_sharded_cfg *)cfg;
+	return local;
+}
+
 #define WL_CFG_HOIST_(cfg, local)                                                          \
-	_Generic((local), sc_scalable_cfg *: wl_cfg_copy_scalable_, default: wl_cfg_shared_)(cfg, \
-	                                                                                     local)
+	_Generic((local), sc_scalable_cfg *: wl_cfg_copy_scalable_,                        \
+	         sc_sharded_cfg *: wl_cfg_copy_sharded_, default: wl_cfg_shared_)(cfg, local)
+
+/*
+ * The same for the thread's context and, for Sharded, the counter object
+ * (its slot pointer, immutable after init): the loops work on local
+ * copies, written back after the loop, so the index, the RNG state and the
+ * slot pointer stay in registers and Sharded's per-thread slot (with its
+ * overflow check) is resolved once per loop rather than reloaded after
+ * every increment's store. The context is this thread's alone during a
+ * phase, so the copy is exact.
+ */
+static inline void *wl_obj_shared_(void *obj, void *local)
+{
+	(void)local;
+	return obj;
+}
+
+static inline sc_sharded_t *wl_obj_copy_sharded_(void *obj, sc_sharded_t *local)
+{
+	*local = *(sc_sharded_t *)obj;
+	return local;
+}
+
+#define WL_OBJ_HOIST_(obj, local)                                                          \
+	_Generic((obj), sc_sharded_t *: wl_obj_copy_sharded_, default: wl_obj_shared_)(obj, local)
 
 #define WL_LOOPS_(P, ...)                                                                  \
 	static void P##_count_chunk(const wl_phase *ph, wl_thread *w, uint64_t n)          \
@@ -66,8 +96,12 @@ static inline const sc_scalable_cfg *wl_cfg_copy_scalable_(const void *cfg, sc_s
 		sc_##P##_t *hot = (sc_##P##_t *)tb->base;                                  \
 		uint64_t m = wl_work_span(ph->work_iters);                                 \
 		if (tb->n == 1 && m == 0) {                                                \
+			sc_sharded_t local_obj_;                                           \
+			sc_##P##_t *one = WL_OBJ_HOIST_(hot, &local_obj_);                 \
+			sc_thread ctx = w->ctx;                                            \
 			for (uint64_t i = 0; i < n; i++)                                   \
-				sc_##P##_inc(hot, cfg, &w->ctx);                           \
+				sc_##P##_inc(one, cfg, &ctx);                              \
+			w->ctx = ctx;                                                      \
 			w->hot_ops += n;                                                   \
 		} else if (tb->n == 1) {                                                   \
 			for (uint64_t i = 0; i < n; i++) {                                 \
@@ -109,11 +143,15 @@ static inline const sc_scalable_cfg *wl_cfg_copy_scalable_(const void *cfg, sc_s
 		uint64_t m = wl_work_span(ph->work_iters);                                 \
 		uint64_t done = 0, hot_done = 0;                                           \
 		if (tb->n == 1 && m == 0) {                                                \
+			sc_sharded_t local_obj_;                                           \
+			sc_##P##_t *one = WL_OBJ_HOIST_(hot, &local_obj_);                 \
+			sc_thread ctx = w->ctx;                                            \
 			while (!wl_stopped(ph)) {                                          \
 				for (int j = 0; j < WL_STOP_STRIDE; j++)                   \
-					sc_##P##_inc(hot, cfg, &w->ctx);                   \
+					sc_##P##_inc(one, cfg, &ctx);                      \
 				done += WL_STOP_STRIDE;                                    \
 			}                                                                  \
+			w->ctx = ctx;                                                      \
 			hot_done = done;                                                   \
 		} else if (tb->n == 1) {                                                   \
 			while (!wl_stopped(ph)) {                                          \

@@ -230,12 +230,21 @@ static inline uint32_t sc_scalable_thread_seed(const sc_scalable_cfg *cfg)
  * runtime=dotnet's increment, out of line (scalable.c) as the runtime's
  * helper is a call from JIT-compiled code; it keeps Ayers's inlined path small.
  */
-void sc_scalable_dotnet_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint32_t *rng);
+/*
+ * Takes the width, threshold and generator state by value and returns the
+ * new state, so that a caller's configuration and context never have their
+ * address taken: a loop over sc_scalable_inc then keeps them in registers
+ * (an escaped context spills the generator state to memory at every
+ * increment, a store-to-load chain that made Ayers's path cost more than
+ * Morris's).
+ */
+uint32_t sc_scalable_dotnet_inc(sc_scalable_t *c, uint32_t width, uint32_t threshold,
+                                uint32_t rng);
 
 SC_ALWAYS_INLINE void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
 {
 	if (cfg->dotnet) {
-		sc_scalable_dotnet_inc(c, cfg, &t->rng);
+		t->rng = sc_scalable_dotnet_inc(c, cfg->width, cfg->threshold, t->rng);
 	} else if (cfg->width == 32) {
 		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		/* relaxed: the value only picks the step; see above. */
