@@ -209,6 +209,14 @@ static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *ca
 	json_kv(f, "clock", CLK_SOURCE, true);
 	json_kv(f, "clock_rate", clk_rate_source(), true);
 	json_kv(f, "atomics", arch_atomics(), true);
+	arch_hv hv;
+	arch_hypervisor(&hv);
+	fprintf(f, "  \"cpu_emulation\": {\"hypervisor\": ");
+	out_json_string(f, hv.name);
+	fprintf(f, ", \"signature\": ");
+	out_json_string(f, hv.signature);
+	fprintf(f, ", \"emulated\": %s},\n",
+	        hv.emulated < 0 ? "null" : hv.emulated ? "true" : "false");
 	const char *line_src;
 	unsigned line = arch_cache_line(&line_src);
 	if (line)

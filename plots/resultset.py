@@ -11,7 +11,8 @@ import os
 # Every CSV run-all.sh writes (SPEC §6); the figure table names its sources among them.
 SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
            "ayers.csv", "ayers-tunable.csv", "baselines.csv", "latency.csv", "read-cost.csv"]
-TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status", "end_state"}
+TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status", "end_state",
+                "pus_used", "nodes_used"}
 NOT_RECORDED = "not recorded"
 
 
@@ -165,6 +166,22 @@ def runs_per_point(meta, cmd):
     return str(per) if per else option_of(cmd, "runs") or "5 (default)"
 
 
+def cpu_emulation(metas):
+    """The meta.json `cpu_emulation` record (schema 4) as {"hypervisor": text,
+    "emulated": True/False/None}: emulated if any file says so; None when no
+    file records it. Validated: anything else is read as unknown."""
+    recs = [mm.get("cpu_emulation") for _, mm in metas]
+    recs = [r for r in recs if isinstance(r, dict)]
+    if not recs:
+        return None
+    flags = [r.get("emulated") for r in recs]
+    names = sorted(set(str(r.get("hypervisor"))[:32] for r in recs
+                       if isinstance(r.get("hypervisor"), str)))
+    emulated = True if True in flags else (False if flags and all(f is False for f in flags)
+                                           else None)
+    return {"hypervisor": ", ".join(names) or "unknown", "emulated": emulated}
+
+
 def machine_summary(rs):
     metas = [(n, rs.meta(n)) for n in SOURCES]
     metas = [(n, m) for n, m in metas if m]
@@ -192,6 +209,7 @@ def machine_summary(rs):
         "nodes_virtual": bool(m.get("nodes_virtual")),
         "binding": m.get("binding"), "pmu_status": m.get("pmu_status"),
         "clock": m.get("clock"),
+        "cpu_emulation": cpu_emulation(metas),
     })
     nodes = out.get("nodes") or 1
     out["nodes_text"] = "%d %sNUMA node%s" % (nodes, "virtual " if out["nodes_virtual"] else "",
