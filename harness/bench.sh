@@ -105,14 +105,16 @@ fi
 awk -F, -v prob="$prob" -v adapt="$adapt" -v handle="$tmp/handle" '
 	FNR == 1 { f++; next }
 	{ tp[f, $1, $4] = $16; if ($4 + 1 > nr) nr = $4 + 1 }
-	# median and relative range of the per-run values x[0..nr-1]
-	function summarize(name, better,   i, j, t, k, med) {
+	# median and relative range of the per-run values x[0..nr-1]; with abs, the
+	# range itself (for values near 0 of either sign)
+	function summarize(name, better, abs,   i, j, t, k, med) {
 		for (i = 0; i < nr; i++)
 			for (j = i + 1; j < nr; j++)
 				if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
 		k = nr
 		med = (k % 2) ? x[(k - 1) / 2] : (x[k / 2 - 1] + x[k / 2]) / 2
-		printf "%s,%.6g,%.4f,%s\n", name, med, (med > 0 ? (x[k - 1] - x[0]) / med : 0), better
+		printf "%s,%.6g,%.4f,%s\n", name, med,
+			abs ? x[k - 1] - x[0] : (med > 0 ? (x[k - 1] - x[0]) / med : 0), better
 	}
 	END {
 		print "metric,value,noise,better"
@@ -141,17 +143,8 @@ awk -F, -v prob="$prob" -v adapt="$adapt" -v handle="$tmp/handle" '
 		}
 		for (name in hv) {
 			for (i = 0; i < nr; i++) x[i] = hns[i, name, "kernel"] - hns[i, name, "fixed"]
-			summarize_abs("node_refresh_ns/" name, "lower")
+			summarize("node_refresh_ns/" name, "lower", 1)
 		}
-	}
-	# as summarize, but noise relative to 1 ns (the values straddle 0)
-	function summarize_abs(name, better,   i, j, t, k, med) {
-		for (i = 0; i < nr; i++)
-			for (j = i + 1; j < nr; j++)
-				if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-		k = nr
-		med = (k % 2) ? x[(k - 1) / 2] : (x[k / 2 - 1] + x[k / 2]) / 2
-		printf "%s,%.6g,%.4f,%s\n", name, med, x[k - 1] - x[0], better
 	}' "$tmp/t1.csv" "$tmp/t2.csv" >"$tmp/metrics"
 
 # The report: each target met or missed.
