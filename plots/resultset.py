@@ -209,8 +209,10 @@ def machine_summary(rs):
         "nodes_virtual": bool(m.get("nodes_virtual")),
         "binding": m.get("binding"), "pmu_status": m.get("pmu_status"),
         "clock": m.get("clock"),
-        "cpu_emulation": cpu_emulation(metas),
     })
+    emu = cpu_emulation(metas)
+    if emu is not None:   # only sets of schema 4 record it (older claims.json unchanged)
+        out["cpu_emulation"] = emu
     nodes = out.get("nodes") or 1
     out["nodes_text"] = "%d %sNUMA node%s" % (nodes, "virtual " if out["nodes_virtual"] else "",
                                                 "s" if nodes != 1 else "")
