@@ -4,6 +4,7 @@
 #include "arch.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -98,4 +99,58 @@ int arch_check(FILE *f)
 		           "--with-line-size=%u\n",
 		        line, src, SC_LINE_SIZE, line);
 	return 0;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+/* Hypervisor vendor signatures (CPUID leaf 0x40000000) and whether they emulate the CPU. */
+static const struct {
+	const char sig[13];
+	const char *name;
+	int emulated;
+} hypervisors[] = {
+	{"TCGTCGTCGTCG", "qemu-tcg", 1}, /* QEMU's translator: every instruction emulated */
+	{"KVMKVMKVM", "kvm", 0},          /* hardware virtualization: native speed */
+	{"Microsoft Hv", "hyper-v", 0},
+	{"VMwareVMware", "vmware", 0},
+	{"XenVMMXenVMM", "xen", 0},
+	{"VBoxVBoxVBox", "virtualbox", 0},
+	{"ACRNACRNACRN", "acrn", 0},
+	{"bhyve bhyve ", "bhyve", 0},
+	{" lrpepyh  vr", "parallels", 0},
+};
+
+void arch_hypervisor(arch_hv *hv)
+{
+	memset(hv, 0, sizeof *hv);
+	hv->emulated = -1;
+	snprintf(hv->name, sizeof hv->name, "unknown");
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return;
+	if (!(c & (1u << 31))) { /* the hypervisor-present bit */
+		snprintf(hv->name, sizeof hv->name, "none");
+		hv->emulated = 0;
+		return;
+	}
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(hv->signature, &b, 4);
+	memcpy(hv->signature + 4, &c, 4);
+	memcpy(hv->signature + 8, &d, 4);
+	hv->signature[12] = '\0';
+	for (char *p = hv->signature; *p; p++) /* keep it printable */
+		if (*p < 0x20 || *p > 0x7e)
+			*p = '?';
+	snprintf(hv->name, sizeof hv->name, "other");
+	for (size_t i = 0; i < sizeof hypervisors / sizeof hypervisors[0]; i++)
+		if (strcmp(hv->signature, hypervisors[i].sig) == 0) {
+			snprintf(hv->name, sizeof hv->name, "%s", hypervisors[i].name);
+			hv->emulated = hypervisors[i].emulated;
+			return;
+		}
+	/* A hypervisor we do not know: whether it emulates the CPU is unknown. */
+#endif
 }

@@ -33,4 +33,21 @@ unsigned arch_cache_line(const char **source);
  */
 int arch_check(FILE *f);
 
+/*
+ * Is this CPU real, virtualized or emulated? On x86 the CPUID
+ * hypervisor-present bit and the vendor signature of leaf 0x40000000:
+ * name "none" (no hypervisor), "qemu-tcg" ("TCGTCGTCGTCG", QEMU's
+ * translator: emulated), "kvm" ("KVMKVMKVM", hardware virtualization at
+ * native speed), "hyper-v", "vmware", "xen", ... or "other" (signature
+ * kept); elsewhere (aarch64: no such user-visible signature) "unknown".
+ * emulated: 1 emulated, 0 not, -1 unknown.
+ */
+typedef struct arch_hv {
+	char name[16];
+	char signature[13]; /* "" when there is no hypervisor or no CPUID */
+	int emulated;
+} arch_hv;
+
+void arch_hypervisor(arch_hv *hv);
+
 #endif /* SC_ARCH_H */

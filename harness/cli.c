@@ -67,7 +67,9 @@ void cli_usage(FILE *f)
 	      "(nothing half-written is left behind).\n"
 	      "Environment: SCOUNTERS_NODE=rseq|getcpu|fixed (how node ids are read, see\n"
 	      "README); SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the\n"
-	      "pause as costing nothing (it then fails with status 3).\n",
+	      "pause as costing nothing (it then fails with status 3);\n"
+	      "SCBENCH_STARTUP_PROFILE=1: one line on standard error saying where the\n"
+	      "invocation's time went (hwloc topology, options, PAPI, calibration, runs).\n",
 	      f);
 }
 

@@ -209,6 +209,14 @@ static int write_meta(out_file *mf, const run_setup *s, const wl_calibration *ca
 	json_kv(f, "clock", CLK_SOURCE, true);
 	json_kv(f, "clock_rate", clk_rate_source(), true);
 	json_kv(f, "atomics", arch_atomics(), true);
+	arch_hv hv;
+	arch_hypervisor(&hv);
+	fprintf(f, "  \"cpu_emulation\": {\"hypervisor\": ");
+	out_json_string(f, hv.name);
+	fprintf(f, ", \"signature\": ");
+	out_json_string(f, hv.signature);
+	fprintf(f, ", \"emulated\": %s},\n",
+	        hv.emulated < 0 ? "null" : hv.emulated ? "true" : "false");
 	const char *line_src;
 	unsigned line = arch_cache_line(&line_src);
 	if (line)
@@ -512,17 +520,52 @@ static int write_outputs(out_file *out, out_file *lat, const run_setup *s,
 	return 0;
 }
 
+/*
+ * SCBENCH_STARTUP_PROFILE=1: one line on standard error saying where this
+ * invocation's time went (ms from main's entry: hwloc topology, options,
+ * PAPI, calibration of the external work, the runs, the output).
+ */
+enum { SP_TOPO, SP_CLI, SP_PAPI, SP_CALIB, SP_RUNS, SP_OUTPUT, SP_N };
+static double sp_mark[SP_N + 1];
+
+static void sp_note(int step)
+{
+	sp_mark[step + 1] = wl_now();
+}
+
+static void sp_report(void)
+{
+	const char *e = getenv("SCBENCH_STARTUP_PROFILE");
+	if (!e || !*e || strcmp(e, "0") == 0)
+		return;
+	static const char *const names[SP_N] = {"hwloc topology", "options", "PAPI",
+	                                        "calibration", "runs", "output"};
+	double last = sp_mark[0];
+	fprintf(stderr, "scbench: start-up profile (ms):");
+	for (int i = 0; i < SP_N; i++) {
+		if (sp_mark[i + 1] == 0)
+			continue;
+		fprintf(stderr, " %s %.1f,", names[i], (sp_mark[i + 1] - last) * 1e3);
+		last = sp_mark[i + 1];
+	}
+	fprintf(stderr, " total %.1f; node ids: %s\n", (last - sp_mark[0]) * 1e3, sc_node_source());
+}
+
 int main(int argc, char **argv)
 {
 	cli_opts o;
 	topo *tp;
 	sc_err err;
+	sp_mark[0] = wl_now();
+	atexit(sp_report);
 	run_catch_signals();
 	if (topo_load(&tp, &err)) {
 		fprintf(stderr, "scbench: %s\n", err.msg);
 		return 1;
 	}
+	sp_note(SP_TOPO);
 	int rc = cli_parse(&o, argc, argv, topo_pus(tp));
+	sp_note(SP_CLI);
 	if (rc != CLI_OK) {
 		if (rc == CLI_USAGE)
 			;
@@ -544,6 +587,7 @@ int main(int argc, char **argv)
 	}
 	pmu_setup pmu;
 	rc = pmu_setup_init(&pmu, o.events, &err);
+	sp_note(SP_PAPI);
 	if (rc) {
 		if (rc == 2)
 			fprintf(stderr, "scbench: --events=%s: %s\n", o.events ? o.events : "", err.msg);
@@ -578,6 +622,7 @@ int main(int argc, char **argv)
 	unsigned done = 0;
 	bool written = false;
 	rc = plan_work(&o, &s, &cal, &calibrated, &work_ns);
+	sp_note(SP_CALIB);
 	if (rc)
 		goto done;
 	if (tmax > s.pus)
@@ -619,6 +664,7 @@ int main(int argc, char **argv)
 	double wall = (double)time(NULL);
 	if (!rc && !run_interrupted())
 		rc = run_all(&s, &out, &lat, &h, &done);
+	sp_note(SP_RUNS);
 	if (!rc && !run_interrupted())
 		warn_placement(&s, &h);
 	unsigned busy_runs, all_runs = load_runs(&busy_runs);
@@ -635,6 +681,7 @@ int main(int argc, char **argv)
 	if (!rc && !run_interrupted()) {
 		rc = write_outputs(&out, &lat, &s, calibrated ? &cal : NULL, &h, &cpu, wall);
 		written = rc == 0; /* complete: a signal from now on changes nothing */
+		sp_note(SP_OUTPUT);
 	}
 done:
 	if (run_interrupted() && !written && rc != 2) { /* a usage error stays one */

@@ -125,6 +125,12 @@ def header_rows(rs):
             rev = ", ".join(rs["source_revisions"]) + " (mixed!)"
         rows.append(("Source", "scbench %s, revision %s" % (rs.get("scbench_version", "?"), rev)))
     rows.extend(provenance_rows(rs))
+    emu = rs.get("cpu_emulation")
+    if emu:
+        rows.append(("CPU emulation", "%s: %s" % (emu.get("hypervisor"), {
+            True: "emulated CPU: no timing claim is judged (not measurable), error and "
+                  "accuracy claims are", False: "not emulated",
+            None: "unknown whether emulated"}.get(emu.get("emulated"), "unknown"))))
     if rs.get("binding"):
         rows.append(("Placement", rs["binding"]))
     if rs.get("pmu_status"):

@@ -20,7 +20,8 @@ import string
 # Every CSV run-all.sh writes (SPEC §6); the figure table names its sources among them.
 SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
            "ayers.csv", "ayers-tunable.csv", "baselines.csv", "latency.csv", "read-cost.csv"]
-TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status", "end_state"}
+TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status", "end_state",
+                "pus_used", "nodes_used"}
 NOT_RECORDED = "not recorded"
 # The fields of a result CSV may be long (params, end_state), never this long:
 # a longer one is an error, not a traceback.
@@ -311,6 +312,22 @@ def runs_per_point(meta, cmd):
     return str(per) if per else option_of(cmd, "runs") or "5 (default)"
 
 
+def cpu_emulation(metas):
+    """The meta.json `cpu_emulation` record (schema 4) as {"hypervisor": text,
+    "emulated": True/False/None}: emulated if any file says so; None when no
+    file records it. Validated: anything else is read as unknown."""
+    recs = [mm.get("cpu_emulation") for _, mm in metas]
+    recs = [r for r in recs if isinstance(r, dict)]
+    if not recs:
+        return None
+    flags = [r.get("emulated") for r in recs]
+    names = sorted(set(str(r.get("hypervisor"))[:32] for r in recs
+                       if isinstance(r.get("hypervisor"), str)))
+    emulated = True if True in flags else (False if flags and all(f is False for f in flags)
+                                           else None)
+    return {"hypervisor": ", ".join(names) or "unknown", "emulated": emulated}
+
+
 def machine_summary(rs):
     metas = [(n, rs.meta(n)) for n in SOURCES]
     metas = [(n, m) for n, m in metas if m]
@@ -339,6 +356,9 @@ def machine_summary(rs):
         "binding": m.get("binding"), "pmu_status": m.get("pmu_status"),
         "clock": m.get("clock"),
     })
+    emu = cpu_emulation(metas)
+    if emu is not None:   # only sets of schema 4 record it (older claims.json unchanged)
+        out["cpu_emulation"] = emu
     nodes = out.get("nodes") or 1
     out["nodes_text"] = "%d %sNUMA node%s" % (nodes, "virtual " if out["nodes_virtual"] else "",
                                                 "s" if nodes != 1 else "")

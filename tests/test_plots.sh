@@ -491,6 +491,41 @@ check report_schema2_provenance sh -c "grep -qx '| Result schema | 2 |' '$tmp/pr
 	grep -qx '| CPU | AMD EPYC 7B13 (AuthenticAMD); 1 socket, 2 cores, 4 PUs; SMT on |' '$tmp/prov/REPORT.md' &&
 	grep -q '^| Frequency | governor powersave, boost on, frequency 1500-unknown MHz (not a fixed clock' '$tmp/prov/REPORT.md' &&
 	grep -q '^| Build | compiler gcc (Debian 12.2.0-14) 12.2.0 (\`gcc\`), CFLAGS' '$tmp/prov/REPORT.md'"
+# An emulated CPU (meta.json cpu_emulation, e.g. QEMU TCG): every timing claim is
+# not measurable for that reason, every claim on an error or accuracy figure is
+# judged as on the unmodified fixture; the header says so. And the points
+# run-all.sh recorded as failed (failed-points.csv) are listed in the report.
+copy_set emu
+"$py" -c 'import glob, json, sys
+for p in glob.glob(sys.argv[1] + "/*.meta.json"):
+    m = json.load(open(p))
+    m["cpu_emulation"] = {"hypervisor": "qemu-tcg", "signature": "TCGTCGTCGTCG", "emulated": True}
+    json.dump(m, open(p, "w"))
+open(sys.argv[1] + "/failed-points.csv", "w").write(
+    "experiment,part,args,reason\n"
+    "dice-fig3,t2-Serial-r0,\"--counter=Serial --work=50\",\"calibration of the external work "
+    "for --work failed: a pause costs nothing measurable\"\n")' "$tmp/emu"
+"$py" "$plots/aggregate.py" "$tmp/emu" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/emu" >/dev/null 2>&1
+check emulated_cpu_claims "$py" -c '
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from claims.core import ERROR_FIGURES
+emu = json.load(open(sys.argv[1] + "/figdata/claims.json"))["claims"]
+ref = {c["id"]: c for c in json.load(open(sys.argv[2] + "/figdata/claims.json"))["claims"]}
+bad = []
+for c in emu:
+    error = all(f.strip() in ERROR_FIGURES for f in c["figure"].split(","))
+    if error and (c["verdict"], c["reason"]) != (ref[c["id"]]["verdict"], ref[c["id"]]["reason"]):
+        bad.append(c["id"] + ": error claim changed")
+    if not error and not (c["verdict"] == "not measurable" and (
+            "emulated CPU (qemu-tcg)" in c["reason"] or ref[c["id"]]["verdict"] == "not measurable")):
+        bad.append(c["id"] + ": timing claim judged")
+errors = [c for c in emu if all(f.strip() in ERROR_FIGURES for f in c["figure"].split(","))]
+print("\n".join(bad[:5]), file=sys.stderr)
+sys.exit(0 if not bad and errors and len(errors) < len(emu) else 1)' "$tmp/emu" "$rs" "$plots"
+check emulated_cpu_header grep -q '^| CPU emulation | qemu-tcg: emulated CPU' "$tmp/emu/REPORT.md"
+check failed_points_listed sh -c "grep -q '^## Failed points' '$tmp/emu/REPORT.md' &&
+	grep -q '^| dice-fig3 | t2-Serial-r0 | calibration of the external work for --work failed: a pause costs nothing measurable |' '$tmp/emu/REPORT.md'"
 check report_names_both_papers sh -c "grep -q 'Dice §' '$rs/REPORT.md' && grep -q '(Ayers' '$rs/REPORT.md'"
 
 # ---- plots/regen, end to end, on a fresh copy --------------------------------------

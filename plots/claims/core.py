@@ -326,6 +326,25 @@ def span(xs):
     return "%d" % xs[0] if len(xs) == 1 else "%d-%d" % (xs[0], xs[-1])
 
 
+# Figures whose claims are about error or accuracy, not time: the only ones judged
+# on an emulated CPU (where every timing measures the emulator, not a CPU).
+ERROR_FIGURES = ("dice-fig6-low", "dice-fig6-high", "ayers-accuracy", "ayers-accuracy-detail",
+                 "ayers-accuracy-tunable")
+
+
+def emulated_reason(ctx, c):
+    """Why claim c is not measurable on an emulated CPU (meta.json cpu_emulation,
+    results/README.md), or None: a claim with a figure that is not an error or
+    accuracy figure is a timing claim."""
+    emu = ctx.m.get("cpu_emulation") or {}
+    if emu.get("emulated") is not True:
+        return None
+    if all(f.strip() in ERROR_FIGURES for f in c.figure.split(",")):
+        return None
+    return ("emulated CPU (%s): its timings measure the emulator, not a processor"
+            % emu.get("hypervisor", "unknown"))
+
+
 def evaluate(ctx, claims):
     """Every claim's entry of claims.json, in order. A rule decides the verdict
     and says first why a claim is not measurable; then, whatever the rule says:
@@ -342,7 +361,7 @@ def evaluate(ctx, claims):
         measured, verdict, reason = res[:3]
         runs = res[3] if len(res) > 3 else None
         if verdict != NM:
-            why = unmet_needs(ctx, c)
+            why = unmet_needs(ctx, c) or emulated_reason(ctx, c)
             if why:
                 verdict, reason = NM, why
         if verdict in JUDGED and runs is None:
