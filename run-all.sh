@@ -68,7 +68,11 @@ Options:
 
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
 PYTHON_MPL (a Python with matplotlib, default: found by plots/regen).
-A result set is never overwritten. Progress goes to standard error.
+A result set is never overwritten. Progress goes to standard error. --resume
+reads run-all.conf, run-all.plan and run-all.order as data (never runs them)
+and runs again any part that does not match its plan line. Exit status: 0,
+1 when a run or plots/regen failed, 2 on bad usage or a damaged result set,
+130/143 when interrupted.
 EOF
 }
 

@@ -61,9 +61,12 @@ void cli_usage(FILE *f)
 	      "A parameter applies to every chosen variant that accepts its key; a key no\n"
 	      "chosen variant accepts is an error. Before a run longer than a minute, the\n"
 	      "number of runs and an estimate of the time go to standard error.\n"
-	      "Exit status: 0 success, 1 runtime failure, 2 usage error (no output file is\n"
-	      "created or truncated on any error), 130/143 interrupted by SIGINT/SIGTERM\n"
-	      "(nothing half-written is left behind).\n",
+	      "Numbers are decimal (no hex, inf or nan, no spaces); a thread count given\n"
+	      "twice is an error. A replaced output file keeps its mode.\n"
+	      "Exit status: 0 success, 1 runtime failure (a write error of --list or --help\n"
+	      "included), 2 usage error (no output file is created or truncated on any\n"
+	      "error), 130/143 interrupted by SIGINT/SIGTERM (nothing half-written is left\n"
+	      "behind; during start-up scbench ends at once).\n",
 	      f);
 }
 
