@@ -88,7 +88,11 @@ Options:
 
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
 PYTHON_MPL (a Python with matplotlib, default: found by plots/regen).
-A result set is never overwritten. Progress goes to standard error.
+A result set is never overwritten. Progress goes to standard error. --resume
+reads run-all.conf, run-all.plan and run-all.order as data (never runs them)
+and runs again any part that does not match its plan line. Exit status: 0,
+1 when a run or plots/regen failed, 2 on bad usage or a damaged result set,
+130/143 when interrupted.
 EOF
 }
 
@@ -183,10 +187,10 @@ while [ $# -gt 0 ]; do
 	--quick) mode=quick ;;
 	--paper) mode=paper ;;
 	--paper-errors) mode=paper-errors ;;
-	--out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift ;;
-	--out=*) out=${1#--out=} ;;
-	--resume) [ $# -ge 2 ] || die "--resume needs a directory"; resume=$2; shift ;;
-	--resume=*) resume=${1#--resume=} ;;
+	--out) [ -n "${2:-}" ] || die "--out needs a directory"; out=$2; shift ;;
+	--out=*) out=${1#--out=}; [ -n "$out" ] || die "--out needs a directory" ;;
+	--resume) [ -n "${2:-}" ] || die "--resume needs a directory"; resume=$2; shift ;;
+	--resume=*) resume=${1#--resume=}; [ -n "$resume" ] || die "--resume needs a directory" ;;
 	--max-threads) [ $# -ge 2 ] || die "--max-threads needs a number"; max_threads=$2; shift ;;
 	--max-threads=*) max_threads=${1#--max-threads=} ;;
 	--order-seed) [ $# -ge 2 ] || die "--order-seed needs a number"; order_seed=$2; shift ;;

@@ -4,6 +4,7 @@
 #include "output.h"
 #include "workload.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -60,11 +61,14 @@ void cli_usage(FILE *f)
 	      "A parameter applies to every chosen variant that accepts its key; a key no\n"
 	      "chosen variant accepts is an error. Before a run longer than a minute, the\n"
 	      "number of runs and an estimate of the time go to standard error.\n"
-	      "Exit status: 0 success, 1 runtime failure, 2 usage error, 3 the external\n"
-	      "work could not be calibrated (the message says what was measured and why it\n"
-	      "is not usable; a disturbed machine is retried 3 times first) (no output file\n"
-	      "is created or truncated on any error), 130/143 interrupted by SIGINT/SIGTERM\n"
-	      "(nothing half-written is left behind).\n"
+	      "Numbers are decimal (no hex, inf or nan, no spaces); a thread count given\n"
+	      "twice is an error. A replaced output file keeps its mode.\n"
+	      "Exit status: 0 success, 1 runtime failure (a write error of --list or --help\n"
+	      "included), 2 usage error, 3 the external work could not be calibrated (the\n"
+	      "message says what was measured and why it is not usable; a disturbed machine\n"
+	      "is retried 3 times first) (no output file is created or truncated on any\n"
+	      "error), 130/143 interrupted by SIGINT/SIGTERM (nothing half-written is left\n"
+	      "behind; during start-up scbench ends at once).\n"
 	      "Environment: SCOUNTERS_NODE=rseq|getcpu|fixed (how node ids are read, see\n"
 	      "README); SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the\n"
 	      "pause as costing nothing (it then fails with status 3);\n"
@@ -90,10 +94,10 @@ static int usage_error(const char *opt, const char *value, const char *fmt, ...)
 	return CLI_USAGE;
 }
 
-/* Strict unsigned parse: digits only, in [min, max]. */
+/* Strict unsigned parse: decimal digits only, in [min, max]. */
 static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
-	if (!s || !*s || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+	if (!s || !isdigit((unsigned char)s[0]))
 		return false;
 	char *end;
 	errno = 0;
@@ -104,16 +108,21 @@ static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return true;
 }
 
+/*
+ * Strict decimal parse: as strtod, but no leading space or sign '+', and no
+ * hexadecimal, infinity or NaN (integers take no hex either); -0 is 0.
+ */
 static bool parse_double(const char *s, double *out)
 {
-	if (!s || !*s || s[0] == ' ')
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '.') ||
+	    strpbrk(s, "xXnNiI"))
 		return false;
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || *end || !isfinite(v))
 		return false;
-	*out = v;
+	*out = v == 0 ? 0.0 : v;
 	return true;
 }
 
@@ -175,8 +184,14 @@ static int thread_item(cli_opts *o, char *item, const char *arg)
 	if (!parse_u64(item, 1, CLI_MAX_THREADS, &lo) ||
 	    !parse_u64(dash ? dash + 1 : item, 1, CLI_MAX_THREADS, &hi) || hi < lo)
 		return usage_error("threads", arg, "%s", threads_accepted);
-	for (uint64_t t = lo; t <= hi; t++)
+	for (uint64_t t = lo; t <= hi; t++) {
+		for (unsigned i = 0; i < o->nthreads; i++)
+			if (o->threads[i] == t)
+				return usage_error("threads", arg,
+				                   "thread count %llu given twice (each point once)",
+				                   (unsigned long long)t);
 		add_thread_count(o, t);
+	}
 	return CLI_OK;
 }
 
@@ -222,12 +237,17 @@ static int parse_counters(cli_opts *o, const char *arg)
 	return parse_list(o, "counter", arg, counter_item);
 }
 
-/* The output path must be usable as output.h describes; nothing is created here. */
-static int check_output(const char *path)
+/*
+ * The output path, and the sidecars written after the runs, must be usable as
+ * output.h describes: found out now, not after the runs. Nothing is created.
+ */
+static int check_output(const char *path, bool latency)
 {
 	char why[512];
 	out_kind kind;
-	if (out_check(path, &kind, why, sizeof why))
+	if (out_check(path, &kind, why, sizeof why) ||
+	    out_check_sidecar(path, ".meta.json", why, sizeof why) ||
+	    (latency && out_check_sidecar(path, ".latency.csv", why, sizeof why)))
 		return usage_error("output", path, "%s", why);
 	return CLI_OK;
 }
@@ -400,6 +420,8 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 		o->nodes = (uint32_t)u;
 		return CLI_OK;
 	case OPT_PARAM:
+		if (strpbrk(arg, " \t\n\v\f\r"))
+			return usage_error("param", arg, "expected KEY=VALUE without spaces");
 		if (sc_params_add(&o->params, arg, &err))
 			return usage_error("param", arg, "%s", err.msg);
 		return CLI_OK;
@@ -457,7 +479,8 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			const char *bad = argv[optind - 1];
-			if (optopt)
+			/* optopt: a long option's value (>= OPT_LIST), a short option's letter. */
+			if (optopt >= OPT_LIST)
 				return usage_error(bad, NULL,
 				                   "option needs a value or takes none; see scbench --help");
 			return usage_error(bad, NULL, "unknown option; see scbench --help");
@@ -479,7 +502,7 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 		                   "count-to-N mode takes no --duration or --warmup");
 	if (o->nthreads == 0 && parse_threads(o, "pow2", pus) != CLI_OK)
 		return CLI_USAGE;
-	if (o->output && check_output(o->output) != CLI_OK)
+	if (o->output && check_output(o->output, o->latency) != CLI_OK)
 		return CLI_USAGE;
 	return check_params(o);
 }

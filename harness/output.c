@@ -113,6 +113,61 @@ static char *follow_links(const char *path)
 	return NULL;
 }
 
+/* The temporary file's suffix (out_open): PATH.tmp.XXXXXX. */
+static const char tmp_suffix[] = ".tmp.XXXXXX";
+
+/*
+ * Does the temporary file of target (in directory d) have a name the file
+ * system takes? 0, or -1 with why set.
+ */
+static int temp_name_fits(const char *target, const char *d, char *why, size_t whylen)
+{
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	long max = pathconf(d, _PC_NAME_MAX);
+	if (max <= 0)
+		max = NAME_MAX;
+	if (strlen(base) + sizeof tmp_suffix - 1 > (size_t)max) {
+		snprintf(why, whylen, "name too long for its temporary file '%s%s' (over %ld bytes)",
+		         base, tmp_suffix, max);
+		return -1;
+	}
+	return 0;
+}
+
+int out_check_sidecar(const char *path, const char *ext, char *why, size_t whylen)
+{
+	out_kind kind;
+	if (out_check(path, &kind, why, whylen))
+		return -1;
+	if (kind != OUT_REPLACE)
+		return 0; /* standard output has none; beside a FIFO or device it is a courtesy */
+	char *target = follow_links(path);
+	size_t n = target ? strlen(target) + strlen(ext) + 1 : 0;
+	char *side = target ? malloc(n) : NULL;
+	char *real = NULL;
+	int rc = -1;
+	if (side) {
+		snprintf(side, n, "%s%s", target, ext);
+		real = follow_links(side);
+	}
+	struct stat st;
+	char *d = real ? dir_of(real) : NULL;
+	if (!d)
+		snprintf(why, whylen, "out of memory");
+	else if (stat(real, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(why, whylen, "its sidecar %s is a directory", side);
+	else if (stat(real, &st) == 0 && !S_ISREG(st.st_mode))
+		rc = 0; /* a FIFO or device sidecar is written in place */
+	else if (temp_name_fits(real, d, why, whylen) == 0)
+		rc = 0;
+	free(d);
+	free(real);
+	free(side);
+	free(target);
+	return rc;
+}
+
 int out_check(const char *path, out_kind *kind, char *why, size_t whylen)
 {
 	struct stat st;
@@ -158,7 +213,7 @@ int out_check(const char *path, out_kind *kind, char *why, size_t whylen)
 		snprintf(why, whylen, "directory '%s' does not exist", d);
 	else if (access(d, W_OK | X_OK) != 0)
 		snprintf(why, whylen, "directory '%s' is not writable", d);
-	else
+	else if (temp_name_fits(target, d, why, whylen) == 0)
 		rc = 0;
 	free(d);
 	free(target);
@@ -213,7 +268,7 @@ int out_open(out_file *o, const char *path, sc_err *err)
 		out_abort(o);
 		return -1;
 	}
-	snprintf(o->tmp_path, n, "%s.tmp.XXXXXX", o->path);
+	snprintf(o->tmp_path, n, "%s%s", o->path, tmp_suffix);
 	int fd = mkstemp(o->tmp_path);
 	if (fd < 0) {
 		sc_err_set(err, "cannot create %s: %s", o->tmp_path, strerror(errno));
@@ -223,9 +278,14 @@ int out_open(out_file *o, const char *path, sc_err *err)
 		return -1;
 	}
 	track(o->tmp_path, true);
-	mode_t mask = umask(0); /* mkstemp makes 0600; results are as readable as any file */
+	/* mkstemp makes 0600: a replaced file keeps its mode, a new one is as any file. */
+	struct stat old;
+	mode_t mask = umask(0);
 	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
+	if (stat(o->path, &old) == 0 && S_ISREG(old.st_mode))
+		(void)fchmod(fd, old.st_mode & 07777);
+	else
+		(void)fchmod(fd, 0666 & ~mask);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		sc_err_set(err, "cannot open %s: %s", o->tmp_path, strerror(errno));

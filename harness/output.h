@@ -45,6 +45,12 @@ typedef struct out_file {
  * a socket, an unwritable FIFO or device).
  */
 int out_check(const char *path, out_kind *kind, char *why, size_t whylen);
+/*
+ * Can the sidecar PATH followed by ext (".meta.json", ".latency.csv") be
+ * written when the runs are done? Checked before any run: 0, or -1 with why
+ * set (it is a directory; its temporary file's name is too long).
+ */
+int out_check_sidecar(const char *path, const char *ext, char *why, size_t whylen);
 
 /*
  * Open path for writing as out_check classifies it. 0, or -1 with err set;

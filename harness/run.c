@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -97,8 +98,18 @@ static atomic_bool abort_flag;
 static volatile sig_atomic_t caught_signal;
 static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
+/* Until run_started(): nothing is written yet, so a signal ends scbench at once. */
+static volatile sig_atomic_t starting = 1;
+
 static void on_signal(int sig)
 {
+	if (starting) {
+		/* write and _exit are async-signal-safe; hwloc may be busy for minutes. */
+		static const char msg[] = "scbench: interrupted during start-up; nothing written\n";
+		ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+		(void)w;
+		_exit(128 + sig);
+	}
 	caught_signal = sig;
 	/* relaxed: the flag carries no data; the joins after the phase order the rest. */
 	atomic_store_explicit(&abort_flag, true, memory_order_relaxed);
@@ -122,6 +133,11 @@ void run_catch_signals(void)
 			sigaction(caught_signals[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
+}
+
+void run_started(void)
+{
+	starting = 0;
 }
 
 int run_interrupted(void)

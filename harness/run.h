@@ -90,6 +90,12 @@ typedef struct run_result {
  * run_interrupted: the signal caught, or 0. Main thread only.
  */
 void run_catch_signals(void);
+/*
+ * run_started: from now on a signal sets the flag; before (loading the
+ * topology, parsing, calibrating: nothing written yet) it ends scbench at
+ * once with status 128 + signal. Main thread only.
+ */
+void run_started(void);
 
 /* How the main thread and the reader were scheduled (for meta.json). */
 const char *run_helper_priority(void);

@@ -510,14 +510,23 @@ static int write_outputs(out_file *out, out_file *lat, const run_setup *s,
 			return 1;
 		}
 	}
+	/* A meta.json new with this run goes again if its CSV cannot follow it. */
+	char *new_meta = mf.path && access(mf.path, F_OK) != 0 ? strdup(mf.path) : NULL;
+	int rc = 0;
 	if ((lat->f && out_finish(lat, &err)) || out_finish(out, &err) ||
-	    (mf.path && out_publish(&mf, &err)) || (lat->path && out_publish(lat, &err)) ||
-	    out_publish(out, &err)) {
+	    (mf.path && out_publish(&mf, &err)))
+		rc = 1;
+	else if ((lat->path && out_publish(lat, &err)) || out_publish(out, &err)) {
+		if (new_meta)
+			unlink(new_meta);
+		rc = 1;
+	}
+	if (rc) {
 		fprintf(stderr, "scbench: %s\n", err.msg);
 		out_abort(&mf);
-		return 1;
 	}
-	return 0;
+	free(new_meta);
+	return rc;
 }
 
 /*
@@ -577,7 +586,16 @@ int main(int argc, char **argv)
 			print_list(topo_pus(tp));
 		cli_free(&o);
 		topo_destroy(tp);
-		return rc == CLI_USAGE ? 2 : 0;
+		if (rc == CLI_USAGE)
+			return 2;
+		/* A full disk or a closed pipe is a failure, not a listing. */
+		errno = 0;
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "scbench: cannot write to standard output: %s\n",
+			        errno ? strerror(errno) : "write error");
+			return 1;
+		}
+		return 0;
 	}
 
 	if (arch_check(stderr)) {
@@ -641,6 +659,7 @@ int main(int argc, char **argv)
 		                "about %s; Ctrl-C stops cleanly\n",
 		        o.nvariants * o.nthreads * o.runs, o.nvariants, o.nthreads, o.runs, t);
 	}
+	run_started();
 	if (!run_interrupted() && out_open(&out, o.output, &err)) {
 		if (!run_interrupted())
 			fprintf(stderr, "scbench: %s\n", err.msg);

@@ -25,7 +25,10 @@ This file only wires the parts together:
   advice.py      which counter to use on this machine, one declaration per scenario
 
 Standard library only; any Python 3.5+ (run by /usr/bin/python3 or the first
-python3 on PATH). Exit status 0 (also when files are missing), 2 on bad usage.
+python3 on PATH). Exit status 0 (also when files are missing), 1 when a file
+cannot be read or written or a number in it is not one its column takes (one
+line naming file, line and column), 2 on bad usage or a directory that is no
+result set (nothing is written into it).
 """
 
 import json

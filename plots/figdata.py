@@ -22,7 +22,6 @@ Standard library only.
 """
 
 import math
-import os
 
 from resultset import write_atomically
 

@@ -132,7 +132,7 @@ printf 'Serial\377,precise\n' >>"$tmp/enc/dice-fig3.csv"
 agg "$tmp/enc"
 check non_utf8_one_line sh -c "test $? -eq 1 && grep -q 'dice-fig3.csv: not UTF-8' '$tmp/err'"
 fresh_set huge
-head -c 2000000 /dev/zero | tr '\0' x | sed 's/^/Serial,/' >>"$tmp/huge/dice-fig3.csv"
+"$PY" -c 'print("Serial," + "x" * 2000000)' >>"$tmp/huge/dice-fig3.csv"
 agg "$tmp/huge"
 check huge_field_one_line sh -c "test $? -eq 1 && grep -q 'dice-fig3.csv: not a CSV file' '$tmp/err'"
 fresh_set json
@@ -190,4 +190,62 @@ cp "$fixture/dice-fig5.csv" "$tmp/keep/dice-fig5.csv"
 agg "$tmp/keep"
 check replaced_file_keeps_mode test "$(stat -c %a "$tmp/keep/figdata/claims.json")" = 600
 check stale_python_temp_removed test ! -e "$tmp/keep/figdata/claims.json.tmp.Zz9Zz9"
+
+# --- scbench -----------------------------------------------------------------
+sc() { "$SCBENCH" "$@" >"$tmp/out" 2>"$tmp/err"; }
+short="--counter=Serial --threads=1 --duration=0.01 --warmup=0 --runs=1 --read-cost=off"
+# 8. Parsing as strict as documented; 10. messages.
+for bad in --duration=0x10 --work=0x1p4 "--seed=	-1" "--seed= 1" "--runs= 2" --duration=inf \
+	"--param=threshold= 4" --threads=2,2 --threads=1-3,2; do
+	sc "$bad"
+	check "usage_error_$bad" sh -c "test $? -eq 2 && grep -q -- '$bad' '$tmp/err'"
+done
+sc --work=-0 $short
+check minus_zero_work_is_zero sh -c "test $? -eq 0 && cut -d, -f6 '$tmp/out' | grep -qx '0.0000'"
+sc -x
+check dash_x_unknown sh -c "test $? -eq 2 && grep -q 'scbench: -x: unknown option' '$tmp/err'"
+SCBENCH=$tmp/stand-in "$tmp/run-all.sh" --out= 2>"$tmp/err"
+check run_all_empty_out_refused sh -c "test $? -eq 2 && grep -q -- '--out needs a directory' '$tmp/err'"
+# 4. Output problems seen before the runs: a meta path that is a directory, a
+# name too long for the meta's (or the histograms') temporary file. Nothing
+# is written.
+mkdir -p "$tmp/o/d.csv.meta.json"
+sc $short --output="$tmp/o/d.csv"
+check meta_dir_refused_before_runs sh -c "test $? -eq 2 && test ! -e '$tmp/o/d.csv' && grep -q 'is a directory' '$tmp/err'"
+long=$(printf 'a%.0s' $(seq 240))
+sc $short --output="$tmp/o/$long.csv"
+check long_name_refused_before_runs sh -c "test $? -eq 2 && test ! -e '$tmp/o/$long.csv' && grep -q 'name too long' '$tmp/err'"
+sc $short --latency --output="$tmp/o/$(printf 'b%.0s' $(seq 230)).csv"
+check long_latency_name_refused sh -c "test $? -eq 2 && grep -q 'latency.csv.tmp' '$tmp/err'"
+# 7. A replaced file keeps its mode.
+echo old >"$tmp/o/m.csv" && chmod 640 "$tmp/o/m.csv"
+sc $short --output="$tmp/o/m.csv"
+check replaced_csv_keeps_mode sh -c "test $? -eq 0 && test \$(stat -c %a '$tmp/o/m.csv') = 640"
+# 9. --list and --help fail on a write error: a full file, a closed pipe.
+for opt in --list --help; do
+	sh -c "ulimit -f 0; exec '$SCBENCH' $opt >'$tmp/o/full' 2>'$tmp/o/e'"
+	check "write_error_${opt#--}_file_size" test $? -eq 1
+	# A pipe whose read end is closed before scbench starts: EPIPE, every time.
+	"$PY" -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+sys.exit(subprocess.call(sys.argv[1:], stdout=w))' "$SCBENCH" $opt 2>"$tmp/err"
+	check "write_error_${opt#--}_closed_pipe" sh -c "test $? -eq 1 && grep -q 'cannot write' '$tmp/err'"
+done
+# 6. A signal during start-up (hwloc loading a synthetic 100000-PU topology,
+# minutes of work) ends scbench at once with 128 + signal.
+HWLOC_SYNTHETIC=pu:100000 "$SCBENCH" --list >"$tmp/o/l" 2>"$tmp/err" &
+pid=$!
+sleep 2
+kill -TERM "$pid"
+# A watchdog, so that a deaf scbench fails the test instead of hanging it.
+(sleep 20; kill -KILL "$pid" 2>"$tmp/dog.err") &
+dog=$!
+wait "$pid"
+st=$?
+kill "$dog" 2>"$tmp/dog.err"
+# 143: ended by SIGTERM (by its handler, which says so, or, on a host so
+# loaded that scbench had not yet started, by the default action); a deaf
+# scbench is killed by the watchdog: 137.
+check signal_during_startup_honoured test "$st" -eq 143
 tap_done
