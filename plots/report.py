@@ -12,6 +12,10 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from resultset import load_text  # noqa: E402
+
 
 # How each verdict of claims.json is written: in a row, and counted in the summary
 # (in this order). A new verdict of plots/claims/core.py gets a line here.
@@ -119,6 +123,7 @@ def header_rows(rs):
             rev = ", ".join(rs["source_revisions"]) + " (mixed!)"
         rows.append(("Source", "scbench %s, revision %s" % (rs.get("scbench_version", "?"), rev)))
     rows.extend(provenance_rows(rs))
+    rows.append(("Machine load", load_text(rs.get("load"))))
     if rs.get("binding"):
         rows.append(("Placement", rs["binding"]))
     if rs.get("pmu_status"):
@@ -221,11 +226,11 @@ def render(d, doc):
     out.append("")
     out.append("Percentiles: %s." % doc.get("percentile_method", "see plots/aggregate.py"))
     out.append("")
-    out.extend(advice_section(d, doc.get("advice")))
+    out.extend(advice_section(d, doc.get("advice"), rs.get("load")))
     return "\n".join(out)
 
 
-def advice_section(d, rows):
+def advice_section(d, rows, load=None):
     """'## Which counter to use on this machine' (computed by plots/advice.py)."""
     if rows is None:
         return []
@@ -235,6 +240,8 @@ def advice_section(d, rows):
            "Serial (racy: it loses updates) is never a candidate. A tie within run-to-run "
            "noise is said so; `plots/compare` tells whether another machine differs.", "",
            "| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
+    if load and load["busy_runs"]:
+        out[-2:-2] = ["**Provisional: the machine was busy** (%s)." % load_text(load), ""]
     for r in rows:
         if not r.get("best"):
             out.append("| %s | - | - | - | %s; %s |" % (cell(r["scenario"]), cell(r["rule"]),
