@@ -71,7 +71,7 @@ compare() {
 			if (NF < 6 || $6 != "values") { printf "bench: %s: not a metric file of this bench.sh (no per-run values: save it again)\n", FILENAME; bad_format = 1; exit 2 }
 			next
 		}
-		FILENAME == ARGV[1] { cur[$1] = $2; cn[$1] = $3; cr[$1] = $5; next }
+		NR == FNR { cur[$1] = $2; cn[$1] = $3; cr[$1] = $5; next }
 		{
 			base = $2; m = $1
 			if (!(m in cur)) { printf "  %-34s baseline %.4g, not measured now\n", m, base; next }

@@ -56,7 +56,7 @@ sys.path.insert(0, HERE)
 
 from figbuild import Figures  # noqa: E402
 from figures import FIGURES  # noqa: E402
-from resultset import SOURCES, ResultSet, machine_summary  # noqa: E402
+from resultset import SOURCES, ResultSet, load_summary, machine_summary  # noqa: E402
 from resultset import ResultSetError, write_atomically  # noqa: E402
 from compare_stats import (RESAMPLES, SEED, bh, bootstrap_ci, detectable,  # noqa: E402
                            log_variances, moderated, ratio, test_point, variance_prior)
@@ -268,17 +268,6 @@ def set_runs(figs):
     return out
 
 
-def busy_runs(rs):
-    """(busy runs, runs with a busy column) over the set's CSVs."""
-    busy = total = 0
-    for name in SOURCES:
-        for r in rs.csv(name) or []:
-            if r.get("busy") is not None:
-                total += 1
-                busy += r.get("busy") == 1
-    return busy, total
-
-
 def tick(rs):
     ticks = [(rs.meta(n) or {}).get("ns_per_tick") for n in SOURCES]
     ticks = [t for t in ticks if isinstance(t, (int, float)) and t > 0]
@@ -309,7 +298,8 @@ def caveats(rs_a, rs_b, ma, mb, figs_a, figs_b):
             out.append("**Fewer than 2 runs** in %s for some points of %s: those points "
                        "have no run-to-run variance and are not tested." % (label, ", ".join(few)))
     for label, rs in (("A", rs_a), ("B", rs_b)):
-        b, n = busy_runs(rs)
+        load = load_summary(rs) or {"busy_runs": 0, "runs": 0}
+        b, n = load["busy_runs"], load["runs"]
         if b:
             out.append("**Busy machine**: %d of %d runs of %s were taken while other "
                        "processes used the machine (the busy column; compare.csv busy_a, "

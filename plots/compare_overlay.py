@@ -9,6 +9,8 @@ import math
 import os
 
 import style
+from figbuild import MIN_TREND
+from mpl_common import y_linear_eng, y_log
 
 import matplotlib
 matplotlib.use("Agg")
@@ -17,18 +19,23 @@ from matplotlib.lines import Line2D  # noqa: E402
 
 plt.rcParams.update({"font.size": 9, "axes.grid": True, "grid.color": "#dddddd",
                      "legend.fontsize": 7, "svg.hashsalt": "scbench"})
-LOG_Y = {"dice-fig3"}   # as the figure itself (SPEC §6: log y)
+LOG_Y = {"dice-fig3", "dice-fig4-high"}   # as the figures themselves
 FLAG = "#d62728"
 
 
-def line(ax, rows, key, look, dashed):
+def line(ax, rows, key, look, dashed, trend):
+    """A's (solid) or B's (dashed) medians of one series; with fewer than MIN_TREND
+    thread counts, points only (a line between two thread counts is no trend),
+    B's a little to the right of A's."""
     pts = sorted((r["threads"], r[key]) for r in rows if r[key] is not None
                  and not math.isinf(r[key]))
     if not pts:
         return
-    ax.plot([p[0] for p in pts], [p[1] for p in pts], color=look["color"],
-            marker=look["marker"], linestyle="--" if dashed else "-", linewidth=1.2,
-            markersize=4, markerfacecolor="none" if dashed else look["color"])
+    shift = 1.0 if trend or not dashed else 1.04
+    ax.plot([p[0] * shift for p in pts], [p[1] for p in pts], color=look["color"],
+            marker=look["marker"], linestyle=("--" if dashed else "-") if trend else "none",
+            linewidth=1.2, markersize=4 if trend else 6,
+            markerfacecolor="none" if dashed else look["color"])
 
 
 def panel(ax, pid, rows):
@@ -36,26 +43,37 @@ def panel(ax, pid, rows):
     for r in rows:
         if r["counter"] not in series:
             series.append(r["counter"])
+    xs = sorted(set(r["threads"] for r in rows))
+    trend = len(xs) >= MIN_TREND
     for s in series:
         rr = [r for r in rows if r["counter"] == s]
         look = style.look(s)
-        line(ax, rr, "median_a", look, False)
-        line(ax, rr, "median_b", look, True)
+        line(ax, rr, "median_a", look, False, trend)
+        line(ax, rr, "median_b", look, True, trend)
         for r in rr:
             if r["significant"] == "yes":
-                ax.plot([r["threads"]], [r["median_b"]], "o", markersize=11,
+                ax.plot([r["threads"] * (1.0 if trend else 1.04)], [r["median_b"]], "o",
+                        markersize=11,
                         markerfacecolor="none", markeredgecolor=FLAG, markeredgewidth=1.5)
     ax.set_title(pid, fontsize=9)
     ax.set_xlabel("threads")
     ax.set_ylabel(rows[0]["measure"])
-    xs = sorted(set(r["threads"] for r in rows))
+    ax.set_xscale("log", base=2)
     ax.set_xticks(xs)
+    ax.set_xticklabels(["%d" % x for x in xs])
+    ax.minorticks_off()
+    ax.set_xlim(xs[0] / 1.3, xs[-1] * 1.3)
     if pid.split("-w")[0] in LOG_Y:
-        ax.set_yscale("log")
+        y_log(ax)
+    else:
+        y_linear_eng(ax)   # 1.5M, not an offset "1e6" above the axis
     handles = [Line2D([], [], color=style.look(s)["color"], marker=style.look(s)["marker"],
                       label=style.look(s)["label"]) for s in series]
-    handles += [Line2D([], [], color="black", linestyle="-", label="A (solid)"),
-                Line2D([], [], color="black", linestyle="--", label="B (dashed)"),
+    handles += [Line2D([], [], color="black", linestyle="-" if trend else "none", marker="o",
+                       label="A (solid, filled)" if trend else "A (filled)"),
+                Line2D([], [], color="black", linestyle="--" if trend else "none", marker="o",
+                       markerfacecolor="none",
+                       label="B (dashed, open)" if trend else "B (open, right of A)"),
                 Line2D([], [], color=FLAG, marker="o", linestyle="none", markerfacecolor="none",
                        markersize=8, label="significant")]
     ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
@@ -77,7 +95,9 @@ def draw(out, rows, ids):
         fig, axes = plt.subplots(len(pids), 1, figsize=(7.5, 3.6 * len(pids)), squeeze=False)
         for ax, pid in zip(axes[:, 0], pids):
             panel(ax, pid, [r for r in rr if r["figure"] == pid])
-        fig.suptitle("%s: median of the runs, A solid, B dashed" % fid, fontsize=10)
+        fig.suptitle("%s: median of the runs, A filled, B open%s" % (
+            fid, "" if len(set(r["threads"] for r in rr)) >= MIN_TREND else
+            " (under %d thread counts: points, no lines)" % MIN_TREND), fontsize=10)
         fig.tight_layout()
         for ext in ("png", "pdf"):
             fig.savefig(os.path.join(out, "%s.%s" % (fid, ext)), dpi=110,

@@ -359,6 +359,9 @@ class Figures:
             out.append(("ctx_switches", cs))
         if fig.extra:
             out += fig.extra(self.rs, stats)
+            notes = [v for k, v in out if k == "note"]
+            if len(notes) > 1:
+                out = [(k, v) for k, v in out if k != "note"] + [("note", "; ".join(notes))]
         xt = x_text_of(fig)
         recorded, points, mixed = end_modes(stats, xt)
         if not recorded:

@@ -91,6 +91,61 @@ SCALING = dict(mode="count", x=count_n, xlabel=N_LABEL, drawn=BAND,
                     "resolution) and are left out of the time statistics")
 
 
+MODE_GAP = 1.3     # a jump between consecutive sorted runs that splits a point in two
+MODE_SHARE = 0.10  # ... with at least this share of the runs on each side
+
+
+def two_modes(values):
+    """(low median, high median) when the sorted values fall in two clusters: a
+    ratio of at least MODE_GAP between two consecutive values with at least
+    MODE_SHARE of them on each side; else None."""
+    xs = sorted(v for v in values if v > 0)
+    k = max(1, int(len(xs) * MODE_SHARE))
+    if len(xs) < 10:
+        return None
+    gaps = [(xs[i + 1] / xs[i], i) for i in range(k - 1, len(xs) - k)]
+    if not gaps:
+        return None
+    g, i = max(gaps)
+    if g < MODE_GAP:
+        return None
+    return percentile(xs[:i + 1], 0.5), percentile(xs[i + 1:], 0.5)
+
+
+def startup_extra(rs, stats):
+    """Ayers's scaling figures: the largest N up to which some point's runs fall in
+    two clusters (start-up: a run either has its threads running from the first
+    increment or pays a late start), said in the figure and marked on the axis."""
+    xs = sorted(set(x for pts in stats.values() for x in pts))
+    if not xs:
+        return []
+    # The start-up cost: the median time at the smallest N, where counting is nothing.
+    start = percentile(sorted(v for pts in stats.values() if xs[0] in pts
+                              for v in pts[xs[0]].get("values") or []), 0.5)
+    mixed = {}
+    for s, pts in stats.items():
+        for x, p in pts.items():
+            m = two_modes(p.get("values") or [])
+            # Two clusters of start-up, not of counting: the slower no more than
+            # twice the start-up cost.
+            if m and start and m[1] <= 2 * start:
+                mixed.setdefault(x, []).append((s, m))
+    if not mixed:
+        return []
+    upto = max(mixed)
+    lo = percentile(sorted(m[0] for ms in mixed.values() for _, m in ms), 0.5)
+    hi = percentile(sorted(m[1] for ms in mixed.values() for _, m in ms), 0.5)
+    return [("note", "N <= %s (dotted): %d points' runs fall in two start-up modes, about "
+                     "%.2g and %.2g us: their bands span both"
+                     % (figdata_fmt(upto), sum(len(v) for v in mixed.values()), lo * 1e6,
+                        hi * 1e6)),
+            ("startup_upto", figdata_fmt(upto))]
+
+
+def figdata_fmt(x):
+    return "%d" % x if float(x).is_integer() else "%g" % x
+
+
 def resolution(rs, name, cols):
     """The smallest step between distinct values of cols over the runs of name (ns):
     what the timer resolves there."""
@@ -184,7 +239,8 @@ FIGURES = [
            title="Single counter, low contention (99% external work)",
            **dict(THROUGHPUT, source="dice-fig4-low.csv")),
     Figure("dice-fig4-high", reproduces="Dice et al. Fig. 4 (bottom)",
-           title="Single counter, high contention (0% external work)",
+           title="Single counter, high contention (0% external work); log y: on the "
+                 "paper's linear axis Serial's racy rate squeezes the precise counters",
            **dict(THROUGHPUT, source="dice-fig4-high.csv")),
     Figure("dice-fig5", reproduces="Dice et al. Fig. 5",
            title="7500 counters, one hot, 0% external work",
@@ -211,11 +267,12 @@ FIGURES = [
                  "value/N",
            drawn="lines: 5th and 95th percentiles, dashed: binomial model", **ACCURACY),
     Figure("ayers-scaling", reproduces="Ayers, counter-scaling", source="ayers.csv",
-           title="Counting to N with all PUs: time (median, min-max)", **SCALING),
+           title="Counting to N with all PUs: time (median, min-max)", extra=startup_extra,
+           **SCALING),
     Figure("ayers-scaling-detail", reproduces="Ayers, counter-scaling-detail",
            source="ayers-tunable.csv", select=[only("Scalable")], series=by_threshold,
            title="Scalable with switch-over 2^T, T = 10..15: time (median, min-max)",
-           **SCALING),
+           extra=startup_extra, **SCALING),
     Figure("baselines", reproduces="", source="baselines.csv", mode="timed", drawn=BAND,
            title="The papers' best counters against Sharded, Striped, Batched and PerCPU",
            x=threads, xlabel="threads", split=by_work,

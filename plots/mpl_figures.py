@@ -221,6 +221,9 @@ def draw_ayers_time(files):
         series_line(ax, name, rows, ayers=True)
     n_axis(ax)
     y_log(ax)
+    upto = dat["meta"].get("startup_upto")
+    if upto:  # the N up to which runs fall in two start-up modes (the note says so)
+        ax.axvline(float(upto), color="#555555", linestyle=":", linewidth=1)
     return finish(fig, ax, dat)
 
 
@@ -280,7 +283,7 @@ def draw_read_cost(files):
 DRAW = {
     "dice-fig3": lambda f: draw_throughput(f, True),
     "dice-fig4-low": lambda f: draw_throughput(f, False),
-    "dice-fig4-high": lambda f: draw_throughput(f, False),
+    "dice-fig4-high": lambda f: draw_throughput(f, True),
     "dice-fig5": lambda f: draw_throughput(f, False),
     "dice-fig6-low": draw_relerror,
     "dice-fig6-high": draw_relerror,

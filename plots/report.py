@@ -14,7 +14,8 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from resultset import write_atomically  # noqa: E402
+from resultset import load_text, write_atomically  # noqa: E402
+
 
 # How each verdict of claims.json is written: in a row, and counted in the summary
 # (in this order). A new verdict of plots/claims/core.py gets a line here.
@@ -131,6 +132,7 @@ def header_rows(rs):
             True: "emulated CPU: no timing claim is judged (not measurable), error and "
                   "accuracy claims are", False: "not emulated",
             None: "unknown whether emulated"}.get(emu.get("emulated"), "unknown"))))
+    rows.append(("Machine load", load_text(rs.get("load"))))
     if rs.get("binding"):
         rows.append(("Placement", rs["binding"]))
     if rs.get("pmu_status"):
@@ -291,11 +293,11 @@ def render(d, doc):
     out.append("")
     out.append("Percentiles: %s." % doc.get("percentile_method", "see plots/aggregate.py"))
     out.append("")
-    out.extend(advice_section(d, doc.get("advice")))
+    out.extend(advice_section(d, doc.get("advice"), rs.get("load")))
     return "\n".join(out)
 
 
-def advice_section(d, rows):
+def advice_section(d, rows, load=None):
     """'## Which counter to use on this machine' (computed by plots/advice.py)."""
     if rows is None:
         return []
@@ -310,6 +312,8 @@ def advice_section(d, rows):
            "provisional answer only. `plots/compare` tells whether another machine differs.",
            "",
            "| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
+    if load and load["busy_runs"]:
+        out[-2:-2] = ["**Provisional: the machine was busy** (%s)." % load_text(load), ""]
     for r in rows:
         if not r.get("best"):
             out.append("| %s | - | - | - | %s; %s |" % (cell(r["scenario"]), cell(r["rule"]),

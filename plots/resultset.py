@@ -328,6 +328,32 @@ def cpu_emulation(metas):
     return {"hypervisor": ", ".join(names) or "unknown", "emulated": emulated}
 
 
+def load_summary(rs):
+    """{"runs", "busy_runs", "rule"} over the set's CSVs with a busy column
+    (results/README.md, columns 30-34), or None when none has one."""
+    busy = total = 0
+    rule = None
+    for name in SOURCES:
+        for r in rs.csv(name) or []:
+            if r.get("busy") is not None:
+                total += 1
+                busy += r.get("busy") == 1
+        rule = rule or ((rs.meta(name) or {}).get("load") or {}).get("busy_rule")
+    if not total:
+        return None
+    return {"runs": total, "busy_runs": busy, "rule": rule or "see results/README.md"}
+
+
+def load_text(load):
+    """One line on how busy the machine was, for REPORT.md and the advice."""
+    if not load:
+        return "not recorded (CSVs of schema 3 or older)"
+    if not load["busy_runs"]:
+        return "quiet: none of the %d runs was busy (%s)" % (load["runs"], load["rule"])
+    return ("BUSY: %d of %d runs were taken while %s; their figures measure that load "
+            "as much as the counters" % (load["busy_runs"], load["runs"], load["rule"]))
+
+
 def machine_summary(rs):
     metas = [(n, rs.meta(n)) for n in SOURCES]
     metas = [(n, m) for n, m in metas if m]
@@ -355,6 +381,7 @@ def machine_summary(rs):
         "nodes_virtual": bool(m.get("nodes_virtual")),
         "binding": m.get("binding"), "pmu_status": m.get("pmu_status"),
         "clock": m.get("clock"),
+        "load": load_summary(rs),
     })
     emu = cpu_emulation(metas)
     if emu is not None:   # only sets of schema 4 record it (older claims.json unchanged)

@@ -67,6 +67,26 @@ for id in $SPEC_FIGURES; do
 done
 check "figure_table_has_every_spec_figure${missing:+ (missing:$missing)}" test -z "$missing"
 check style_gp_matches_style_json "$py" "$plots/style.py" --check
+# The 19 variants' colours are far apart (CIELAB Delta E 1976 >= 40: the pairs
+# the issue found alike, ScalableCAS/BFP-DUP, Striped/RBONumaAdapt,
+# Batched/MorrisAdapt, were 14-30 apart), and every (marker, dash) pair is its own.
+check palette_separates_19_series "$py" -c '
+import itertools, json, math, sys
+def lab(h):
+    c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+    xyz = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+           (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    f = [v ** (1 / 3) if v > 0.008856 else 7.787 * v + 16 / 116 for v in xyz]
+    return (116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
+st = json.load(open(sys.argv[1]))
+v = [s for s in st["series"] if not s["name"].startswith("T")]
+d = min((math.dist(lab(a["color"]), lab(b["color"])), a["name"], b["name"])
+        for a, b in itertools.combinations(v, 2))
+looks = set((s["pt"], s["dash"]) for s in v)
+print("# closest colours: %s / %s, Delta E %.1f" % (d[1], d[2], d[0]))
+sys.exit(0 if len(v) == 19 and d[0] >= 40 and len(looks) == 19
+         and len(set(s["pt"] for s in v)) == 19 else 1)' "$plots/style.json"
 copy_set rs
 rs=$tmp/rs
 "$py" "$plots/aggregate.py" "$rs" >"$tmp/agg.out" 2>&1
