@@ -12,6 +12,8 @@
 #     header macros.
 # Needs CC (make check passes it) and nm/readelf; parts whose library kind
 # was not built (--disable-shared/--disable-static) are skips.
+# SC_TEST_EMULATOR (tests/cross-check.sh) runs the application.
+# shellcheck disable=SC2086,SC2154 # $incs and the emulator split into words; tap.sh sets $tmp
 . "$(dirname "$0")/tap.sh"
 : "${TOP_SRCDIR:=.}"
 CC=${CC:-cc}
@@ -94,7 +96,7 @@ for kind in static shared; do
 	fi
 	if $CC -std=c11 $incs -o "$tmp/app-$kind" "$tmp/app.c" "$lib" -lm -pthread 2>"$tmp/err"; then
 		check "$kind: an application of line size $line links and runs" \
-			env LD_LIBRARY_PATH=counters/.libs "$tmp/app-$kind"
+			env LD_LIBRARY_PATH=counters/.libs ${SC_TEST_EMULATOR:-} "$tmp/app-$kind"
 	else
 		not_ok "$kind: an application of line size $line does not link: $(head -3 "$tmp/err")"
 	fi
