@@ -6,12 +6,15 @@
 #     the version node SCOUNTERS_1.0; its soname is libscounters.so.N;
 #   - the check itself fails on a list holding an internal name;
 #   - an application compiled with another SC_LINE_SIZE than the library's
-#     does not link (static and shared), naming sc_abi_line_size_<N>, and
-#     one with the library's own links and runs;
+#     does not link (static and shared), naming sc_abi_line_size_<N>, one
+#     with the library's own links and runs, and it does not load with a
+#     shared library of the other line size put in place of its own;
 #   - sc_version(), sc_version_string() and sc_line_size() agree with the
 #     header macros.
 # Needs CC (make check passes it) and nm/readelf; parts whose library kind
 # was not built (--disable-shared/--disable-static) are skips.
+# SC_TEST_EMULATOR (tests/cross-check.sh) runs the application.
+# shellcheck disable=SC2086,SC2154 # $incs and the emulator split into words; tap.sh sets $tmp
 . "$(dirname "$0")/tap.sh"
 : "${TOP_SRCDIR:=.}"
 CC=${CC:-cc}
@@ -94,7 +97,7 @@ for kind in static shared; do
 	fi
 	if $CC -std=c11 $incs -o "$tmp/app-$kind" "$tmp/app.c" "$lib" -lm -pthread 2>"$tmp/err"; then
 		check "$kind: an application of line size $line links and runs" \
-			env LD_LIBRARY_PATH=counters/.libs "$tmp/app-$kind"
+			env LD_LIBRARY_PATH=counters/.libs ${SC_TEST_EMULATOR:-} "$tmp/app-$kind"
 	else
 		not_ok "$kind: an application of line size $line does not link: $(head -3 "$tmp/err")"
 	fi
@@ -105,4 +108,26 @@ for kind in static shared; do
 			grep -q "sc_abi_line_size_$other" "$tmp/err"
 	fi
 done
+# Load time: the application of line size $line, linked with the shared
+# library, run with a library of line size $other (the same sources, built
+# here from the headers above) in its place.
+if [ -f "$so" ] && [ -x "$tmp/app-shared" ]; then
+	mkdir -p "$tmp/lib-$other"
+	if $CC -std=c11 -D_GNU_SOURCE -shared -fPIC -fvisibility=hidden -I"$tmp/other" -Icounters \
+		-o "$tmp/lib-$other/libscounters.so.$soversion" "$TOP_SRCDIR"/counters/*.c \
+		-Wl,-soname,"libscounters.so.$soversion" \
+		-Wl,--version-script="$TOP_SRCDIR/counters/libscounters.sym" -lm -pthread 2>"$tmp/err"; then
+		if env LD_LIBRARY_PATH="$tmp/lib-$other" ${SC_TEST_EMULATOR:-} "$tmp/app-shared" \
+			>/dev/null 2>"$tmp/err"; then
+			not_ok "shared: an application of line size $line ran with a library of $other"
+		else
+			check "shared: a library of line size $other refused at load time: $(head -1 "$tmp/err")" \
+				grep -q "sc_abi_line_size_$line" "$tmp/err"
+		fi
+	else
+		not_ok "shared: building a library of line size $other: $(head -3 "$tmp/err")"
+	fi
+else
+	ok "shared: load-time check # SKIP no shared library built"
+fi
 tap_done

@@ -47,7 +47,7 @@ static void test_new_validates(void)
 	tap_ok(sc_counter_new(NULL, "", NULL) == NULL, "new_null_variant_and_null_err");
 	c = sc_counter_new("bfp-csup", " accuracy=2 , mantissa-threshold=100 ", &err);
 	tap_ok(c == NULL, "new_rejects_accuracy_and_mantissa_threshold_together");
-	c = sc_counter_new("batched", "batch=8,", &err);
+	c = sc_counter_new("batched", "batch=8", &err);
 	tap_ok(c && strcmp(sc_counter_variant(c), "Batched") == 0,
 	       "new_by_case_insensitive_name_with_params");
 	sc_counter_free(c);
