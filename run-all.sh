@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-all.sh - run every experiment of SPEC §6 into one result set, then make
+# run-all.sh - run every experiment of doc/design.md §6 into one result set, then make
 # the figures and the report. See --help.
 set -euo pipefail
 

@@ -41,7 +41,7 @@ static void print_list(uint32_t pus)
 
 /*
  * The two helper threads across all runs: where they were seen, and the
- * reader's CPU time as a share of one worker's (SPEC §5.2 read cost; issue 9:
+ * reader's CPU time as a share of one worker's (doc/design.md §5.2 read cost; issue 9:
  * at threads == PUs it must stay well below 1%).
  */
 typedef struct helpers {

@@ -9,7 +9,7 @@ the report computes a statistic:
                               one row per (series, x) with n, median, min, max,
                               mean, p5, p95 over the runs of that point, and the
                               analytic envelope where one exists
-  DIR/figdata/figures.tsv     every figure id of SPEC §6: ok + its .dat files,
+  DIR/figdata/figures.tsv     every figure id of doc/design.md §6: ok + its .dat files,
                               or skipped + why (a missing CSV is skipped, not fatal)
   DIR/figdata/claims.json     the result-set summary, one entry per claim of
                               the two papers (what was measured here and the

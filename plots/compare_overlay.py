@@ -17,7 +17,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 
 plt.rcParams.update({"font.size": 9, "axes.grid": True, "grid.color": "#dddddd",
                      "legend.fontsize": 7, "svg.hashsalt": "scbench"})
-LOG_Y = {"dice-fig3"}   # as the figure itself (SPEC §6: log y)
+LOG_Y = {"dice-fig3"}   # as the figure itself (doc/design.md §6: log y)
 FLAG = "#d62728"
 
 

@@ -8,7 +8,7 @@ import csv
 import json
 import os
 
-# Every CSV run-all.sh writes (SPEC §6); the figure table names its sources among them.
+# Every CSV run-all.sh writes (doc/design.md §6); the figure table names its sources among them.
 SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
            "ayers.csv", "ayers-tunable.csv", "baselines.csv", "latency.csv", "read-cost.csv"]
 TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status", "end_state"}

@@ -91,7 +91,7 @@ extern "C" {
 #endif
 
 /*
- * The one list of variants, in the order of SPEC §3:
+ * The one list of variants, in the order of doc/design.md §3:
  *   X(prefix, canonical name, alias or NULL, kind, array layout,
  *     one-line summary, accepted parameters)
  * Every variant also accepts same-seed (see sc_thread_init).
