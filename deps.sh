@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # deps.sh [--no-install] [--ci] [--list] - the Debian packages scounters needs,
 # installed when missing. The one list of them: ./test.sh, ./run-all.sh and
 # .ci/run all call this script.

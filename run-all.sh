@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run-all.sh - run every experiment of doc/design.md §6 into one result set, then make
 # the figures and the report. See --help.
 set -euo pipefail

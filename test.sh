@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test.sh [--no-install] - the test command of README.md, from a fresh clone:
 # the Debian packages that are missing (./deps.sh; --no-install or
 # SCOUNTERS_NO_INSTALL=1 only names them), then ./autogen.sh and ./configure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* numa.c - configuration and slow paths of the NUMA-aware counters (sc_numa.h). */
 #include <scounters/sc_numa.h>
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench.sh - the performance targets of doc/design.md §9, measured as ratios in one
 # run on this machine (make bench). A benchmark, not a test: it reports each
 # target as met or missed. It exits non-zero only when scbench fails or, with

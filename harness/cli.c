@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.c - parsing and validation of scbench's options (doc/design.md §5.1, §8). */
 #include "cli.h"
 

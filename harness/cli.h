@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.h - scbench's command line (doc/design.md §5.1): a contract that scripts and
  * tests depend on. Parsing validates every value; a bad one is a usage error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * histogram.h - log-linear latency histogram for --latency (doc/design.md §5.2; the
  * layout follows the HDR histogram of seed 002).

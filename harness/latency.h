@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * latency.h - the per-increment latency loops (--latency, doc/design.md §5.2). Like
  * the throughput loops of workloads/loops.c they are stamped out per

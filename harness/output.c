@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output.c - CSV rows, and where output files go (doc/design.md §5.4, §8, §10). */
 #include "output.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * output.h - the CSV of doc/design.md §5.4, its FILE.meta.json sidecar, and where
  * they go (doc/design.md §8, §10):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* placement.c - topology loading and the spread/compact thread orders (doc/design.md §5.3). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * placement.h - the machine's topology and where each worker thread runs
  * (doc/design.md §5.3).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pmu.c - hardware events through PAPI (doc/design.md §5.2, §8).
  *

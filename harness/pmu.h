@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pmu.h - hardware events through PAPI (doc/design.md §5.2), one event set per worker
  * thread, created inside the pinned thread.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run.c - one run of one point. The protocol (doc/design.md §5.2):
  *

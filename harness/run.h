@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run.h - one measured run of one point (variant, thread count): threads,
  * barriers, timing, and the figures that make a CSV row (doc/design.md §5.2).

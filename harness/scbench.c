@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scbench.c - the benchmark driver: parse, calibrate, run every (variant,
  * threads, run) point, write the CSV and its meta.json sidecar.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Which counter to use on this machine (doc/design.md §10): one recommendation per usage
 scenario, computed from the figures' statistics, for REPORT.md's last section.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """aggregate.py DIR - the one aggregator of a result set (STYLE.md principle 7).
 
 Reads the scbench CSVs of result set DIR (results/README.md has the schema) and

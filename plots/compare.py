@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """compare.py A B [--out DIR] - compare two result sets point by point (doc/design.md §10).
 
 Run through plots/compare, which finds a Python with numpy and scipy

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """compare_stats.py - the statistics of plots/compare.py: Holm's correction, the
 percentile bootstrap of a ratio of medians, and the empirical-Bayes moderated
 t-test of log values (Smyth 2004) with its Mann-Whitney fallback. numpy and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The analytic envelopes of the statistical figures (doc/design.md §6) and the models
 behind them: Morris 1/sqrt(2a), BFP-DUP sqrt(3/(8M-3)), Scalable's binomial
 estimate. Used by the figure table (plots/figures.py) and by the claims that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """How a figure entry of plots/figures.py becomes figure data (plots/figdata.py).
 
 An entry (Figure) says where its rows come from and what to plot of them: the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The figure table: one entry per figure id of doc/design.md §6 (the vocabulary and how
 an entry is built: plots/figbuild.py).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """report.py DIR - write DIR/REPORT.md: which claims of the two papers hold here.
 
 Formats DIR/figdata/claims.json (the claims, measurements and verdicts that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reading a result set: the scbench CSVs (schema: results/README.md), their
 .meta.json sidecars, and the summary of the machine and protocol that the
 report's header and the claims' "not measurable" reasons use.

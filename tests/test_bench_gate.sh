@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_bench_gate.sh - the regression gate of make bench BASELINE=FILE
 # (harness/bench.sh --compare), on metric files made here: a bench compared
 # with itself passes, a 2x loss in one target beyond its noise fails and names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_calibration.c - the meaning of --work (doc/design.md §4, Dice §5): after
  * calibration, a single-thread CAS run with W% external work has

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_cli.sh - scbench's command-line contract (doc/design.md §5.1, §5.4, §8), as TAP.
 # Every bad input must exit 2 with one line on stderr and create or truncate
 # no file; good runs must write the CSV schema and the meta.json sidecar.

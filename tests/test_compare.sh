@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_compare.sh - plots/compare (doc/design.md §10), as TAP: a result set compared
 # with itself flags nothing; a copy with one variant's throughput halved in one
 # figure flags exactly that variant there; points of only one set are listed;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_deps.sh - deps.sh, ./test.sh and ./run-all.sh on a machine that lacks
 # packages, as TAP. Nothing is installed or uninstalled: dpkg-query, apt-get,
 # sudo, id and make are stubs first on PATH (in a temporary directory) that

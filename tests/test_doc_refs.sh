@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_doc_refs.sh - every reference in the tree points into the repository,
 # as TAP: no file names the project's external brief (the word spelled in
 # capitals below, as a word, e.g. followed by a section sign) or the

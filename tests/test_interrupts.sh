@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_interrupts.sh - SIGINT and SIGTERM (issue 9, doc/design.md §8), as TAP.
 # scbench stops the current run and exits 130/143 with one line, leaving no
 # half-written output (a regular file: nothing at all; a stream: whole rows

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_output.sh - where scbench's output goes (doc/design.md §5.4, §8, §10), as TAP:
 # a symlink is written through to its target, an existing FIFO is written in
 # place and never replaced, - is standard output, and a write error (EPIPE,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_placement.c - thread placement (doc/design.md §5.3) on synthetic topologies,
  * where the PU order is checkable without the hardware, on an irregular XML

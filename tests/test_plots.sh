@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_plots.sh - the figure and report pipeline (doc/design.md §6, §7) on the fixture
 # result set tests/fixtures/results-small, as TAP: the aggregator's data and
 # statistics (checked against statistics.quantiles), the claim declarations,

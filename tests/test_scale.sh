@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2016 # awk and python programs in single quotes
 # test_scale.sh - runs at 256 threads (issue 9; doc/design.md §3: precise variants are
 # exact under any number of threads, oversubscribed too), as TAP. Here, on a

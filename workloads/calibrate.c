@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate.c - turn an external-work percentage into a mean pause count
  * (doc/design.md §4, Dice §5: "99% external work means that the single-thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * loops.c - the measured loops, stamped out once per variant from the
  * SC_VARIANTS list so that each increment is the variant's inlined fast

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * workload.h - what a thread does between increments (Dice §5, doc/design.md §4):
  * external work, and which counter of the array it increments next.

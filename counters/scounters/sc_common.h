@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_common.h - pieces every counter family shares: cache-line padding, the
  * per-thread context, the xorshift generators, randomized exponential backoff,

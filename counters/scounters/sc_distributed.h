@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_distributed.h - precise counters that spread one count over several words,
  * so that increments of different threads write different cache lines:

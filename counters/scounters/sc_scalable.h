@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_scalable.h - Ayers's integer approximate counters: Scalable (alias ayers),
  * ScalableCAS and ScalableCapped.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_simple.h - the central-word counters: Serial, CAS, FetchAdd and RBO.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scounters.h - umbrella header of the scalable statistics counters library.
  * Include it as <scounters/scounters.h> (pkg-config's Cflags name the

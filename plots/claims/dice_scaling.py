@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Dice §5, §5.1, §5.2: the single counter's throughput as threads are added
 (Figs. 3 and 4), and what the external-work setting means."""
 

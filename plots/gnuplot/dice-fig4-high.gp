@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # dice-fig4-high.gp - Dice et al. Fig. 4 (bottom): linear y, all thread counts.
 # Usage: gnuplot -c plots/gnuplot/dice-fig4-high.gp RESULT_DIR  ->  RESULT_DIR/figures/dice-fig4-high.png
 FIG = "dice-fig4-high"
