@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run-all.sh - run every experiment of SPEC §6 into one result set, then make
+# SPDX-License-Identifier: MIT
+# run-all.sh - run every experiment of doc/design.md §6 into one result set, then make
 # the figures and the report. See --help.
 set -euo pipefail
 
@@ -278,15 +279,19 @@ read_conf() {
 }
 
 # --- dependencies and build ---------------------------------------------------
-need_pkgs=""
-for tool in gcc make autoreconf libtoolize pkg-config; do
-	command -v "$tool" >/dev/null 2>&1 || need_pkgs="$need_pkgs $tool"
-done
-pkg-config --exists 'hwloc >= 2.0' 2>/dev/null || need_pkgs="$need_pkgs libhwloc-dev"
-if [ -n "$need_pkgs" ] && [ -z "${SCBENCH:-}" ]; then
-	echo "run-all.sh: missing build dependencies:$need_pkgs" >&2
-	echo "install them with: apt-get install build-essential autoconf automake libtool pkg-config libhwloc-dev hwloc libpapi-dev gnuplot-nox python3-matplotlib" >&2
-	exit 1
+# deps.sh installs the Debian packages that are missing (SCOUNTERS_NO_INSTALL=1:
+# only names them, and run-all.sh stops); not with a given SCBENCH.
+if [ -z "${SCBENCH:-}" ]; then
+	"$top/deps.sh" || exit 1
+	need_pkgs=""
+	for tool in gcc make autoreconf libtoolize pkg-config; do
+		command -v "$tool" >/dev/null 2>&1 || need_pkgs="$need_pkgs $tool"
+	done
+	pkg-config --exists 'hwloc >= 2.0' 2>/dev/null || need_pkgs="$need_pkgs libhwloc-dev"
+	if [ -n "$need_pkgs" ]; then
+		echo "run-all.sh: missing build dependencies:$need_pkgs (Debian packages: $("$top/deps.sh" --list))" >&2
+		exit 1
+	fi
 fi
 command -v gnuplot >/dev/null 2>&1 ||
 	echo "run-all.sh: gnuplot not found: no PNG figures (apt-get install gnuplot-nox)" >&2

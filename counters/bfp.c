@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bfp.c - configuration of the binary floating point counters (sc_bfp.h). */
 #include <scounters/sc_bfp.h>
 

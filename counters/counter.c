@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * counter.c - the handle API (sc_counter.h): counters made by name, each
  * thread's context made on first use and retired at thread exit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * distributed.c - the slow paths of the distributed counters (sc_distributed.h):
  * configuration, allocation of the slot arrays, Striped's table growth, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* morris.c - configuration of the float-threshold counters (sc_morris.h). */
 #include <scounters/sc_morris.h>
 

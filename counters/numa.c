@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* numa.c - configuration and slow paths of the NUMA-aware counters (sc_numa.h). */
 #include <scounters/sc_numa.h>
 
@@ -73,7 +74,7 @@ int sc_rbonuma_adapt_init(sc_rbonuma_adapt_t *c, const sc_rbonuma_adapt_cfg *cfg
 /* Zero the value, keep the flag and node bits (see RBONumaAdapt in sc_numa.h). */
 void sc_rbonuma_reset(sc_rbonuma_t *c, const sc_rbonuma_cfg *cfg)
 {
-	/* relaxed, load and store: reset runs while no thread increments (SPEC §3). */
+	/* relaxed, load and store: reset runs while no thread increments (doc/design.md §3). */
 	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
 	atomic_store_explicit(&c->w, w & ~cfg->value_mask, memory_order_relaxed);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * registry.c - the run-time table of variants, built from the SC_VARIANTS
  * list: one type-erased wrapper per operation per variant, lookup by name,

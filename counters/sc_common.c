@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sc_common.c - the shared slow paths: seeds, parameters, errors, allocation. */
 #include <scounters/sc_common.h>
 

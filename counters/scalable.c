@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalable.c - configuration of Ayers's integer counters (sc_scalable.h). */
 #include <scounters/sc_scalable.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* simple.c - configuration of the central-word counters (sc_simple.h). */
 #include <scounters/sc_simple.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arch.c - atomics kind and cache line size of this build and machine (arch.h). */
 #include "config.h"
 

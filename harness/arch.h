@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch.h - what this build and this machine do underneath the counters, for
  * the metadata: how 64-bit atomic read-modify-writes are made, and the cache

@@ -1,5 +1,6 @@
 #!/bin/sh
-# bench.sh - the performance targets of SPEC §9, measured as ratios in one
+# SPDX-License-Identifier: MIT
+# bench.sh - the performance targets of doc/design.md §9, measured as ratios in one
 # run on this machine (make bench). A benchmark, not a test: it reports each
 # target as met or missed. It exits non-zero only when scbench fails or, with
 # a baseline, when a target regressed beyond the noise of the two benches

@@ -1,4 +1,5 @@
-/* cli.c - parsing and validation of scbench's options (SPEC §5.1, §8). */
+/* SPDX-License-Identifier: MIT */
+/* cli.c - parsing and validation of scbench's options (doc/design.md §5.1, §8). */
 #include "cli.h"
 
 #include "output.h"

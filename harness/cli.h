@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * cli.h - scbench's command line (SPEC §5.1): a contract that scripts and
+ * cli.h - scbench's command line (doc/design.md §5.1): a contract that scripts and
  * tests depend on. Parsing validates every value; a bad one is a usage error
  * (exit 2) with one line naming the option, the value and what is accepted.
  */
@@ -67,7 +68,7 @@ void cli_free(cli_opts *o);
 void cli_variant_params(const cli_opts *o, const sc_variant *v, sc_params *out);
 void cli_usage(FILE *f);
 
-/* Default base seed (SPEC §5.1: "default fixed"). */
+/* Default base seed (doc/design.md §5.1: "default fixed"). */
 #define CLI_DEFAULT_SEED 20130623ull
 
 #endif /* SC_CLI_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock.c - calibration of the tick clock (clock.h). */
 #include "clock.h"
 

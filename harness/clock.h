@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.h - a cheap tick clock for per-increment latency and read cost:
  * the TSC on x86 (invariant on any machine this suite targets), the generic

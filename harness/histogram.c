@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* histogram.c - the cold paths of the latency histogram (histogram.h). */
 #include "histogram.h"
 

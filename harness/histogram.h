@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * histogram.h - log-linear latency histogram for --latency (SPEC §5.2; the
+ * histogram.h - log-linear latency histogram for --latency (doc/design.md §5.2; the
  * layout follows the HDR histogram of seed 002).
  *
  * Layout. Values are uint64 (ns or ticks). The value range is cut into
@@ -11,7 +12,7 @@
  *
  * Error contract. A bucket of width w starts at >= 2^k * w, so any value in
  * it is within w/2 of the bucket's midpoint, a relative error of at most
- * (w/2) / (2^k * w) = 2^-(k+1). k = 6 gives 2^-7 (0.78%), what SPEC §5.2
+ * (w/2) / (2^k * w) = 2^-(k+1). k = 6 gives 2^-7 (0.78%), what doc/design.md §5.2
  * asks. Reported values (percentiles) are bucket midpoints, clamped into the
  * recorded [min, max], so they carry the same bound.
  *

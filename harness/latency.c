@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* latency.c - per-variant latency loops (latency.h). */
 #include "latency.h"
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * latency.h - the per-increment latency loops (--latency, SPEC §5.2). Like
+ * latency.h - the per-increment latency loops (--latency, doc/design.md §5.2). Like
  * the throughput loops of workloads/loops.c they are stamped out per
  * variant so the increment stays inlined; each increment is bracketed by
  * two tick reads and recorded, in ticks, into the thread's own histogram.

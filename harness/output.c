@@ -1,4 +1,5 @@
-/* output.c - CSV rows, and where output files go (SPEC §5.4, §8, §10). */
+/* SPDX-License-Identifier: MIT */
+/* output.c - CSV rows, and where output files go (doc/design.md §5.4, §8, §10). */
 #include "output.h"
 
 #include "histogram.h"

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * output.h - the CSV of SPEC §5.4, its FILE.meta.json sidecar, and where
- * they go (SPEC §8, §10):
+ * output.h - the CSV of doc/design.md §5.4, its FILE.meta.json sidecar, and where
+ * they go (doc/design.md §8, §10):
  *
  *   "-"                      standard output; no sidecar.
  *   a regular file, or a     written under a temporary name in the directory
@@ -83,7 +84,7 @@ void out_abort(out_file *o);
  */
 char *out_sidecar_path(const out_file *o, const char *ext, char *why, size_t whylen);
 
-/* The required columns of SPEC §5.4, in order. */
+/* The required columns of doc/design.md §5.4, in order. */
 extern const char *const out_csv_columns[];
 
 void out_csv_header(FILE *f, const run_setup *s);

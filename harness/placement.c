@@ -1,4 +1,5 @@
-/* placement.c - topology loading and the spread/compact thread orders (SPEC §5.3). */
+/* SPDX-License-Identifier: MIT */
+/* placement.c - topology loading and the spread/compact thread orders (doc/design.md §5.3). */
 #include "config.h"
 
 #include "placement.h"

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * placement.h - the machine's topology and where each worker thread runs
- * (SPEC §5.3).
+ * (doc/design.md §5.3).
  *
  * The topology is loaded once; the spread and compact orders are computed
  * then, so the slot of thread i is a table look-up and a pure function of i:

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * pmu.c - hardware events through PAPI (SPEC §5.2, §8).
+ * pmu.c - hardware events through PAPI (doc/design.md §5.2, §8).
  *
  * pmu_setup_init decides once, on the main thread, which requested events can
  * be counted: it resolves every name (an unknown one is a usage error), then
@@ -20,7 +21,7 @@
 #include <papi.h>
 #endif
 
-/* SPEC §5.2: cycles and instructions give IPC; the misses explain it. */
+/* doc/design.md §5.2: cycles and instructions give IPC; the misses explain it. */
 static const char *const pmu_default_events[] = {
 	"PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_L1_DCM", "PAPI_L3_TCM",
 };

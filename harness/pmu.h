@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * pmu.h - hardware events through PAPI (SPEC §5.2), one event set per worker
+ * pmu.h - hardware events through PAPI (doc/design.md §5.2), one event set per worker
  * thread, created inside the pinned thread.
  *
- * Missing counters never fail a run (SPEC §8): a machine without them (most
+ * Missing counters never fail a run (doc/design.md §8): a machine without them (most
  * virtual machines), an event this CPU lacks, or a thread whose event set
  * cannot start all leave the event columns empty, and `status` says why. Only
  * a name PAPI does not know at all, or too many names, is a usage error. The

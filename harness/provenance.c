@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* provenance.c - CPU identity, frequency policy and binary path for meta.json. */
 #include "config.h"
 

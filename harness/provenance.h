@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * provenance.h - what a result says about the machine and the build behind
  * it: the CPU (model, sockets, SMT, frequency governor, boost), the binary

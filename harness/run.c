@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * run.c - one run of one point. The protocol (SPEC §5.2):
+ * run.c - one run of one point. The protocol (doc/design.md §5.2):
  *
  *   count mode:  create, pin and initialise threads -> start barrier -> each
  *                performs N increments -> time from the barrier to the last

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run.h - one measured run of one point (variant, thread count): threads,
- * barriers, timing, and the figures that make a CSV row (SPEC §5.2).
+ * barriers, timing, and the figures that make a CSV row (doc/design.md §5.2).
  */
 #ifndef SC_RUN_H
 #define SC_RUN_H
@@ -110,7 +111,7 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 
 /*
  * NULL, or why a worker could not be bound to its PU (the run went on
- * unbound; the metadata says so, SPEC §8).
+ * unbound; the metadata says so, doc/design.md §8).
  */
 const char *run_binding_problem(void);
 

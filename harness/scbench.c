@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scbench.c - the benchmark driver: parse, calibrate, run every (variant,
  * threads, run) point, write the CSV and its meta.json sidecar.
@@ -41,7 +42,7 @@ static void print_list(uint32_t pus)
 
 /*
  * The two helper threads across all runs: where they were seen, and the
- * reader's CPU time as a share of one worker's (SPEC §5.2 read cost; issue 9:
+ * reader's CPU time as a share of one worker's (doc/design.md §5.2 read cost; issue 9:
  * at threads == PUs it must stay well below 1%).
  */
 typedef struct helpers {

@@ -1,4 +1,5 @@
-"""Which counter to use on this machine (SPEC §10): one recommendation per usage
+# SPDX-License-Identifier: MIT
+"""Which counter to use on this machine (doc/design.md §10): one recommendation per usage
 scenario, computed from the figures' statistics, for REPORT.md's last section.
 
 A scenario is a declaration (Scenario): the panels whose points are candidates,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """aggregate.py DIR - the one aggregator of a result set (STYLE.md principle 7).
 
 Reads the scbench CSVs of result set DIR (results/README.md has the schema) and
@@ -9,7 +10,7 @@ the report computes a statistic:
                               one row per (series, x) with n, median, min, max,
                               mean, p5, p95 over the runs of that point, and the
                               analytic envelope where one exists
-  DIR/figdata/figures.tsv     every figure id of SPEC §6: ok + its .dat files,
+  DIR/figdata/figures.tsv     every figure id of doc/design.md §6: ok + its .dat files,
                               or skipped + why (a missing CSV is skipped, not fatal)
   DIR/figdata/claims.json     the result-set summary, one entry per claim of
                               the two papers (what was measured here and the

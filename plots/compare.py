@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""compare.py A B [--out DIR] - compare two result sets point by point (SPEC §10).
+# SPDX-License-Identifier: MIT
+"""compare.py A B [--out DIR] - compare two result sets point by point (doc/design.md §10).
 
 Run through plots/compare, which finds a Python with numpy and scipy
 (Debian: python3-scipy). A point is one figure panel of plots/figures.py, one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the runs' end states (the end_state column, results/README.md) say about
 the points of a figure: which mode each run of an adaptive variant ended in,
 the points whose runs ended in different modes (a bimodal min-max band), and

@@ -1,4 +1,5 @@
-"""The analytic envelopes of the statistical figures (SPEC §6) and the models
+# SPDX-License-Identifier: MIT
+"""The analytic envelopes of the statistical figures (doc/design.md §6) and the models
 behind them: Morris 1/sqrt(2a), BFP-DUP sqrt(3/(8M-3)), Scalable's binomial
 estimate. Used by the figure table (plots/figures.py) and by the claims that
 compare a measurement with a model. Standard library only.

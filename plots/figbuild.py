@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """How a figure entry of plots/figures.py becomes figure data (plots/figdata.py).
 
 An entry (Figure) says where its rows come from and what to plot of them: the
@@ -33,7 +34,7 @@ class Panel:
 
 
 class Figure:
-    """One figure id of SPEC §6; see the module comment and plots/figures.py."""
+    """One figure id of doc/design.md §6; see the module comment and plots/figures.py."""
 
     def __init__(self, id, title, reproduces, drawn, source, mode, x, xlabel, panels,
                  select=(), series=None, split=None, selection=None, envelope=None,

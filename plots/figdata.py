@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The figure-data format (DIR/figdata/*.dat), written by aggregate.py and read by
 mpl_figures.py and report.py; gnuplot reads the same files.
 

@@ -1,4 +1,5 @@
-"""The figure table: one entry per figure id of SPEC §6 (the vocabulary and how
+# SPDX-License-Identifier: MIT
+"""The figure table: one entry per figure id of doc/design.md §6 (the vocabulary and how
 an entry is built: plots/figbuild.py).
 
 To add a figure: add one Figure(...) below (its id, the CSV it reads, which

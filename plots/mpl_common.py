@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Drawing helpers of plots/mpl_figures.py: tick labels, log axes, and how a series
 is drawn (a median line with its min-max band, or, with fewer than 4 x values,
 points with min-max whiskers offset per series). Colours and markers come from

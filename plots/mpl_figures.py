@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """mpl_figures.py DIR [FIGURE...] - draw every figure of result set DIR with matplotlib.
 
 Reads only DIR/figdata (written by plots/aggregate.py; nothing is computed

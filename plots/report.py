@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """report.py DIR - write DIR/REPORT.md: which claims of the two papers hold here.
 
 Formats DIR/figdata/claims.json (the claims, measurements and verdicts that
@@ -50,7 +51,7 @@ def figure_links(d, ids):
 
 
 def provenance_rows(rs):
-    """The schema version, the CPU (SPEC §10 provenance) and the build. A result
+    """The schema version, the CPU (doc/design.md §10 provenance) and the build. A result
     set written before schema 2 has no cpu record: it says so, never guesses."""
     versions = rs.get("schema_versions")
     if not versions:

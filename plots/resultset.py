@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reading a result set: the scbench CSVs (schema: results/README.md), their
 .meta.json sidecars, and the summary of the machine and protocol that the
 report's header and the claims' "not measurable" reasons use.
@@ -17,7 +18,7 @@ import random
 import re
 import string
 
-# Every CSV run-all.sh writes (SPEC §6); the figure table names its sources among them.
+# Every CSV run-all.sh writes (doc/design.md §6); the figure table names its sources among them.
 SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
            "ayers.csv", "ayers-tunable.csv", "baselines.csv", "latency.csv", "read-cost.csv"]
 TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status", "end_state",

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The statistics of the aggregator (STYLE.md principle 7: computed once, here).
 
 Standard library only, so that the aggregator runs under any python3.

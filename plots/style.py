@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The figures' palette, read from plots/style.json (the only place it is defined).
 
 As a module: style.look(name) gives a series' colour, matplotlib marker, fill,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cross-check.sh ARCH - build scounters for another architecture with
 # Debian's cross compiler and run the whole test suite under qemu-user.
 #

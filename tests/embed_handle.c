@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * embed_handle.c - the handle API from a user's point of view: a counter
  * chosen by name, incremented from 8 threads that never register with the

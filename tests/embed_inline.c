@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * embed_inline.c - the inlined per-variant API from a user's point of view:
  * one BFP-CSUP counter configured and incremented through its static inline

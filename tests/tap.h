@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tap.h - a minimal Test Anything Protocol writer for make check (automake's
  * tap-driver.sh reads it). One test program prints a plan, then one line per

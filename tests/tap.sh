@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=sh
 # tap.sh - the TAP helpers of the shell tests, sourced (POSIX sh):
 #   . "$(dirname "$0")/tap.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_adapt_switch.c - the switch thresholds of RBONumaAdapt (records its
  * node after 3 quick and 16 backoff tries fail) and MultilineAdapt (inflates

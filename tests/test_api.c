@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_api.c - the per-variant API beyond the increment, for all 19
  * variants through the registry: add(n) of the precise variants is exact

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_bench_gate.sh - the regression gate of make bench BASELINE=FILE
 # (harness/bench.sh --metrics and --compare) on synthetic scbench CSVs made
 # here, as TAP. Deterministic: the per-run throughputs come from a Park-Miller

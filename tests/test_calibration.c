@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * test_calibration.c - the meaning of --work (SPEC §4, Dice §5): after
+ * test_calibration.c - the meaning of --work (doc/design.md §4, Dice §5): after
  * calibration, a single-thread CAS run with W% external work has
  * (100-W)/100 of the throughput of the same run with none. Checked for
  * W = 99 (1/100) and W = 90 (1/10), each within 10%.

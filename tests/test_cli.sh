@@ -1,5 +1,6 @@
 #!/bin/sh
-# test_cli.sh - scbench's command-line contract (SPEC §5.1, §5.4, §8), as TAP.
+# SPDX-License-Identifier: MIT
+# test_cli.sh - scbench's command-line contract (doc/design.md §5.1, §5.4, §8), as TAP.
 # Every bad input must exit 2 with one line on stderr and create or truncate
 # no file; good runs must write the CSV schema and the meta.json sidecar.
 set -u
@@ -284,7 +285,7 @@ check array_cas_padded awk -F, '$1=="CAS" && $17+0 < 64 {bad=1} $1=="CAS"{seen=1
 check array_morris_packed awk -F, '$1=="Morris" && $17+0 != 4 {bad=1} $1=="Morris"{seen=1} END{exit bad || !seen}' "$tmp/a.csv"
 check array_hot_counter_exact awk -F, '$1=="CAS" && ($14!=$13 || $13!=20000){bad=1} END{exit bad}' "$tmp/a.csv"
 
-# Placement on a synthetic T5440-like box: threads 0-3 on four nodes (SPEC §5.3).
+# Placement on a synthetic T5440-like box: threads 0-3 on four nodes (doc/design.md §5.3).
 # A build without hwloc (configure --without-hwloc, as the aarch64 cross-check
 # makes) has no synthetic topologies: the check is skipped and says so.
 if grep -q '(no hwloc)' "$tmp/c.csv.meta.json" 2>/dev/null; then

@@ -1,5 +1,6 @@
 #!/bin/sh
-# test_compare.sh - plots/compare (SPEC §10), as TAP: a result set compared
+# SPDX-License-Identifier: MIT
+# test_compare.sh - plots/compare (doc/design.md §10), as TAP: a result set compared
 # with itself flags nothing; a copy with one variant's throughput halved in one
 # figure flags exactly that variant there; points of only one set are listed;
 # a directory that is not a result set exits 2 with one line. Deterministic:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // test_cxx_abi.cc - the C++ view of the public types matches the C one.
 //
 // The library is compiled as C, and a C++ program that inlines an

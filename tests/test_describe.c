@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_describe.c - the describe operation (the end_state column): for every
  * variant through the registry, the string's form and snprintf-like

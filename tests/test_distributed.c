@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_distributed.c - the distributed precise counters (sc_distributed.h):
  * Sharded, Striped, Batched and PerCPU.

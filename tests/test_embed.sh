@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_embed.sh - run the embed examples that make check built (TAP): the
 # handle API and the inlined API, each compiled as C11 and, for every C++
 # standard configure found the compiler to accept, as C++17, C++20 and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_gitignore.sh - results/.gitignore keeps a user's result sets out of
 # git while the reference set and the schema stay tracked, as TAP. Checked
 # with git check-ignore in a scratch repository (so it also runs from a

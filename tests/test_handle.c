@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_handle.c - the handle API (sc_counter.h) for all 19 variants: threads
  * that never register get contexts of their own; precise counters are exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_histogram.c - the latency histogram's layout, error bound, merge and
  * percentiles (harness/histogram.h). Fixed seeds: deterministic.

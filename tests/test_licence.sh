@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_licence.sh - every source file of the tree carries the line
 # "SPDX-License-Identifier: MIT" near its top, in its own comment syntax, and
 # LICENSE is the MIT licence; as TAP.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_man3.sh - the section-3 man pages (doc/man3) against the handle API's
 # header, as TAP: every function declared in counters/scounters/sc_counter.h
 # has a page (its own, or a ".so" link to the page that documents it, whose
@@ -32,11 +33,12 @@ for ch in text:
         top.append(ch)
 top = "".join(top)
 for stmt in top.split(";"):
-    m = re.match(r"\s*typedef\s+(?:struct|union|enum)\s+\w+\s+(\w+)\s*$", stmt)
+    # (a statement may begin with a macro line such as SC_API_BEGIN)
+    m = re.search(r"\btypedef\s+(?:struct|union|enum)\s+\w+\s+(\w+)\s*$", stmt)
     if m:
         print("type", m.group(1))
         continue
-    if stmt.lstrip().startswith("typedef"):
+    if re.search(r"\btypedef\b", stmt):
         continue
     m = re.search(r"\b(sc_\w+)\s*\(", stmt)
     if m:

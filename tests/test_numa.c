@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_numa.c - the NUMA-aware precise counters (sc_numa.h): exactness under
  * oversubscription with virtual nodes, the multi-node paths (node recording,

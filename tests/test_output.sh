@@ -1,5 +1,6 @@
 #!/bin/sh
-# test_output.sh - where scbench's output goes (SPEC §5.4, §8, §10), as TAP:
+# SPDX-License-Identifier: MIT
+# test_output.sh - where scbench's output goes (doc/design.md §5.4, §8, §10), as TAP:
 # a symlink is written through to its target, an existing FIFO is written in
 # place and never replaced, - is standard output, and a write error (EPIPE,
 # EFBIG) is exit 1 with one line and leaves no partial file behind.

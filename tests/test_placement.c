@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * test_placement.c - thread placement (SPEC §5.3) on synthetic topologies,
+ * test_placement.c - thread placement (doc/design.md §5.3) on synthetic topologies,
  * where the PU order is checkable without the hardware, on an irregular XML
  * topology, and on the real machine, where binding must really happen.
  */

@@ -1,5 +1,6 @@
 #!/bin/sh
-# test_plots.sh - the figure and report pipeline (SPEC §6, §7) on the fixture
+# SPDX-License-Identifier: MIT
+# test_plots.sh - the figure and report pipeline (doc/design.md §6, §7) on the fixture
 # result set tests/fixtures/results-small, as TAP: the aggregator's data and
 # statistics (checked against statistics.quantiles), the claim declarations,
 # both renderers, the report, plots/regen, a partial result set,
@@ -45,7 +46,7 @@ not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
 
-# Every figure id of SPEC §6, from the figure table (a new entry is tested in
+# Every figure id of doc/design.md §6, from the figure table (a new entry is tested in
 # the aggregator and both renderers without a change here).
 SPEC_FIGURES="dice-fig3 dice-fig4-low dice-fig4-high dice-fig5 dice-fig6-low dice-fig6-high
 ayers-accuracy ayers-accuracy-detail ayers-accuracy-tunable ayers-scaling ayers-scaling-detail

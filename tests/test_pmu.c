@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_pmu.c - the hardware-events module (harness/pmu.h): which --events
  * lists are usage errors, that the default set never fails and explains

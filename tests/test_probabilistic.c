@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_probabilistic.c - the probabilistic counters: Morris, MorrisAdapt,
  * BFP-DUP, BFP-CSUP, Scalable, ScalableCAS and ScalableCapped.

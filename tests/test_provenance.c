@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_provenance.c - the "cpu" facts of meta.json read from a made-up Linux
  * CPU directory and cpuinfo file in a temporary directory: governor, boost

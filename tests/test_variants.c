@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_variants.c - properties every variant must have, checked through the
  * registry and the measured loops of workloads/ (so the code scbench runs is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * testutil.h - helpers shared by the test programs: run a function on n
  * threads released together by a barrier, a few statistics, a monotonic

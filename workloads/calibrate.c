@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate.c - turn an external-work percentage into a mean pause count
- * (SPEC §4, Dice §5: "99% external work means that the single-thread
+ * (doc/design.md §4, Dice §5: "99% external work means that the single-thread
  * throughput is 1/100 of the throughput achieved with no external work").
  */
 #include <math.h>

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * loops.c - the measured loops, stamped out once per variant from the
  * SC_VARIANTS list so that each increment is the variant's inlined fast
  * path: the harness pays one indirect call per phase, never one per
- * increment (SPEC §2).
+ * increment (doc/design.md §2).
  *
  * Each loop has a single-counter form and an array form (hot counter 0
  * alternating with a uniformly drawn other counter), each with or without

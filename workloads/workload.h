@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * workload.h - what a thread does between increments (Dice §5, SPEC §4):
+ * workload.h - what a thread does between increments (Dice §5, doc/design.md §4):
  * external work, and which counter of the array it increments next.
  *
  * The harness drives one phase of a thread through one indirect call to a
@@ -100,11 +101,11 @@ extern const wl_loops wl_variant_loops[SC_VARIANT_COUNT];
 /* The loops of variant v (a pointer into sc_variants). */
 const wl_loops *wl_loops_for(const sc_variant *v);
 
-/* Seed a thread's two streams from the base seed (SPEC §3: independent streams). */
+/* Seed a thread's two streams from the base seed (doc/design.md §3: independent streams). */
 void wl_thread_init(wl_thread *w, uint32_t index, uint32_t node, uint64_t seed, bool same_seed);
 
 /*
- * Calibration of external work (SPEC §4): m such that a single-thread CAS
+ * Calibration of external work (doc/design.md §4): m such that a single-thread CAS
  * run spends pct% of its time in external work. Measures ns per CAS
  * increment (t_inc) and ns per pause (t_pause) with the real loops, then
  * m = pct/(100-pct) * t_inc / t_pause.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_atomic.h - the atomics of the public headers, for C11 and for C++17 and
  * later.

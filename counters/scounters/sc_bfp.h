@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_bfp.h - the binary floating point counters: BFP-DUP and BFP-CSUP (Dice §4).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_common.h - pieces every counter family shares: cache-line padding, the
  * per-thread context, the xorshift generators, randomized exponential backoff,
@@ -28,7 +29,7 @@ SC_API_BEGIN
  * Padding unit. One 64-byte line by default, on aarch64 too (Neoverse cores:
  * Graviton, Ampere, Grace); configure --with-line-size=128 pads to two lines
  * for adjacent-line prefetchers or Apple's 128-byte lines, and
- * --with-line-size=auto takes the build machine's (SPEC §3).
+ * --with-line-size=auto takes the build machine's (doc/design.md §3).
  */
 #ifndef SC_LINE_SIZE
 #define SC_LINE_SIZE 64
@@ -136,7 +137,7 @@ static inline uint32_t sc_xorshift_ayers(uint32_t *s)
 /*
  * For the few fast-path helpers a compiler might decline to inline in a large
  * loop: "static inline" is only a hint, and one call per increment is what
- * the measured loops must never pay (SPEC §2).
+ * the measured loops must never pay (doc/design.md §2).
  */
 #if defined(__GNUC__)
 #define SC_ALWAYS_INLINE static inline __attribute__((always_inline))

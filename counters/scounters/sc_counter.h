@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_counter.h - the handle API: a counter chosen by name, with the calling
  * thread's context managed by the library. For programs that do not want to

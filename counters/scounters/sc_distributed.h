@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_distributed.h - precise counters that spread one count over several words,
  * so that increments of different threads write different cache lines:
@@ -19,7 +20,7 @@
  *    sc_alloc_lines (Striped: allocated lazily), so init can fail with a
  *    message (out of memory) and destroy frees them; heap_bytes reports them.
  *  - reset stores 0 everywhere and keeps the allocation; only while nothing
- *    increments (SPEC §3).
+ *    increments (doc/design.md §3).
  *  - add(n) is the increment's update with n in place of 1: exact, same
  *    parts, same thread-index rules (Striped: see its comment).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_morris.h - the float-threshold counters after Morris: Morris and
  * MorrisAdapt (Dice §3, Fig. 1).

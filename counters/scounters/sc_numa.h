@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_numa.h - the NUMA-aware precise counters of Dice §2.1-2.2: RBONuma,
  * RBONumaAdapt, Multiline and MultilineAdapt.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_scalable.h - Ayers's integer approximate counters: Scalable (alias ayers),
  * ScalableCAS and ScalableCapped.
@@ -440,7 +441,7 @@ static inline uint64_t sc_scalable_cas_get(const sc_scalable_cas_t *c,
 
 static inline void sc_scalable_cas_reset(sc_scalable_cas_t *c, const sc_scalable_cas_cfg *cfg)
 {
-	/* relaxed: only while nothing increments (SPEC §3). */
+	/* relaxed: only while nothing increments (doc/design.md §3). */
 	if (cfg->width == 32) {
 		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		uint32_t keep = atomic_load_explicit(w, memory_order_relaxed) & SC_SCALABLE_CAS_TAG32;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_simple.h - the central-word counters: Serial, CAS, FetchAdd and RBO.
  *
@@ -35,7 +36,7 @@ static inline uint64_t sc_word_get(const sc_word_counter *c)
 	return atomic_load_explicit(&c->v, memory_order_relaxed);
 }
 
-/* reset stores 0; callers guarantee no increment is in flight (SPEC §3). */
+/* reset stores 0; callers guarantee no increment is in flight (doc/design.md §3). */
 static inline void sc_word_reset(sc_word_counter *c)
 {
 	atomic_store_explicit(&c->v, 0, memory_order_relaxed);

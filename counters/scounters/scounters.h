@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scounters.h - umbrella header of the scalable statistics counters library.
  * Include it as <scounters/scounters.h> (pkg-config's Cflags name the
@@ -93,7 +94,7 @@ extern "C" {
 SC_API_BEGIN
 
 /*
- * The one list of variants, in the order of SPEC §3:
+ * The one list of variants, in the order of doc/design.md §3:
  *   X(prefix, canonical name, alias or NULL, kind, array layout,
  *     one-line summary, accepted parameters)
  * Every variant also accepts same-seed (see sc_thread_init).

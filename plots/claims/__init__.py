@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The claims of the two papers that REPORT.md judges, one module per paper
 section or family of claims; the report numbers them in the order below.
 

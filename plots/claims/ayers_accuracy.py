@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ayers, Accuracy and The Scalable Counter: how exact racing (Serial),
 interlocked (FetchAdd) and Scalable are when all PUs count to N."""
 

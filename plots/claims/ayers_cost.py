@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ayers, Accuracy/Notes/Scalability: what the switch-over 2^T buys (accuracy)
 and costs (time), and what counting to N costs each variant."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ayers, Notes and End Notes: the binomial model's flat spread, the seeding of
 the per-thread RNGs, and the two variants the note proposes (CAS first, capped
 granularity), measured by count-to-N runs and by the timed runs of latency.csv."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a claim is, the verdicts, and what a verdict rule may ask of the result set.
 
 A claim is a declaration (Claim): its id, the paper section it comes from, its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Dice §5.3: 7500 counters, one hot (Fig. 5)."""
 
 from claims.core import Claim

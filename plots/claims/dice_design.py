@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Dice abstract, §2.1, §3.2, §4.2, §4.3, §5.1, §5.3, §5.5: what the design of each
 counter promises (cost at low contention, exactness, accuracy, the cost of a read),
 measured on the figures of §5 and on read-cost."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Dice §3.1, §4.2, §5.4: the probabilistic counters' relative error (Fig. 6)
 against the paper's statements and the analytic RSTDV bounds."""
 

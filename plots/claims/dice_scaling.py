@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Dice §5, §5.1, §5.2: the single counter's throughput as threads are added
 (Figs. 3 and 4), and what the external-work setting means."""
 
@@ -7,7 +8,7 @@ from claims.core import FAILS, HOLDS, NM, Claim, f_n, f_rate, f_ratio
 from claims.rules import (judge_points, loo_medians, on_figure, one_thread_work_ratio,
                           ratio_point, throughput_ratio_above)
 
-# Variant groups of Dice §5 (canonical names, SPEC §3).
+# Variant groups of Dice §5 (canonical names, doc/design.md §3).
 DICE_PROB = ["Morris", "MorrisAdapt", "BFP-DUP", "BFP-CSUP"]
 DICE_SCALABLE = ["Multiline", "MultilineAdapt"] + DICE_PROB
 DICE_UNSCALABLE_PRECISE = ["CAS", "RBO", "RBONuma", "RBONumaAdapt"]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Dice §1, §5.1: a Serial (racy load/store) counter loses increments under contention."""
 
 from claims.core import Claim

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Verdict rules shared by a family of claims. Each factory returns a rule
 rule(ctx, claim) -> (measured, verdict, reason) (see claims/core.py); the
 figure the rule reads is the claim's unless the factory is told otherwise.

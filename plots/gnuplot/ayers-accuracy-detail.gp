@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ayers-accuracy-detail.gp - Ayers's counter-accuracy-detail figure: racing
 # left out, value/N of interlocked and Scalable: mean (line), 5th-95th
 # percentile (band), min and max (dotted), and the binomial model's 5th-95th

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ayers-accuracy-tunable.gp - Ayers's counter-accuracy-tunable figure: Scalable
 # with switch-over 2^T for T = 10..15, the 5th and 95th percentiles of value/N
 # (two lines per T) and the binomial model's (dashed).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ayers-accuracy.gp - Ayers's counter-accuracy figure: counting to N with all
 # PUs, value/N of racing (Serial), interlocked (FetchAdd) and Scalable: the
 # mean as a line, min-max as a band; the switch-over 2^T marked.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ayers-time.gp - body of Ayers's scaling figures: time to count to N (log-log),
 # median of the runs as a line, min-max as a band.
 S = META(FILE1, "series")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common.gp - loaded first by every figure script. A figure script runs as
 #   gnuplot -c plots/gnuplot/<figure>.gp RESULT_DIR
 # and sets FIG (the figure id), RESULTS (ARG1) and GPDIR (its own directory)

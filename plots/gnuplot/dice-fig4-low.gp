@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # dice-fig4-low.gp - Dice et al. Fig. 4 (top): linear y, all thread counts.
 # Usage: gnuplot -c plots/gnuplot/dice-fig4-low.gp RESULT_DIR  ->  RESULT_DIR/figures/dice-fig4-low.png
 FIG = "dice-fig4-low"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # dice-fig6-high.gp - Dice et al. Fig. 6 (bottom): 0% external work, worst |relative error| of the runs.
 # Usage: gnuplot -c plots/gnuplot/dice-fig6-high.gp RESULT_DIR  ->  RESULT_DIR/figures/dice-fig6-high.png
 FIG = "dice-fig6-high"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # latency.gp - latency of one increment (p50, p99, p99.9; ns, log y) against
 # threads, every variant, single counter, 0% external work.
 # Usage: gnuplot -c plots/gnuplot/latency.gp RESULT_DIR  ->  RESULT_DIR/figures/latency.png

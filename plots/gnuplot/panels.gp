@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # panels.gp - body of the multi-panel threads figures (baselines: one panel per
 # work level; latency: one per percentile). One .dat file per panel, listed in
 # figures.tsv; median line, min-max band, or with fewer than 4 thread counts

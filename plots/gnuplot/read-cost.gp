@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # read-cost.gp - per variant, the cost of one get while the other threads
 # increment (ns, linear y from 0) and the memory per counter (bytes, log y):
 # the median of the runs as a point, min-max as a whisker (no bars: a bar's

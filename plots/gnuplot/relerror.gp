@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # relerror.gp - body of Dice Fig. 6 (top and bottom), two panels: left, per
 # probabilistic variant the worst |relative error| of the runs at each thread
 # count (the max column) on the y scale both Fig. 6 figures share (y_max), one

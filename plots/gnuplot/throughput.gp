@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # throughput.gp - body of the threads-vs-ops/ms figures (Dice Figs. 3-5):
 # per variant the median of the runs as a line, their min-max range as a band;
 # with fewer than 4 thread counts (DRAW "points") the median as a point with

@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# deps.sh [--no-install] [--ci] [--list] - the Debian packages scounters needs,
+# installed when missing. The one list of them: ./test.sh, ./run-all.sh and
+# .ci/run all call this script.
+#
+#   (no option)    install what is missing: apt-get as root, or through sudo
+#                  otherwise, after one line naming the packages
+#   --no-install   (or SCOUNTERS_NO_INSTALL=1) install nothing: name the
+#                  apt-get line for what is missing and exit 1
+#   --ci           also the packages only CI needs (clang++ builds, help2man,
+#                  man page rendering)
+#   --list         print the packages, one line, and exit
+#
+# Exit status: 0 when everything is installed (or was just installed), 1 when
+# packages are missing and were not installed, 2 on a usage error. Where
+# dpkg-query is missing (not Debian) nothing is checked: a note names the
+# packages and the build finds out for itself.
+set -u
+
+# Building, make check, scbench with hwloc and PAPI, the figures and report.
+PKGS="build-essential autoconf automake libtool pkg-config git libhwloc-dev hwloc
+libpapi-dev papi-tools gnuplot-nox python3-matplotlib python3-numpy python3-scipy"
+# CI only: clang++ builds of the embed examples, help2man for scbench(1),
+# groff and man-db to render the section-3 pages in make check.
+CI_PKGS="clang help2man groff-base man-db cmake meson ninja-build"
+
+me=deps.sh
+no_install=${SCOUNTERS_NO_INSTALL:-}
+[ "$no_install" = 0 ] && no_install=""
+list=""
+for arg in "$@"; do
+	case $arg in
+	--no-install) no_install=1 ;;
+	--ci) PKGS="$PKGS $CI_PKGS" ;;
+	--list) list=1 ;;
+	-h | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) echo "$me: unknown option $arg (expected --no-install, --ci, --list)" >&2; exit 2 ;;
+	esac
+done
+# shellcheck disable=SC2086,SC2116
+PKGS=$(echo $PKGS)
+if [ -n "$list" ]; then
+	echo "$PKGS"
+	exit 0
+fi
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "$me: not a Debian system (no dpkg-query): not checking packages; the build needs the equivalents of: $PKGS" >&2
+	exit 0
+fi
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q ' installed$' ||
+		missing="$missing $p"
+done
+missing=${missing# }
+[ -z "$missing" ] && exit 0
+
+if [ -n "$no_install" ]; then
+	echo "$me: missing Debian packages (not installing them: SCOUNTERS_NO_INSTALL or --no-install); install them with:" >&2
+	echo "  apt-get install $missing" >&2
+	exit 1
+fi
+if [ "$(id -u)" = 0 ]; then
+	as=""
+	how="as root"
+elif command -v sudo >/dev/null 2>&1; then
+	as=sudo
+	how="through sudo"
+else
+	echo "$me: missing Debian packages, and not root and no sudo to install them; as root run:" >&2
+	echo "  apt-get install $missing" >&2
+	exit 1
+fi
+echo "$me: installing Debian packages ($how): $missing" >&2
+# shellcheck disable=SC2086
+if $as env DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get update -qq >/dev/null &&
+	$as env DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq --no-install-recommends $missing >/dev/null; then
+	exit 0
+fi
+echo "$me: apt-get failed; install the packages yourself with:" >&2
+echo "  apt-get install $missing" >&2
+exit 1
