@@ -432,7 +432,7 @@ done
 log=$work/console.log
 say "booting $nodes nodes x $cores vCPUs (TCG, $((nodes * mem_mb)) MB, timeout ${timeout_s} s); console: $log"
 t_boot=$(date +%s)
-qrc=0
+set +e # the pipeline's status is read below (timeout's is 124 or 137)
 timeout --kill-after=20 "$timeout_s" qemu-system-x86_64 -nodefaults -no-user-config \
 	-machine q35 -accel tcg,thread=multi -cpu max -m "$((nodes * mem_mb))M" \
 	-smp "$ncpu,sockets=$nodes,cores=$cores,threads=1" "${numa_args[@]}" \
@@ -443,8 +443,10 @@ timeout --kill-after=20 "$timeout_s" qemu-system-x86_64 -nodefaults -no-user-con
 	-fsdev "local,id=work,path=$share,security_model=none,multidevs=remap" \
 	-device "virtio-9p-pci,fsdev=work,mount_tag=work" \
 	-display none -vga none -monitor none -serial stdio -no-reboot </dev/null 2>"$work/qemu.err" |
-	tee "$log" | grep -v -E '^(SCVM-EXIT|\[ *[0-9.]+\] )' || true
-qrc=${PIPESTATUS[0]}
+	tee "$log" | grep -v -E '^(SCVM-EXIT|\[ *[0-9.]+\] )'
+pipe=("${PIPESTATUS[@]}")
+set -e
+qrc=${pipe[0]}
 vm_s=$(($(date +%s) - t_boot))
 rc=$(sed -n 's/^SCVM-EXIT \([0-9]*\).*/\1/p' "$log" | tail -1)
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
