@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* node.c - node ids from the kernel (sc_node.h) and their refresh for sc_thread_self. */
 #include "node_priv.h"
 

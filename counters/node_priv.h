@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * node_priv.h - inside the library only: the per-thread check, inlined into
  * sc_thread_self, of whether the thread's node id may be stale (counters/node.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * version.c - the run-time version query and the line-size symbol of
  * sc_abi.h.

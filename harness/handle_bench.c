@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * handle_bench.c - ns per sc_counter_inc on one thread, for make bench
  * (harness/bench.sh): what the handle API's increment costs, with the node

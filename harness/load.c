@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* load.c - what else the machine was doing around a run (load.h). */
 #include "load.h"
 

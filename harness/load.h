@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * load.h - what else the machine was doing around one run (read-only reads of
  * /proc/loadavg and /proc/stat, and getrusage of this process).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The overlay figures of plots/compare: for each Dice or baselines experiment,
 both result sets' medians against threads (A solid, B dashed, the variant's
 colour and marker from plots/style.json), significant differences ringed.

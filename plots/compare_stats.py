@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """compare_stats.py - the statistics of plots/compare.py: Benjamini-Hochberg's
 correction, the smallest detectable change, the
 percentile bootstrap of a ratio of medians, and the empirical-Bayes moderated

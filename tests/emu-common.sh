@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # tests/emu-common.sh - what tests/cross-check.sh and tests/numa-vm-check.sh
 # share, sourced by both (bash): their work directory, Debian packages and

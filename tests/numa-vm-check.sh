@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/numa-vm-check.sh [NODESxCORES] [--run CMD] - boot an emulated NUMA
 # machine (qemu-system-x86_64, TCG) and check scounters' multi-node paths in it.
 #

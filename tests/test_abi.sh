@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_abi.sh - the library's binary interface (TAP), from the build tree:
 #   - libscounters.so exports only the public API: every dynamic symbol it
 #     defines is named sc_*, is declared in the public headers (an

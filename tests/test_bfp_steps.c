@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_bfp_steps.c - BFP-CSUP's add(n) costs O(log n) steps. counters/bfp.c
  * is compiled into this test with SC_BFP_TEST_STEP counting the iterations

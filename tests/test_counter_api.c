@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_counter_api.c - the handle API's signed add, its two readings, the
  * error-bound query and the parameter parsing of sc_counter_new (TAP):

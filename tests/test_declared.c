@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_declared.c - every public counter type declared as a user would
  * (scounters.h's "Directly, inlined" example: `sc_P_cfg cfg; sc_P_t c;`

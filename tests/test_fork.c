@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fork.c - the handle API survives fork() while other threads use it.
  * Six threads loop creating short-lived threads that count (taking and

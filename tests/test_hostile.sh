@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_hostile.sh - hostile inputs and conditions (issue 20), as TAP: a result
 # set is data (run-all.sh --resume parses run-all.conf and run-all.plan, never
 # runs them), a resumed set is checked part by part, stale temporary files

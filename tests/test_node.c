@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_node.c - node ids from the kernel (counters/node.c) with injected
  * ids: the mapping of sparse kernel node ids to counter indices, the choice

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_node_real.c - node ids from the kernel on this machine's real
  * topology (as hwloc sees it; HWLOC_SYNTHETIC and HWLOC_XMLFILE are ignored):

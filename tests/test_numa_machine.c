@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_numa_machine.c - the NUMA nodes of the real machine, as hwloc, the
  * kernel and the harness see them. On a one-node box it checks that all three

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_pedantic.sh - every public header (counters/scounters/*.h), included
 # alone in a translation unit, compiles without a diagnostic under
 # -Wall -Wextra -Wpedantic -Werror as C11 (the configured C compiler, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_abi.h - what binds an application to the library it runs with: the
  * export macros, the version (numeric macros and a run-time query), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sc_node.h - the calling thread's CPU and NUMA node as the kernel reports
  * them, and how a kernel node id becomes a counter's node index.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # dice-fig4-high.gp - Dice et al. Fig. 4 (bottom): log y (the paper's linear axis is set by
 # Serial and squeezes the precise counters into its bottom 5%), all thread counts.
 # Usage: gnuplot -c plots/gnuplot/dice-fig4-high.gp RESULT_DIR  ->  RESULT_DIR/figures/dice-fig4-high.png
