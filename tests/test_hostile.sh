@@ -57,7 +57,7 @@ echo "touch $tmp/pwned" >>"$rs/run-all.conf"
 run_all --resume "$rs"
 check conf_command_refused_exit_2 test $? -eq 2
 check conf_command_not_run test ! -e "$tmp/pwned"
-check conf_error_names_line grep -q "run-all.conf line 4: expected KEY=VALUE" "$tmp/err"
+check conf_error_names_line grep -q "run-all.conf line $(($(wc -l <"$tmp/conf.good") + 1)): expected KEY=VALUE" "$tmp/err"
 sed "s|^threads=.*|threads=\"1 \$(touch $tmp/pwned)\"|" "$tmp/conf.good" >"$rs/run-all.conf"
 run_all --resume "$rs"
 check conf_bad_threads_refused test $? -eq 2 -a ! -e "$tmp/pwned"
