@@ -448,7 +448,7 @@ static void test_real_machine_binding(void)
 	}
 	n = topo_pus(t) < MAX_THREADS ? topo_pus(t) : MAX_THREADS;
 	for (uint32_t i = 0; i < n; i++) {
-		chk[i] = (bind_check){t, i, -1, -1, {0, 0, 0}};
+		chk[i] = (bind_check){t, i, -1, -1, {0, 0, 0, -1}};
 		if (pthread_create(&tid[i], NULL, bind_check_thread, &chk[i]))
 			abort();
 	}
