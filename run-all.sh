@@ -590,7 +590,10 @@ part_complete() {
 	runs=${runs%% *}
 	[ -f "$part" ] && [ -s "$part.meta.json" ] || return 1
 	case $args in *--latency*) [ -s "$part.latency.csv" ] || return 1 ;; esac
+	# A quoted field (pmu_status, end_state, params) may hold commas: each is
+	# counted as one field (scbench writes no newline inside a field).
 	awk -F, -v want=$(( $(tr ',' '\n' <<<"$list" | wc -l) * runs )) '
+		{ gsub(/"[^"]*"/, "Q") }
 		NR == 1 { if ($1 != "counter") exit 1; nf = NF; next }
 		NF != nf { exit 1 }
 		{ rows++ }

@@ -19,6 +19,8 @@
 . "$(dirname "$0")/tap.sh"
 : "${TOP_SRCDIR:=.}"
 CC=${CC:-cc}
+# The build's CFLAGS (make check passes them): a sanitizer build links its runtime.
+cflags=${SC_CFLAGS:-}
 so=counters/.libs/libscounters.so
 ar=counters/.libs/libscounters.a
 incs="-I$TOP_SRCDIR/counters -Icounters"
@@ -96,13 +98,13 @@ for kind in static shared; do
 		ok "$kind: line size # SKIP no $kind library built"
 		continue
 	fi
-	if $CC -std=c11 $incs -o "$tmp/app-$kind" "$tmp/app.c" "$lib" -lm -pthread 2>"$tmp/err"; then
+	if $CC $cflags -std=c11 $incs -o "$tmp/app-$kind" "$tmp/app.c" "$lib" -lm -pthread 2>"$tmp/err"; then
 		check "$kind: an application of line size $line links and runs" \
 			env LD_LIBRARY_PATH=counters/.libs ${SC_TEST_EMULATOR:-} "$tmp/app-$kind"
 	else
 		not_ok "$kind: an application of line size $line does not link: $(head -3 "$tmp/err")"
 	fi
-	if $CC -std=c11 -I"$tmp/other" -o "$tmp/bad-$kind" "$tmp/app.c" "$lib" -lm -pthread 2>"$tmp/err"; then
+	if $CC $cflags -std=c11 -I"$tmp/other" -o "$tmp/bad-$kind" "$tmp/app.c" "$lib" -lm -pthread 2>"$tmp/err"; then
 		not_ok "$kind: an application of line size $other linked with a library of $line"
 	else
 		check "$kind: line size $other refused at link time, naming sc_abi_line_size_$other" \
@@ -114,7 +116,7 @@ done
 # here from the headers above) in its place.
 if [ -f "$so" ] && [ -x "$tmp/app-shared" ]; then
 	mkdir -p "$tmp/lib-$other"
-	if $CC -std=c11 -D_GNU_SOURCE -shared -fPIC -fvisibility=hidden -I"$tmp/other" -Icounters \
+	if $CC $cflags -std=c11 -D_GNU_SOURCE -shared -fPIC -fvisibility=hidden -I"$tmp/other" -Icounters \
 		-o "$tmp/lib-$other/libscounters.so.$soversion" "$TOP_SRCDIR"/counters/*.c \
 		-Wl,-soname,"libscounters.so.$soversion" \
 		-Wl,--version-script="$TOP_SRCDIR/counters/libscounters.sym" -lm -pthread 2>"$tmp/err"; then

@@ -57,7 +57,7 @@ read_ns=12.5
 	for v in \$(echo "\$counters" | tr , ' '); do
 		r=\$first
 		while [ "\$r" -lt \$((first + runs)) ]; do
-			echo "\$v,precise,\$threads,\$r,\$mode,\$work,0,1,spread,1,0,0.1,\${ops:-100},\${ops:-100},0,1,64,\$((seed + r)),\$params,0,0,0,\$read_ns,fake"
+			echo "\$v,precise,\$threads,\$r,\$mode,\$work,0,1,spread,1,0,0.1,\${ops:-100},\${ops:-100},0,1,64,\$((seed + r)),\$params,0,0,0,\$read_ns,\"fake, a quoted field with a comma\""
 			r=\$((r + 1))
 		done
 	done
