@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from . import PROG, Failure, Usage, say
+from . import Failure, Usage, say
 from . import merge as M
 from . import parts as P
 from . import plan as PL
@@ -65,7 +65,8 @@ def parse(argv):
             raise Usage("unknown option '%s' (see --help)" % a)
         i += 1
     if o.max_threads is not None:
-        if not re.fullmatch(r"[1-9][0-9]{0,4}", o.max_threads) or int(o.max_threads) > PL.MAX_THREADS:
+        if not re.fullmatch(r"[1-9][0-9]{0,4}", o.max_threads) or \
+                int(o.max_threads) > PL.MAX_THREADS:
             raise Usage("--max-threads=%s: expected an integer in [1, 16384]" % o.max_threads)
         o.max_threads = int(o.max_threads)
     if o.order_seed is not None:
@@ -80,11 +81,14 @@ def parse(argv):
                         % (o.experiments, " ".join(PL.EXPERIMENTS)))
         for e in o.experiments.split(","):
             if e not in PL.EXPERIMENTS:
-                raise Usage("--experiments: unknown experiment '%s' (one of: %s)" % (e, " ".join(PL.EXPERIMENTS)))
+                raise Usage("--experiments: unknown experiment '%s' (one of: %s)"
+                            % (e, " ".join(PL.EXPERIMENTS)))
     if o.variants and not re.fullmatch(RS.NAME_LIST, o.variants):
-        raise Usage("--variants=%s: expected a comma-separated list of variant names (scbench --list)" % o.variants)
+        raise Usage("--variants=%s: expected a comma-separated list of variant names (scbench --list)"
+                    % o.variants)
     if (o.experiments or o.variants) and o.resume is not None:
-        raise Usage("--experiments and --variants are for a new result set; --resume follows the recorded plan")
+        raise Usage("--experiments and --variants are for a new result set; --resume follows the "
+                    "recorded plan")
     o.experiments = o.experiments.split(",") if o.experiments else []
     o.variants = o.variants.split(",") if o.variants else []
     if o.shard is not None:
@@ -118,7 +122,8 @@ class Context:
 
     def resume_cmd(self):
         extra = " --shard=%d/%d" % self.shard if self.shard else ""
-        return "%s --resume %s%s" % (P.quote(os.path.join(self.top, "run-all.sh")), P.quote(self.dir), extra)
+        return "%s --resume %s%s" % (P.quote(os.path.join(self.top, "run-all.sh")),
+                                     P.quote(self.dir), extra)
 
 
 def new_result_set(o, top, scbench):
@@ -129,7 +134,8 @@ def new_result_set(o, top, scbench):
         host = socket.gethostname().split(".")[0]
         out = os.path.join(top, "results", "%s-%s" % (host, time.strftime("%Y%m%d-%H%M%S")))
     if os.path.lexists(out):
-        raise Usage("%s exists: a result set is never overwritten (use --resume %s to continue it)" % (out, out))
+        raise Usage("%s exists: a result set is never overwritten (use --resume %s to continue it)"
+                    % (out, out))
     threads = PL.thread_list(o.max_threads)
     seed = o.order_seed or (int(time.time()) * 1000003 + os.getpid()) % 2147483646 + 1
     reg = PL.registry(scbench)
@@ -190,7 +196,9 @@ def regenerate(ctx):
 
 
 def estimates(ctx, plan):
-    nall = len(PL.registry(ctx.scbench).names) if any(PL.option(a, "counter") == "all" for _, _, a in plan) else 0
+    nall = 0
+    if any(PL.option(a, "counter") == "all" for _, _, a in plan):
+        nall = len(PL.registry(ctx.scbench).names)
     est = PL.estimates(["%s %s %s" % line for line in plan], ctx.mode, nall, ctx.threads[-1])
     return {k: round(v, 3) for k, v in est.items()}
 
@@ -254,7 +262,8 @@ def main(argv, top, scbench, stage):
         if not ctx.shard:
             for f in glob.glob(os.path.join(glob.escape(d), "*.csv*.tmp")):
                 os.remove(f)
-        say("interrupted (SIG%s); nothing finished is lost. Continue with: %s" % (e.sig, ctx.resume_cmd()))
+        say("interrupted (SIG%s); nothing finished is lost. Continue with: %s"
+            % (e.sig, ctx.resume_cmd()))
         return e.status
 
 
@@ -265,7 +274,8 @@ def on_signal(sig, _frame):
 def entry():
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, on_signal)
-    top = os.environ.get("RUNALL_TOP") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = os.environ.get("RUNALL_TOP") or os.path.dirname(os.path.dirname(here))
     scbench = os.environ.get("SCBENCH") or os.path.join(top, "harness", "scbench")
     try:
         return main(sys.argv[1:], top, scbench, os.environ.get("RUNALL_STAGE", "run"))
@@ -274,6 +284,9 @@ def entry():
         return 2
     except Failure as e:
         say(*str(e).split("\n"))
+        return 1
+    except OSError as e:  # a file of the result set that cannot be written or read
+        say("%s" % e)
         return 1
     except P.Interrupted as e:  # before a result set was under way
         say("interrupted (SIG%s)" % e.sig)

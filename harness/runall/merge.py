@@ -50,11 +50,11 @@ def check_parts(d, plan):
             bad.append("incomplete: parts/%s/%s.csv" % (ident, chunk))
     if bad:
         more = ["... and %d more" % (len(bad) - 20)] if len(bad) > 20 else []
-        raise Failure("\n".join(["%d of the plan's %d parts are not done: nothing merged" % (len(bad), len(plan))]
-                                + bad[:20] + more))
+        head = "%d of the plan's %d parts are not done: nothing merged" % (len(bad), len(plan))
+        raise Failure("\n".join([head] + bad[:20] + more))
 
 
-def check_one_kind(d, metas):
+def check_one_kind(metas):
     """All parts from machines of one kind (PROVENANCE equal): else Failure
     naming the parts that differ from the first and in what."""
     if not metas:
@@ -67,8 +67,8 @@ def check_one_kind(d, metas):
             bad.append("%s: %s" % (name, ", ".join(diff)))
     if bad:
         more = ["... and %d more" % (len(bad) - 20)] if len(bad) > 20 else []
-        raise Failure("\n".join(["the parts come from machines of different kinds (against %s): nothing merged"
-                                 % first] + bad[:20] + more))
+        head = "the parts come from machines of different kinds (against %s): nothing merged" % first
+        raise Failure("\n".join([head] + bad[:20] + more))
 
 
 def text_lines(path):
@@ -144,7 +144,7 @@ def merge(ctx, plan):
     check_parts(d, plan)
     done = [(i, c, a) for i, c, a in plan if not os.path.exists(P.path(d, i, c) + ".failed")]
     metas = [("parts/%s/%s.csv" % (i, c), read_meta(P.path(d, i, c) + ".meta.json")) for i, c, _ in done]
-    check_one_kind(d, metas)
+    check_one_kind(metas)
     meta_of = dict(zip([(i, c) for i, c, _ in done], [m for _, m in metas]))
     hosts = sorted({m["host"] for _, m in metas if isinstance(m.get("host"), str)})
     for ident in dict.fromkeys(i for i, _, _ in plan):
@@ -185,7 +185,8 @@ def failed_points(d, plan):
         if os.path.exists(f):
             with open(f, encoding="utf-8", errors="replace") as r:
                 reason = (r.readline().rstrip("\n"))
-            rows.append('%s,%s,"%s","%s"\n' % (ident, chunk, args.replace('"', '""'), reason.replace('"', '""')))
+            rows.append('%s,%s,"%s","%s"\n' % (ident, chunk, args.replace('"', '""'),
+                                                reason.replace('"', '""')))
     if rows:
         write_file(out, "experiment,part,args,reason\n" + "".join(rows))
         say("%d points failed (listed in %s and the report)" % (len(rows), out))

@@ -98,8 +98,9 @@ def run(ctx, invocations, estimate):
     raises Failure, a signal Interrupted. estimate: "ID CHUNK" -> seconds."""
     d = ctx.dir
     est_total = sum(estimate[i + " " + c] for i, c, _ in invocations)
-    say("%s mode, %d scbench invocations (one per run, order seed %d: run-all.order), thread counts: %s (%d PUs)%s"
-        % (ctx.mode, len(invocations), ctx.order_seed, " ".join(map(str, ctx.threads)), ctx.pus, ctx.shard_note),
+    say("%s mode, %d scbench invocations (one per run, order seed %d: run-all.order), thread "
+        "counts: %s (%d PUs)%s" % (ctx.mode, len(invocations), ctx.order_seed,
+                                   " ".join(map(str, ctx.threads)), ctx.pus, ctx.shard_note),
         "result set %s (about %.1f min)" % (d, est_total / 60))
     done = spent = 0.0
     for i, (ident, chunk, args) in enumerate(invocations, 1):
@@ -125,7 +126,8 @@ def run(ctx, invocations, estimate):
                                                           (est_total - done + est) * f))
         log = os.path.join(d, "logs", "%s-%s.log" % (ident, chunk))
         with open(log, "wb") as err:
-            ctx.child = subprocess.Popen([ctx.scbench] + args.split() + ["--output=" + part], stderr=err)
+            cmd = [ctx.scbench] + args.split() + ["--output=" + part]
+            ctx.child = subprocess.Popen(cmd, stderr=err)
             status = ctx.child.wait()
             ctx.child = None
         # scbench stopped by a signal that reached it first (Ctrl-C goes to the
@@ -136,7 +138,8 @@ def run(ctx, invocations, estimate):
             why = calibration_reason(log)
             with open(part + ".failed", "w") as out:
                 out.write((why or "scbench exited with status 3 (calibration failed)") + "\n")
-            say("%s %s failed, going on: %s (log: %s)" % (ident, chunk, why or "calibration failed", log))
+            say("%s %s failed, going on: %s (log: %s)"
+                % (ident, chunk, why or "calibration failed", log))
             continue
         if status != 0:
             raise Failure("scbench failed for %s %s; see %s\nfix the cause, then continue with: %s"

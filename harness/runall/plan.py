@@ -49,8 +49,8 @@ class Registry:
     def __init__(self, listing):
         self.variants = listing["variants"]
         self.names = [v["name"] for v in self.variants]
-        self.keys = {v["name"]: {p["key"] for p in v["params"]} | set(listing.get("common_params", []))
-                     for v in self.variants}
+        common = set(listing.get("common_params", []))
+        self.keys = {v["name"]: {p["key"] for p in v["params"]} | common for v in self.variants}
 
     def group(self, name):
         """The variants of experiment group name: the ones its paper designed
@@ -116,31 +116,34 @@ def points(mode, threads, reg):
     errors = ",".join(reg.errors())
     maxt = threads[-1]
     lines = []
+
+    def add(ident, chunk, counter, opts):
+        lines.append("%s %s --counter=%s %s" % (ident, chunk, counter, opts))
     for t in threads:
+        at = "--threads=%d %s" % (t, timed)
         if mode == "paper-errors":
-            lines.append("dice-fig4-low t%d --counter=%s --work=99 --threads=%d %s" % (t, errors, t, timed))
-            lines.append("dice-fig4-high t%d --counter=%s --work=0 --threads=%d %s" % (t, errors, t, timed))
+            add("dice-fig4-low", "t%d" % t, errors, "--work=99 " + at)
+            add("dice-fig4-high", "t%d" % t, errors, "--work=0 " + at)
             continue
         if t <= 64:
-            lines.append("dice-fig3 t%d --counter=%s --work=99.02 --threads=%d %s" % (t, dice, t, timed))
-        lines.append("dice-fig4-low t%d --counter=%s --work=99 --threads=%d %s" % (t, dice, t, timed))
-        lines.append("dice-fig4-high t%d --counter=%s --work=0 --threads=%d %s" % (t, dice, t, timed))
-        lines.append("dice-fig5 t%d --counter=%s --counters=7500 --work=0 --threads=%d %s" % (t, dice, t, timed))
+            add("dice-fig3", "t%d" % t, dice, "--work=99.02 " + at)
+        add("dice-fig4-low", "t%d" % t, dice, "--work=99 " + at)
+        add("dice-fig4-high", "t%d" % t, dice, "--work=0 " + at)
+        add("dice-fig5", "t%d" % t, dice, "--counters=7500 --work=0 " + at)
         for w in (0, 99):
-            lines.append("baselines w%d-t%d --counter=%s --work=%d --threads=%d %s %s" % (w, t, base, w, t, WIDE, timed))
-        lines.append("latency t%d --counter=all --latency --work=0 --threads=%d %s %s" % (t, t, WIDE, timed))
+            add("baselines", "w%d-t%d" % (w, t), base, "--work=%d --threads=%d %s %s" % (w, t, WIDE, timed))
+        add("latency", "t%d" % t, "all", "--latency --work=0 --threads=%d %s %s" % (t, WIDE, timed))
     if mode == "paper-errors":
         return lines  # no read cost, no count-to-N runs
-    lines.append("read-cost t%d --counter=all --work=0 --threads=%d %s %s" % (maxt, maxt, WIDE, timed))
+    add("read-cost", "t%d" % maxt, "all", "--work=0 --threads=%d %s %s" % (maxt, WIDE, timed))
     per = (12 + maxt - 1) // maxt
     ayers = ",".join(reg.group("ayers"))
     for k in range(ayers_steps + 1):
-        ops = per * (1 << (2 * k))
-        lines.append("ayers n%d --counter=%s --threads=%d --ops=%d --runs=%d" % (k, ayers, maxt, ops, ayers_runs))
+        count = "--threads=%d --ops=%d --runs=%d" % (maxt, per * (1 << (2 * k)), ayers_runs)
+        add("ayers", "n%d" % k, ayers, count)
         for v in reg.tunable():
             for T in AYERS_THRESHOLDS:
-                lines.append("ayers-tunable n%d-T%d --counter=%s --param=threshold=%d --threads=%d --ops=%d --runs=%d"
-                             % (k, T, v, T, maxt, ops, ayers_runs))
+                add("ayers-tunable", "n%d-T%d" % (k, T), v, "--param=threshold=%d %s" % (T, count))
     return lines
 
 

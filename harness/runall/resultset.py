@@ -64,7 +64,8 @@ def read_conf(path):
             conf["mode"] = value
         elif key == "threads":
             if not threads_ok(value):
-                raise Usage("%s line %d: threads: expected thread counts in [1, 16384], increasing" % (path, n))
+                raise Usage("%s line %d: threads: expected thread counts in [1, 16384], increasing"
+                            % (path, n))
             conf["threads"] = [int(t) for t in value.split()]
         elif key == "order_seed":
             if not seed_ok(value):
@@ -72,11 +73,12 @@ def read_conf(path):
             conf["order_seed"] = int(value)
         elif key in ("experiments", "variants"):
             if not re.fullmatch("all|" + NAME_LIST, value):
-                raise Usage("%s line %d: %s: expected all or a comma-separated list of names" % (path, n, key))
+                raise Usage("%s line %d: %s: expected all or a comma-separated list of names"
+                            % (path, n, key))
             conf[key] = [] if value == "all" else value.split(",")
         else:
-            raise Usage("%s line %d: unknown key '%s' (expected mode, threads, order_seed, experiments, variants)"
-                        % (path, n, key))
+            raise Usage("%s line %d: unknown key '%s' (expected mode, threads, order_seed, "
+                        "experiments, variants)" % (path, n, key))
     for key in ("mode", "threads"):
         if key not in seen:
             raise Usage("%s: no %s line" % (path, key))
@@ -106,7 +108,8 @@ def check_plan(plan_f, order_f):
     for n, line in enumerate(read_lines(plan_f), 1):
         words = line.split()
         ident, chunk = (words + ["", ""])[:2]
-        if not (re.fullmatch(r"[a-z0-9][a-z0-9-]*", ident) and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]*", chunk)):
+        if not (re.fullmatch(r"[a-z0-9][a-z0-9-]*", ident)
+                and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]*", chunk)):
             raise Usage("%s line %d: expected ID CHUNK ARGS with plain names" % (plan_f, n))
         for a in words[2:]:
             if not re.fullmatch(r"--[a-z-]+(=[A-Za-z0-9.,=_+-]+)?", a) or a.startswith("--output"):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """run-all.sh --help, with the time each mode takes on this machine."""
 
-from .plan import CALIB_S, EXPERIMENTS, INVOKE_S, PROTOCOL, AYERS_THRESHOLDS, thread_list
+from .plan import AYERS_THRESHOLDS, CALIB_S, EXPERIMENTS, INVOKE_S, PROTOCOL, pu_count, thread_list
 
 
 def estimate(reg, mode, fixed):
@@ -43,12 +43,12 @@ def errors_minutes(reg, max_threads):
 
 def total_minutes(reg, mode, max_threads):
     k = len(thread_list(max_threads))
-    return "%.1f" % ((float(r0(estimate(reg, mode, False))) * k + float(r0(fixed(reg, mode)))) / 60 + 0.3)
+    per_count, rest = float(r0(estimate(reg, mode, False))), float(r0(fixed(reg, mode)))
+    return "%.1f" % ((per_count * k + rest) / 60 + 0.3)
 
 
 def text(reg, max_threads):
     """The help; reg None (no scbench to list the variants yet): without the times."""
-    from .plan import pu_count
     if reg is not None:
         errors = ",".join(reg.errors())
         errtime = "About %s min here" % errors_minutes(reg, max_threads)
