@@ -64,10 +64,15 @@ static double cas_loop_ns(const sc_table *cas, double m, uint64_t ops, double *m
  * Usable only when the 256 pauses of the probe add at least one increment's
  * time and more than three times the no-work loop's own spread (median less
  * best of its repetitions): below that, t_pause is noise.
+ *
+ * The probe only gives the refinement its starting point (the refined slope
+ * decides m), so it is kept short: 2,500 increments of 256 pauses, about 12 ms
+ * a repetition at 20 ns per pause, still thousands of timer resolutions. It
+ * was 10,000 increments, about half of every --work invocation's start-up.
  */
 int wl_calibrate(double pct, wl_calibration *cal)
 {
-	enum { PROBE_M = 256, REFINE_STEPS = 3 };
+	enum { PROBE_M = 256, PROBE_OPS = 2500, REFINE_STEPS = 3 };
 	sc_table cas;
 	sc_params p;
 	sc_env env;
@@ -87,7 +92,7 @@ int wl_calibrate(double pct, wl_calibration *cal)
 	double probe_m = hook && *hook && strcmp(hook, "0") != 0 ? 0 : PROBE_M;
 	double inc_median, inc_short, probe_median, probe_short;
 	double t_inc = cas_loop_ns(&cas, 0, 1000000, &inc_median, &inc_short);
-	double t_probe = cas_loop_ns(&cas, probe_m, 10000, &probe_median, &probe_short);
+	double t_probe = cas_loop_ns(&cas, probe_m, PROBE_OPS, &probe_median, &probe_short);
 	double added = t_probe - t_inc; /* ns the probe's pauses add per increment */
 	double spread = inc_median - t_inc;
 	double t_pause = added / PROBE_M;
