@@ -13,6 +13,13 @@ do for [w in S] {
 BV = META(FILE1, "bound_values")
 BL = META(FILE1, "bound_labels")
 WN = META(FILE1, "worst_of_n")
+# Numbers made before the plot command: gnuplot evaluates both arms of a
+# ternary there, so a missing bound ("" + 0) failed the figure whenever the
+# set had no Morris or BFP-DUP runs (a restricted plan).
+NB = words(BV)
+array BVAL[NB > 0 ? NB : 1]
+do for [i=1:NB] { BVAL[i] = real(word(BV, i)) }
+WVAL = (WN eq "" ? NaN : real(WN))
 YMAX = META(FILE1, "y_max")
 set terminal @PNGTERM size 1450,720
 set output OUT
@@ -33,8 +40,8 @@ set key at screen 0.74, screen 0.8 top left vertical Left reverse samplen 3 spac
 N = words(SP)
 STYLE = DRAW eq "points" ? "points" : "linespoints"
 plot for [i=1:N] FILE1 index IDX(S, word(SP,i)) using ($2 * (DRAW eq "points" ? DODGE(i, N) : 1)):6 with @STYLE lt LT(word(SP,i)) title LABEL(word(SP,i)), \
-     for [i=1:words(BV)] (word(BV,i) + 0) with lines lc rgb "#444444" dt 2 lw 1.5 title sprintf("RSTDV bound %s%% (%s)", word(BV,i), word(BL,i)), \
-     (WN eq "" ? NaN : WN + 0) with lines lc rgb "#444444" dt 3 lw 1.5 title (WN eq "" ? "" : META(FILE1, "worst_of_n_label"))
+     for [i=1:NB] BVAL[i] with lines lc rgb "#444444" dt 2 lw 1.5 title sprintf("RSTDV bound %s%% (%s)", word(BV,i), word(BL,i)), \
+     WVAL with lines lc rgb "#444444" dt 3 lw 1.5 title (WN eq "" ? "" : META(FILE1, "worst_of_n_label"))
 # Right: Serial on its own scale.
 if (HAS_SERIAL) {
 	set lmargin at screen 0.57
