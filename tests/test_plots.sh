@@ -563,6 +563,23 @@ rc=$?
 check "regen_partial_set_exits_0 (exit $rc)" test $rc -eq 0
 check regen_partial_says_what_it_skipped grep -q 'skipped latency: latency.csv is not in this result set' \
 	"$tmp/regen-partial.log"
+# A restricted plan (run-all --variants) without Morris or BFP-DUP: the Fig. 6
+# figures have no RSTDV bound to draw, and gnuplot must still draw them.
+copy_set restricted
+for f in "$tmp"/restricted/*.csv; do
+	case $f in *.latency.csv) continue ;; esac
+	awk -F, 'NR == 1 || $1 == "FetchAdd" || $1 == "Serial" || $1 == "BFP-CSUP"' "$f" >"$f.tmp" &&
+		mv "$f.tmp" "$f"
+done
+rm -rf "$tmp/restricted/figures" "$tmp/restricted/figdata"
+"$plots/regen" "$tmp/restricted" >"$tmp/regen-restricted.log" 2>&1
+rc=$?
+check "regen_restricted_set_exits_0 (exit $rc)" test $rc -eq 0
+if [ -n "$gp" ]; then
+	check regen_restricted_set_draws_fig6 test -s "$tmp/restricted/figures/dice-fig6-low.png"
+else
+	skip regen_restricted_set_draws_fig6 "no gnuplot"
+fi
 
 # ---- verdicts on a synthetic 256-PU, 4-node result set ------------------------------
 "$py" "$top/tests/fixtures/synth_bigbox.py" "$tmp/big" >/dev/null 2>&1 &&
