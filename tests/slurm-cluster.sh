@@ -23,7 +23,8 @@
 # KILL after 10 s) and any process of one of its jobs still left (a
 # slurmstepd or a job's process whose environment names DIR/slurm.conf), then leaves DIR in place (logs) for the caller to
 # remove. Safe to call twice or on a half-started cluster.
-# status: 0 when all three daemons run and the node answers.
+# status: prints "DAEMON PID" for each of the three daemons still running;
+# 0 when all three run and slurmctld answers, 1 otherwise.
 #
 # Needs root and the Debian packages slurmctld, slurmd, slurm-client and
 # munge (installed by tests/slurm-check.sh; their service scripts are not
@@ -250,7 +251,13 @@ stop)
 	echo "$me: stopped the cluster in $dir"
 	;;
 status)
-	pid_of "$dir/munged.pid" munged >/dev/null && pid_of "$dir/slurmctld.pid" slurmctld >/dev/null &&
-		pid_of "$dir/slurmd.pid" slurmd >/dev/null && scontrol ping >/dev/null 2>&1
+	up=0
+	for daemon in munged slurmctld slurmd; do
+		if p=$(pid_of "$dir/$daemon.pid" "$daemon"); then
+			echo "$daemon $p"
+			up=$((up + 1))
+		fi
+	done
+	[ "$up" -eq 3 ] && scontrol ping >/dev/null 2>&1
 	;;
 esac
