@@ -25,8 +25,9 @@
 #   5. the merged set equals the plan: every planned invocation's rows
 #      (variant, thread count, run, work, counters) present exactly once in
 #      its experiment's CSV, no other row, and the same keys as the local
-#      set; figures and REPORT.md regenerated; REPORT.md says how many
-#      machines the set came from.
+#      set; figures and REPORT.md regenerated; the merged meta records the
+#      host the parts ran on and REPORT.md names it (with more than one it
+#      says "from N machines").
 # Wall times of the local run and of the array run (submission to merged set,
 # both phases) are printed: on one 2-CPU node the tasks run one after another
 # (each takes the whole node), so the array cannot be faster here; on k
@@ -333,10 +334,20 @@ regenerated() {
 	for f in "$work"/local/figures/*; do
 		[ -s "$set_dir/figures/${f##*/}" ] || { echo "figure ${f##*/} missing"; return 1; }
 	done
-	grep -E -m1 '[0-9]+ machines?' "$set_dir/REPORT.md" || { echo "REPORT.md does not say how many machines"; return 1; }
-	grep -qE '(^|[^0-9])1 machine' "$set_dir/REPORT.md" || { echo "REPORT.md does not say 1 machine"; return 1; }
+	# The hosts the parts ran on, in the merged meta, and the report's
+	# Machine row: "HOST: ..." for one, "from N machines (...)" for more.
+	hosts=$(/usr/bin/python3 -c '
+import glob, json, sys
+h = set()
+for m in glob.glob(sys.argv[1] + "/*.csv.meta.json"):
+    h |= set(json.load(open(m))["run_all"]["hosts"])
+print(" ".join(sorted(h)))' "$set_dir") || return 1
+	echo "hosts in the merged meta: $hosts"
+	[ "$hosts" = "$(hostname -s)" ] || { echo "not this host alone"; return 1; }
+	grep -m1 '^| Machine |' "$set_dir/REPORT.md"
+	grep -q "^| Machine | $hosts: " "$set_dir/REPORT.md" || { echo "REPORT.md does not name the one machine"; return 1; }
 }
-check "figures and REPORT.md regenerated; REPORT.md says the set came from 1 machine" regenerated
+check "figures and REPORT.md regenerated; the merged meta and REPORT.md name the one machine" regenerated
 
 # The measured times (not judged: one 2-CPU node, a loaded host).
 if [ -n "$local_s" ] && [ -n "$phase1_s" ] && [ -n "$phase2_s" ]; then
