@@ -51,7 +51,7 @@
 SC_VARIANTS(SC_WRAP_)
 #undef SC_WRAP_
 
-#define SC_ENTRY_(P, NAME, ALIAS, KIND, LAYOUT, SUMMARY, PARAMS)                           \
+#define SC_ENTRY_(P, NAME, ALIAS, KIND, LAYOUT, SUMMARY, PARAMS, ...)                       \
 	[SC_ID_##P] = {NAME,          ALIAS,      KIND,        LAYOUT,          SUMMARY,   \
 	               PARAMS,        sizeof(sc_##P##_cfg), P##_config_, P##_size_,        \
 	               P##_init_,     P##_inc_,   P##_add_,    P##_get_,        P##_reset_, \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.c - parsing and validation of scbench's options (doc/design.md §5.1, §8). */
 #include "cli.h"
+#include "listing.h"
 
 #include "output.h"
 #include "workload.h"
@@ -31,6 +32,7 @@ void cli_usage(FILE *f)
 	      "Benchmark concurrent statistics counters; one CSV row per run.\n"
 	      "\n"
 	      "  --list               one line per variant: name, kind, bytes per counter, summary\n"
+	      "  --list=json          the same and each variant's family, origin and groups, as JSON\n"
 	      "  --counter=NAMES      comma list of variants (case-insensitive), or \"all\"  [all]\n"
 	      "  --threads=LIST       \"1,2,4\", \"1-8\", or \"pow2\" (1,2,4,... and the PU count)\n"
 	      "                       [pow2]\n"
@@ -326,7 +328,7 @@ enum {
 };
 
 static const struct option long_opts[] = {
-	{"list", no_argument, NULL, OPT_LIST},
+	{"list", optional_argument, NULL, OPT_LIST},
 	{"counter", required_argument, NULL, OPT_COUNTER},
 	{"threads", required_argument, NULL, OPT_THREADS},
 	{"ops", required_argument, NULL, OPT_OPS},
@@ -357,7 +359,10 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 	double d;
 	sc_err err;
 	switch (c) {
-	case OPT_LIST: o->list = true; return CLI_OK;
+	case OPT_LIST:
+		o->list = true;
+		return listing_format_ok(arg, &o->list_json) ? CLI_OK
+		                                             : usage_error("list", arg, "expected json");
 	case OPT_HELP: o->help = true; return CLI_OK;
 	case OPT_VERSION: o->version = true; return CLI_OK;
 	case OPT_LATENCY: o->latency = true; return CLI_OK;

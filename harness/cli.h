@@ -48,6 +48,7 @@ typedef struct cli_opts {
 	const char *output; /* NULL: standard output (no --output, or --output=-) */
 	bool force;         /* --force: allow external work over 1 ms per increment */
 	bool list, help, version;
+	bool list_json; /* --list=json */
 	int argc;
 	char **argv;
 } cli_opts;

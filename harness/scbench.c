@@ -18,6 +18,7 @@
 #include "arch.h"
 #include "clock.h"
 #include "cli.h"
+#include "listing.h"
 #include "output.h"
 #include "provenance.h"
 #include "run.h"
@@ -583,6 +584,8 @@ int main(int argc, char **argv)
 			cli_usage(stdout);
 		else if (o.version)
 			printf("scbench %s (revision %s)\n", PACKAGE_VERSION, SC_REVISION);
+		else if (o.list_json)
+			listing_print_json(stdout, topo_pus(tp));
 		else if (o.list)
 			print_list(topo_pus(tp));
 		cli_free(&o);

@@ -92,7 +92,8 @@ def provenance_rows(rs):
 def header_rows(rs):
     rows = []
     if rs.get("host"):
-        hosts = ", ".join(rs["hosts"]) if rs.get("hosts") else rs["host"]
+        hosts = ("from %d machines (%s)" % (len(rs["hosts"]), ", ".join(map(str, rs["hosts"])))
+                 if rs.get("hosts") else rs["host"])
         topo = rs.get("topology") or "topology unknown"
         nodes = rs.get("nodes_text", "")
         rows.append(("Machine", "%s: %s; %s; cache line %s B; kernel %s" % (

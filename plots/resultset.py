@@ -424,7 +424,12 @@ def machine_summary(rs):
     revs = sorted(set(mm.get("source_revision") for _, mm in metas), key=str)
     if len(revs) > 1:
         out["source_revisions"] = revs
-    hosts = sorted(set(mm.get("host") for _, mm in metas), key=str)
+    hosts = set(mm.get("host") for _, mm in metas)
+    for _, mm in metas:  # the hosts run-all's parts ran on (a set run in shards)
+        ra = mm.get("run_all")
+        if isinstance(ra, dict) and isinstance(ra.get("hosts"), list):
+            hosts |= {h for h in ra["hosts"] if isinstance(h, str) and re.fullmatch(r"[A-Za-z0-9._-]{1,253}", h)}
+    hosts = sorted(hosts, key=str)
     if len(hosts) > 1:
         out["hosts"] = hosts
     return out

@@ -45,6 +45,7 @@ export PATH
 tree=$tmp/tree
 mkdir -p "$tree"
 cp "$src/deps.sh" "$src/test.sh" "$src/run-all.sh" "$tree/"
+mkdir "$tree/harness" && cp -r "$src/harness/runall" "$tree/harness/"
 printf '#!/bin/sh\necho autogen >>"$STUB_LOG"\nprintf "#!/bin/sh\\necho configure >>\\"\\$STUB_LOG\\"\\n: >Makefile\\n" >configure\nchmod +x configure\n' >"$tree/autogen.sh"
 chmod +x "$tree/autogen.sh"
 

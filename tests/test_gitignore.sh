@@ -15,7 +15,7 @@ cp "$src/results/.gitignore" "$repo/results/.gitignore"
 ignored() { git -C "$repo" check-ignore -q "$1"; }
 tracked() { ! git -C "$repo" check-ignore -q "$1"; }
 # What run-all.sh writes by default: results/<host>-<date>/ (its own line).
-grep -q 'out="$top/results/$(hostname' "$src/run-all.sh" &&
+grep -q 'os.path.join(top, "results", "%s-%s" % (host' "$src/harness/runall/__main__.py" &&
 	ok "run-all.sh writes new result sets under results/" ||
 	not_ok "run-all.sh writes new result sets under results/ (default --out changed: update results/.gitignore and this test)"
 for p in results/myhost-20261123-214500/dice-fig3.csv \

@@ -16,14 +16,15 @@ PLOTPY=/usr/bin/python3
 [ -x "$PLOTPY" ] || PLOTPY=$PY
 
 # --- run-all.sh, with a stand-in scbench --------------------------------------
-# The stand-in answers --list as scbench does, and otherwise writes a part
+# The stand-in answers --list=json as scbench does, and otherwise writes a part
 # (a header, one row per variant and run, a meta.json) at once; invocation
 # number FAIL_AT (counted in $tmp/count) and later ones fail.
 cp "$TOP_SRCDIR/run-all.sh" "$tmp/run-all.sh"
-"$SCBENCH" --list >"$tmp/list" || exit 1
+mkdir "$tmp/harness" && cp -r "$TOP_SRCDIR/harness/runall" "$tmp/harness/" || exit 1
+"$SCBENCH" --list=json >"$tmp/list" || exit 1
 cat >"$tmp/stand-in" <<STANDIN
 #!/bin/sh
-[ "\$1" = --list ] && exec cat "$tmp/list"
+[ "\$1" = --list=json ] && exec cat "$tmp/list"
 n=\$((\$(cat "$tmp/count" 2>/dev/null || echo 0) + 1))
 echo \$n >"$tmp/count"
 [ -n "\${FAIL_AT:-}" ] && [ "\$n" -ge "\$FAIL_AT" ] && exit 1

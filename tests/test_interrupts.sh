@@ -102,8 +102,8 @@ for sig in INT TERM; do
 done
 
 # A real scbench failure keeps its message and exit status 1 (the fake
-# answers --list, which run-all.sh asks before it plans).
-printf '#!/bin/sh\n[ "$1" = --list ] && exec "%s" --list\necho "fake scbench: broken" >&2\nexit 1\n' \
+# answers --list=json, which run-all.sh asks before it plans).
+printf '#!/bin/sh\n[ "$1" = --list=json ] && exec "%s" --list=json\necho "fake scbench: broken" >&2\nexit 1\n' \
 	"$SCBENCH" >"$tmp/fake-scbench"
 chmod +x "$tmp/fake-scbench"
 SCBENCH=$tmp/fake-scbench "$TOP_SRCDIR/run-all.sh" --quick --max-threads 1 --out "$tmp/rs-fail" \

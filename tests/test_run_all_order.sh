@@ -9,8 +9,8 @@
 # invocation, and only read-cost runs the reader (read_ns empty elsewhere).
 # --experiments and --variants restrict the plan, and are recorded.
 # A fake scbench (a shell script that writes plausible rows at once) stands in
-# for the real one, and run-all.sh runs from a copy in the mktemp -d directory,
-# where there is no plots/regen to call.
+# for the real one, and run-all.sh (with its program, harness/runall/) runs
+# from a copy in the mktemp -d directory, where there is no plots/regen to call.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
 : "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
@@ -18,61 +18,13 @@ set -u
 . "$(dirname "$0")/tap.sh"
 
 cp "$TOP_SRCDIR/run-all.sh" "$tmp/run-all.sh"
-"$SCBENCH" --list >"$tmp/list" || exit 1
-# The fake: the real --list; otherwise one row per variant and run, read_ns
-# empty with --read-cost=off, a meta.json with the command line, a latency
-# sidecar with --latency; each invocation's --output is logged to FAKE_LOG,
-# and the FAKE_FAIL_AT-th invocation (counted in the log) fails.
-cat >"$tmp/fake-scbench" <<FAKE
-#!/bin/sh
-[ "\$1" = --list ] && exec cat "$tmp/list"
-counters=; threads=; runs=5; first=0; reader=on; lat=; out=; seed=20130623; mode=timed
-work=0; ops=; params=
-for a in "\$@"; do
-	case \$a in
-	--counter=*) counters=\${a#*=} ;;
-	--threads=*) threads=\${a#*=} ;;
-	--runs=*) runs=\${a#*=} ;;
-	--first-run=*) first=\${a#*=} ;;
-	--read-cost=*) reader=\${a#*=} ;;
-	--latency) lat=1 ;;
-	--ops=*) mode=count; ops=\${a#*=} ;;
-	--work=*) work=\${a#*=} ;;
-	--param=*) params=\${a#*=} ;;
-	--output=*) out=\${a#*=} ;;
-	esac
-done
-echo "\$out" >>"\$FAKE_LOG"
-[ -n "\${FAKE_FAIL_AT:-}" ] && [ "\$(wc -l <"\$FAKE_LOG")" -ge "\$FAKE_FAIL_AT" ] && exit 1
-# FAKE_CAL_FAIL=PATTERN: an invocation whose output path matches fails as an
-# uncalibratable --work does (exit 3, scbench's message).
-case \$out in *\${FAKE_CAL_FAIL:-@none@}*)
-	echo "scbench: calibration of the external work for --work failed: a pause costs nothing measurable: 256 pauses added 0.01 ns to a 2.4 ns increment" >&2
-	exit 3 ;;
-esac
-read_ns=12.5
-[ "\$reader" = off ] && read_ns=
-{
-	echo "counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status"
-	for v in \$(echo "\$counters" | tr , ' '); do
-		r=\$first
-		while [ "\$r" -lt \$((first + runs)) ]; do
-			echo "\$v,precise,\$threads,\$r,\$mode,\$work,0,1,spread,1,0,0.1,\${ops:-100},\${ops:-100},0,1,64,\$((seed + r)),\$params,0,0,0,\$read_ns,\"fake, a quoted field with a comma\""
-			r=\$((r + 1))
-		done
-	done
-} >"\$out"
-if [ -n "\$lat" ]; then
-	echo "counter,threads,run,bucket_low_ns,bucket_high_ns,count" >"\$out.latency.csv"
-	tail -n +2 "\$out" | cut -d, -f1,3,4 | sed 's/\$/,10,11,100/' >>"\$out.latency.csv"
-fi
-{
-	printf '{\n  "command_line": ["fake"'
-	for a in "\$@"; do printf ', "%s"' "\$a"; done
-	printf '],\n  "placement": []\n}\n'
-} >"\$out.meta.json"
-FAKE
-chmod +x "$tmp/fake-scbench"
+mkdir "$tmp/harness" && cp -r "$TOP_SRCDIR/harness/runall" "$tmp/harness/" || exit 1
+"$SCBENCH" --list=json >"$tmp/list.json" || exit 1
+# The fake (tests/fake-scbench.sh): the real --list=json; otherwise a part at
+# once. Each invocation's --output is logged to FAKE_LOG, and the
+# FAKE_FAIL_AT-th invocation (counted in the log) fails.
+export FAKE_LIST=$tmp/list.json
+cp "$TOP_SRCDIR/tests/fake-scbench.sh" "$tmp/fake-scbench" && chmod +x "$tmp/fake-scbench" || exit 1
 run_all() { SCBENCH=$tmp/fake-scbench "$tmp/run-all.sh" --max-threads 2 "$@" >/dev/null 2>"$tmp/err"; }
 body() { grep -v '^#' "$1"; }
 
@@ -115,15 +67,10 @@ sys.exit(0 if sorted(plan) == sorted(order) and plan != order and switches > len
 
 # Split to one variant, a line keeps the --param keys that variant accepts (as
 # scbench applies a parameter to every chosen variant that takes its key) and
-# only those: another would be a usage error. Checked against scbench --list.
+# only those: another would be a usage error. Checked against scbench --list=json.
 check split_keeps_accepted_params "$PY" -c '
-import re, sys
-keys = {}
-for l in open(sys.argv[1]):
-    if l.startswith("#") or not l.strip():
-        continue
-    m = re.search(r"\[([a-z0-9,-]*)\]$", l.rstrip())
-    keys[l.split()[0]] = set(m.group(1).split(",")) if m else set()
+import json, sys
+keys = {v["name"]: set(v["params"]) for v in json.load(open(sys.argv[1]))["variants"]}
 bad, kept = 0, 0
 for l in open(sys.argv[2]):
     args = l.split()[2:]
@@ -134,7 +81,7 @@ for l in open(sys.argv[2]):
             ok = any(k in keys[n] for n in names)
             bad += not ok
             kept += ok
-sys.exit(0 if not bad and kept else 1)' "$tmp/list" "$rs/run-all.plan"
+sys.exit(0 if not bad and kept else 1)' "$tmp/list.json" "$rs/run-all.plan"
 
 # The same seed gives the same order; another seed another one.
 FAKE_FAIL_AT=1 run_all --order-seed 4242 --out "$tmp/same"

@@ -96,59 +96,83 @@ SC_API_BEGIN
 /*
  * The one list of variants, in the order of doc/design.md §3:
  *   X(prefix, canonical name, alias or NULL, kind, array layout,
- *     one-line summary, accepted parameters)
- * Every variant also accepts same-seed (see sc_thread_init).
+ *     one-line summary, accepted parameters,
+ *     family (its header sc_<family>.h), origin, experiment groups)
+ * Every variant also accepts same-seed (see sc_thread_init). The origin says
+ * whose design it is ("dice", "ayers", both, or "baseline": the other designs
+ * of doc/design.md §3); the groups are the run-all experiments that plot it
+ * ("dice": Dice Figs. 3-5, and Fig. 6 for the ones that are not precise;
+ * "ayers": Ayers's count-to-N; "baselines"): scbench --list=json gives both.
  */
 #define SC_VARIANTS(X)                                                                     \
 	X(serial, "Serial", "racing", SC_RACY, SC_PADDED,                                  \
-	  "relaxed load + relaxed store of value+1; loses updates (Dice §5, Ayers)", "")   \
+	  "relaxed load + relaxed store of value+1; loses updates (Dice §5, Ayers)", "",   \
+	  "simple", "dice,ayers", "dice,ayers")                                            \
 	X(cas, "CAS", NULL, SC_PRECISE, SC_PADDED,                                         \
-	  "compare-and-swap retry loop, no backoff (Dice §1)", "")                         \
+	  "compare-and-swap retry loop, no backoff (Dice §1)", "",                         \
+	  "simple", "dice", "dice")                                                        \
 	X(fetchadd, "FetchAdd", "interlocked", SC_PRECISE, SC_PADDED,                      \
-	  "one atomic fetch-and-add (Ayers's interlocked)", "")                            \
+	  "one atomic fetch-and-add (Ayers's interlocked)", "",                            \
+	  "simple", "ayers", "dice,ayers,baselines")                                       \
 	X(rbo, "RBO", NULL, SC_PRECISE, SC_PADDED,                                         \
-	  "CAS with randomized exponential backoff (Dice §2.1)", "backoff-min,backoff-max") \
+	  "CAS with randomized exponential backoff (Dice §2.1)", "backoff-min,backoff-max", \
+	  "simple", "dice", "dice")                                                        \
 	X(rbonuma, "RBONuma", NULL, SC_PRECISE, SC_PADDED,                                 \
 	  "32-bit CAS counter that favours the node of the last increment (Dice §2.1)",    \
-	  "backoff-min,backoff-max,patience")                                              \
+	  "backoff-min,backoff-max,patience",                                              \
+	  "numa", "dice", "dice")                                                          \
 	X(rbonuma_adapt, "RBONumaAdapt", NULL, SC_PRECISE, SC_PADDED,                      \
 	  "plain CAS counter that turns into RBONuma under contention (Dice §2.1)",        \
-	  "backoff-min,backoff-max,patience")                                              \
+	  "backoff-min,backoff-max,patience",                                              \
+	  "numa", "dice", "dice")                                                          \
 	X(multiline, "Multiline", NULL, SC_PRECISE, SC_PACKED,                             \
 	  "one padded CAS component per node, get sums them (Dice §2.2)",                  \
-	  "backoff-min,backoff-max")                                                       \
+	  "backoff-min,backoff-max",                                                       \
+	  "numa", "dice", "dice,baselines")                                                \
 	X(multiline_adapt, "MultilineAdapt", NULL, SC_PRECISE, SC_PACKED,                  \
 	  "one word that inflates to per-node components after 4 failed CAS (Dice §2.2)",  \
-	  "backoff-min,backoff-max,inflate-after")                                         \
+	  "backoff-min,backoff-max,inflate-after",                                         \
+	  "numa", "dice", "dice,baselines")                                                \
 	X(morris, "Morris", NULL, SC_PROBABILISTIC, SC_PACKED,                             \
 	  "float threshold, update with probability T/MaxInt (Dice §3, Fig. 1)",           \
-	  "accuracy")                                                                      \
+	  "accuracy",                                                                      \
+	  "morris", "dice", "dice,baselines")                                              \
 	X(morris_adapt, "MorrisAdapt", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
 	  "exact 32-bit half by CAS, Morris half after CAS failures (Dice §3.2)",          \
-	  "accuracy,switch-after")                                                         \
+	  "accuracy,switch-after",                                                         \
+	  "morris", "dice", "dice")                                                        \
 	X(bfp_dup, "BFP-DUP", NULL, SC_PROBABILISTIC, SC_PACKED,                           \
 	  "binary floating point, exponent grows every M updates (Dice §4.2, Fig. 2)",     \
-	  "accuracy,mantissa-threshold,backoff-min,backoff-max")                           \
+	  "accuracy,mantissa-threshold,backoff-min,backoff-max",                           \
+	  "bfp", "dice", "dice")                                                           \
 	X(bfp_csup, "BFP-CSUP", NULL, SC_PROBABILISTIC, SC_PACKED,                         \
 	  "binary floating point, exponent grows only on contention (Dice §4.3)",          \
-	  "accuracy,mantissa-threshold,backoff-min,backoff-max,grow-after")                \
+	  "accuracy,mantissa-threshold,backoff-min,backoff-max,grow-after",                \
+	  "bfp", "dice", "dice,baselines")                                                 \
 	X(scalable, "Scalable", "ayers", SC_PROBABILISTIC, SC_PACKED,                      \
 	  "exact below 2^T, then adds 2^k with probability 2^-k (Ayers)",                  \
-	  "threshold,width,runtime")                                                       \
+	  "threshold,width,runtime",                                                       \
+	  "scalable", "ayers", "ayers,baselines")                                          \
 	X(scalable_cas, "ScalableCAS", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
-	  "Scalable that tries a CAS by one first (Ayers, end notes)", "threshold,width")  \
+	  "Scalable that tries a CAS by one first (Ayers, end notes)", "threshold,width",  \
+	  "scalable", "ayers", "")                                                         \
 	X(scalable_capped, "ScalableCapped", NULL, SC_PROBABILISTIC, SC_PACKED,            \
 	  "Scalable with the increment step capped at 2^cap (Dice §4, Ayers end notes)",   \
-	  "threshold,width,cap")                                                           \
+	  "threshold,width,cap",                                                           \
+	  "scalable", "ayers", "")                                                         \
 	X(sharded, "Sharded", NULL, SC_PRECISE, SC_PACKED,                                 \
-	  "one padded single-writer slot per thread, get sums (Dice §2)", "")              \
+	  "one padded single-writer slot per thread, get sums (Dice §2)", "",              \
+	  "distributed", "baseline", "baselines")                                          \
 	X(striped, "Striped", NULL, SC_PRECISE, SC_PADDED,                                 \
-	  "base word, then a growing table of padded cells on collision (LongAdder)", "")  \
+	  "base word, then a growing table of padded cells on collision (LongAdder)", "",  \
+	  "distributed", "baseline", "baselines")                                          \
 	X(batched, "Batched", NULL, SC_PRECISE, SC_PADDED,                                 \
 	  "per-thread count flushed by one fetch-and-add every B (percpu_counter)",        \
-	  "batch")                                                                         \
+	  "batch",                                                                         \
+	  "distributed", "baseline", "baselines")                                          \
 	X(percpu, "PerCPU", NULL, SC_PRECISE, SC_PACKED,                                   \
-	  "one padded slot per CPU, atomic add on the current CPU's slot (rseq style)", "")
+	  "one padded slot per CPU, atomic add on the current CPU's slot (rseq style)", "", \
+	  "distributed", "baseline", "baselines")
 
 /* The run-time view of a variant: its descriptor and type-erased operations. */
 typedef struct sc_variant {

@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: MIT
+"""run-all: see ./run-all.sh --help. Run by run-all.sh (after deps and the
+build) as: python3 -m runall ARGS, with RUNALL_TOP (the source tree) and
+SCBENCH set; RUNALL_STAGE=check only parses ARGS (the wrapper asks before it
+builds): status 0 to go on, 2 on a usage error, 10 when --help was answered."""
+
+import glob
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from . import PROG, Failure, Usage, say
+from . import merge as M
+from . import parts as P
+from . import plan as PL
+from . import resultset as RS
+from . import usage
+
+HELP_ANSWERED = 10
+
+
+class Options:
+    mode = "default"
+    out = resume = max_threads = order_seed = shard = None
+    experiments = variants = ""
+    plan_only = merge_only = help = False
+
+
+def parse(argv):
+    """The options, checked as far as they can be without the result set."""
+    o = Options()
+    valued = {"--out": "out", "--resume": "resume", "--max-threads": "max_threads",
+              "--order-seed": "order_seed", "--experiments": "experiments", "--variants": "variants",
+              "--shard": "shard"}
+    needs = {"out": "a directory", "resume": "a directory", "max_threads": "a number",
+             "order_seed": "a number", "experiments": "a list", "variants": "a list", "shard": "I/K"}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        name, eq, value = a.partition("=")
+        if a in ("--quick", "--paper", "--paper-errors"):
+            o.mode = a[2:]
+        elif a == "--plan-only":
+            o.plan_only = True
+        elif a == "--merge-only":
+            o.merge_only = True
+        elif a in ("--help", "-h"):
+            o.help = True
+            return o
+        elif name in valued:
+            attr = valued[name]
+            if not eq:
+                if i + 1 >= len(argv) or (attr in ("out", "resume") and argv[i + 1] == ""):
+                    raise Usage("%s needs %s" % (name, needs[attr]))
+                i += 1
+                value = argv[i]
+            elif value == "" and attr in ("out", "resume"):
+                raise Usage("%s needs %s" % (name, needs[attr]))
+            setattr(o, attr, value)
+        else:
+            raise Usage("unknown option '%s' (see --help)" % a)
+        i += 1
+    if o.max_threads is not None:
+        if not re.fullmatch(r"[1-9][0-9]{0,4}", o.max_threads) or int(o.max_threads) > PL.MAX_THREADS:
+            raise Usage("--max-threads=%s: expected an integer in [1, 16384]" % o.max_threads)
+        o.max_threads = int(o.max_threads)
+    if o.order_seed is not None:
+        if not RS.seed_ok(o.order_seed):
+            raise Usage("--order-seed=%s: expected an integer in [1, 2147483646]" % o.order_seed)
+        o.order_seed = int(o.order_seed)
+        if o.resume is not None:
+            raise Usage("--order-seed is for a new result set; --resume follows the recorded order")
+    if o.experiments:
+        if not re.fullmatch(r"[a-z0-9-]+(,[a-z0-9-]+)*", o.experiments):
+            raise Usage("--experiments=%s: expected a comma-separated list of: %s"
+                        % (o.experiments, " ".join(PL.EXPERIMENTS)))
+        for e in o.experiments.split(","):
+            if e not in PL.EXPERIMENTS:
+                raise Usage("--experiments: unknown experiment '%s' (one of: %s)" % (e, " ".join(PL.EXPERIMENTS)))
+    if o.variants and not re.fullmatch(RS.NAME_LIST, o.variants):
+        raise Usage("--variants=%s: expected a comma-separated list of variant names (scbench --list)" % o.variants)
+    if (o.experiments or o.variants) and o.resume is not None:
+        raise Usage("--experiments and --variants are for a new result set; --resume follows the recorded plan")
+    o.experiments = o.experiments.split(",") if o.experiments else []
+    o.variants = o.variants.split(",") if o.variants else []
+    if o.shard is not None:
+        m = re.fullmatch(r"(0|[1-9][0-9]{0,5})/([1-9][0-9]{0,5})", o.shard)
+        if not m or int(m.group(1)) >= int(m.group(2)):
+            raise Usage("--shard=%s: expected I/K with 0 <= I < K" % o.shard)
+        o.shard = (int(m.group(1)), int(m.group(2)))
+    if (o.shard or o.merge_only) and o.resume is None:
+        raise Usage("--%s needs --resume DIR (a result set, e.g. one written by --plan-only)"
+                    % ("shard" if o.shard else "merge-only"))
+    if o.shard and o.merge_only:
+        raise Usage("give --shard or --merge-only, not both")
+    if o.plan_only and o.resume is not None:
+        raise Usage("--plan-only writes a new result set; --resume continues one")
+    return o
+
+
+class Context:
+    """One result set being run: its conf, protocol and where it is."""
+
+    def __init__(self, top, scbench, d, conf):
+        self.top, self.scbench, self.dir = top, scbench, d
+        self.mode, self.threads, self.order_seed = conf["mode"], conf["threads"], conf["order_seed"]
+        self.experiments, self.variants = conf["experiments"], conf["variants"]
+        _, _, self.runs, self.ayers_runs, _ = PL.PROTOCOL[self.mode]
+        self.pus = PL.pu_count()
+        self.started = time.time()
+        self.child = None
+        self.shard = None
+        self.shard_note = ""
+
+    def resume_cmd(self):
+        extra = " --shard=%d/%d" % self.shard if self.shard else ""
+        return "%s --resume %s%s" % (P.quote(os.path.join(self.top, "run-all.sh")), P.quote(self.dir), extra)
+
+
+def new_result_set(o, top, scbench):
+    """A new result set: the plan, its order and run-all.conf, written before
+    any run. Returns (dir, conf)."""
+    out = o.out
+    if out is None:
+        host = socket.gethostname().split(".")[0]
+        out = os.path.join(top, "results", "%s-%s" % (host, time.strftime("%Y%m%d-%H%M%S")))
+    if os.path.lexists(out):
+        raise Usage("%s exists: a result set is never overwritten (use --resume %s to continue it)" % (out, out))
+    threads = PL.thread_list(o.max_threads)
+    seed = o.order_seed or (int(time.time()) * 1000003 + os.getpid()) % 2147483646 + 1
+    reg = PL.registry(scbench)
+    for v in o.variants:
+        if v not in reg.names:
+            raise Usage("--variants: unknown variant '%s' (one of: %s)" % (v, " ".join(reg.names)))
+    points = PL.restrict(PL.points(o.mode, threads, reg), reg, o.experiments, o.variants)
+    if not points:
+        raise Usage("--experiments=%s --variants=%s: nothing of the %s plan is left to run"
+                    % (",".join(o.experiments) or "all", ",".join(o.variants) or "all", o.mode))
+    plan = PL.split(points, reg)
+    order = PL.shuffle(plan, seed)
+    conf = {"mode": o.mode, "threads": threads, "order_seed": seed, "experiments": o.experiments,
+            "variants": o.variants}
+    try:
+        os.makedirs(os.path.join(out, "parts"))
+        os.makedirs(os.path.join(out, "logs"))
+    except OSError:
+        raise Usage("cannot create %s" % out)
+    M.write_file(os.path.join(out, "run-all.plan"), "".join(line + "\n" for line in plan))
+    M.write_file(os.path.join(out, "run-all.order"), RS.order_text(order, seed))
+    M.write_file(os.path.join(out, "run-all.conf"), RS.conf_text(conf))
+    return os.path.abspath(out), conf
+
+
+def open_result_set(o):
+    """The result set of --resume, checked: (dir, conf, plan, order)."""
+    d = o.resume
+    if not os.path.isdir(d):
+        raise Usage("--resume %s: no such result set" % d)
+    if not os.path.isfile(os.path.join(d, "run-all.conf")):
+        raise Usage("--resume %s: not a run-all result set (no run-all.conf)" % d)
+    if o.out is not None:
+        raise Usage("give --out or --resume, not both")
+    conf = RS.read_conf(os.path.join(d, "run-all.conf"))  # data: parsed, never sourced
+    if conf["order_seed"] is None or not all(os.path.isfile(os.path.join(d, f)) for f in
+                                             ("run-all.plan", "run-all.order")):
+        raise Usage("--resume %s: no run-all.plan/run-all.order (made by an older run-all.sh, which ran "
+                    "all runs of a point in one invocation): finish it with that version" % d)
+    plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
+    return os.path.abspath(d), conf, plan, order
+
+
+def regenerate(ctx):
+    """plots/regen on the merged set; Failure when it fails."""
+    regen = os.path.join(ctx.top, "plots", "regen")
+    status = 0
+    if os.access(regen, os.X_OK):
+        ctx.child = subprocess.Popen([regen, ctx.dir])
+        status = ctx.child.wait()
+        ctx.child = None
+    say("result set: %s" % ctx.dir)
+    if os.path.isfile(os.path.join(ctx.dir, "REPORT.md")):
+        say("report: %s" % os.path.join(ctx.dir, "REPORT.md"))
+    if status != 0:
+        raise Failure("the measurements are complete, but plots/regen failed (status %d, see above); after "
+                      "fixing the cause: %s %s" % (status, P.quote(regen), P.quote(ctx.dir)))
+
+
+def estimates(ctx, plan):
+    nall = len(PL.registry(ctx.scbench).names) if any(PL.option(a, "counter") == "all" for _, _, a in plan) else 0
+    est = PL.estimates(["%s %s %s" % line for line in plan], ctx.mode, nall, ctx.threads[-1])
+    return {k: round(v, 3) for k, v in est.items()}
+
+
+def main(argv, top, scbench, stage):
+    o = parse(argv)
+    if o.help or stage == "check":
+        if o.help:
+            reg = None
+            if scbench and os.access(scbench, os.X_OK):
+                try:
+                    reg = PL.registry(scbench)
+                except Failure:
+                    reg = None
+            sys.stdout.write(usage.text(reg, o.max_threads))
+            sys.stdout.flush()
+            return HELP_ANSWERED if stage == "check" else 0
+        return 0
+    if o.resume is not None:
+        d, conf, plan, order = open_result_set(o)
+    else:
+        d, conf = new_result_set(o, top, scbench)
+        if o.plan_only:
+            print(d)
+            return 0
+        plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
+    ctx = Context(top, scbench, d, conf)
+    line_of = {i + " " + c: (i, c, a) for i, c, a in plan}
+    try:
+        if o.merge_only:
+            P.remove_stale_temps(d)
+        elif o.shard:
+            ctx.shard = o.shard
+            ctx.shard_note = ", shard %d/%d" % o.shard
+            mine = [line_of[k] for j, k in enumerate(order) if j % o.shard[1] == o.shard[0]]
+            P.remove_stale_temps(d, [P.path(d, i, c) for i, c, _ in mine])
+            P.run(ctx, mine, estimates(ctx, mine))
+            say("shard %d/%d: its %d invocations are done (merge with --resume %s --merge-only)"
+                % (o.shard + (len(mine), P.quote(d))))
+            return 0
+        else:
+            # A local run: plan, the one shard of all invocations, merge.
+            if o.resume is not None:
+                P.remove_stale_temps(d)
+            P.run(ctx, [line_of[k] for k in order], estimates(ctx, plan))
+        M.merge(ctx, plan)
+        say("measurements done in %d s" % (time.time() - ctx.started))
+        M.busy_warning(d)
+        regenerate(ctx)
+        return 0
+    except P.Interrupted as e:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if ctx.child is not None:
+            try:
+                ctx.child.terminate()
+                ctx.child.wait()
+            except OSError:
+                pass
+        if not ctx.shard:
+            for f in glob.glob(os.path.join(glob.escape(d), "*.csv*.tmp")):
+                os.remove(f)
+        say("interrupted (SIG%s); nothing finished is lost. Continue with: %s" % (e.sig, ctx.resume_cmd()))
+        return e.status
+
+
+def on_signal(sig, _frame):
+    raise P.Interrupted(signal.Signals(sig).name[3:])
+
+
+def entry():
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, on_signal)
+    top = os.environ.get("RUNALL_TOP") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    scbench = os.environ.get("SCBENCH") or os.path.join(top, "harness", "scbench")
+    try:
+        return main(sys.argv[1:], top, scbench, os.environ.get("RUNALL_STAGE", "run"))
+    except Usage as e:
+        say(str(e))
+        return 2
+    except Failure as e:
+        say(*str(e).split("\n"))
+        return 1
+    except P.Interrupted as e:  # before a result set was under way
+        say("interrupted (SIG%s)" % e.sig)
+        return e.status
+
+
+if __name__ == "__main__":
+    sys.exit(entry())

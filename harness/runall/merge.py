@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: MIT
+"""Merging the parts of each experiment into DIR/ID.csv with its meta.json
+(and DIR/ID.csv.latency.csv from the parts' histogram sidecars), the list of
+failed points, and the checks a merge needs: every part there and whole, all
+from machines of one kind."""
+
+import csv
+import io
+import json
+import os
+
+from . import Failure, say
+from . import parts as P
+
+# What must be equal in every part's meta.json for the parts to make one set:
+# (label, path of keys).
+PROVENANCE = (("cpu model", ("cpu", "model")), ("PUs", ("topology", "pus")),
+              ("NUMA nodes", ("topology", "nodes")), ("kernel", ("kernel",)))
+ORDER_NOTE = ("run-all.order: repetition r of every timed point of every experiment before repetition "
+              "r+1, each round shuffled by the order seed; count-to-N last")
+
+
+def read_meta(path):
+    """A part's meta.json as a dict ({} when it is no JSON object)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as e:
+        raise Failure("%s: not a JSON file (%s)" % (path, str(e).splitlines()[0]))
+    return meta if isinstance(meta, dict) else {}
+
+
+def field(meta, keys):
+    for k in keys:
+        meta = meta.get(k) if isinstance(meta, dict) else None
+    return meta
+
+
+def check_parts(d, plan):
+    """Every part of the plan is whole or recorded as failed: else Failure
+    listing the missing and incomplete ones."""
+    bad = []
+    for ident, chunk, args in plan:
+        part = P.path(d, ident, chunk)
+        if os.path.exists(part + ".failed"):
+            continue
+        if not os.path.exists(part):
+            bad.append("missing: parts/%s/%s.csv" % (ident, chunk))
+        elif not P.complete(part, args):
+            bad.append("incomplete: parts/%s/%s.csv" % (ident, chunk))
+    if bad:
+        more = ["... and %d more" % (len(bad) - 20)] if len(bad) > 20 else []
+        raise Failure("\n".join(["%d of the plan's %d parts are not done: nothing merged" % (len(bad), len(plan))]
+                                + bad[:20] + more))
+
+
+def check_one_kind(d, metas):
+    """All parts from machines of one kind (PROVENANCE equal): else Failure
+    naming the parts that differ from the first and in what."""
+    if not metas:
+        return
+    (first, m0), bad = metas[0], []
+    for name, m in metas[1:]:
+        diff = ["%s %r (not %r)" % (label, field(m, keys), field(m0, keys)) for label, keys in PROVENANCE
+                if field(m, keys) != field(m0, keys)]
+        if diff:
+            bad.append("%s: %s" % (name, ", ".join(diff)))
+    if bad:
+        more = ["... and %d more" % (len(bad) - 20)] if len(bad) > 20 else []
+        raise Failure("\n".join(["the parts come from machines of different kinds (against %s): nothing merged"
+                                 % first] + bad[:20] + more))
+
+
+def text_lines(path):
+    """The lines of path, each with its newline (the last as it is)."""
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+        lines = [line + "\n" for line in f.read().split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+def write_file(path, text):
+    """path written through path.tmp renamed into place."""
+    with open(path + ".tmp", "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def meta_text(meta):
+    """scbench's layout: one top-level key a line."""
+    return "{\n" + ",\n".join("  %s: %s" % (json.dumps(k), json.dumps(v, ensure_ascii=False))
+                              for k, v in meta.items()) + "\n}\n"
+
+
+def number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def merged_load(csv_text, load):
+    """The meta's "load" (one part's runs) made the whole experiment's, from
+    the CSV's load columns: runs, busy runs, the largest load average,
+    runnable count, other processes' PUs and steal; the busy rule is
+    scbench's (harness/load.h). Without the columns (an older scbench) None."""
+    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    if not rows or "busy" not in rows[0] or not isinstance(load, dict):
+        return None
+    def most(col):
+        return max([number(r.get(col)) for r in rows if r.get(col)] + [0.0])
+    busy = sum(r["busy"] == "1" for r in rows)
+    return {"runs": len(rows), "busy_runs": busy, "busy": busy > 0,
+            "load1_max": round(most("load1"), 2), "runnable_max": int(most("runnable")),
+            "other_pus_max": round(most("other_pus"), 3), "steal_pct_max": round(most("steal_pct"), 2),
+            "busy_rule": load.get("busy_rule")}
+
+
+def merged_meta(ctx, ident, meta, nparts, hosts):
+    """The meta.json of the part with the most threads (its placement map;
+    calibration and command line are that invocation's: each row's work_iters
+    is its own), plus "run_all", how the parts were made (results/README.md)."""
+    cmd = meta.get("command_line") if isinstance(meta.get("command_line"), list) else []
+    how = "one scbench invocation per run (--runs=1 --first-run=r: run r seeded --seed + r)"
+    per = ctx.runs
+    if any(isinstance(a, str) and a.startswith("--ops=") for a in cmd):
+        how = "one scbench invocation per N with all its runs (count-to-N)"
+        per = ctx.ayers_runs
+    reader = ("off: --read-cost=off, no reader thread, read_ns empty" if "--read-cost=off" in cmd
+              else "on: read_ns measured")
+    meta = dict(meta)
+    meta["run_all"] = {"experiment": ident, "mode": ctx.mode, "invocations": how, "runs_per_point": per,
+                       "parts": nparts, "order_seed": ctx.order_seed,
+                       "experiments": ",".join(ctx.experiments) or "all",
+                       "variants": ",".join(ctx.variants) or "all", "order": ORDER_NOTE, "reader": reader,
+                       "hosts": hosts}
+    return meta
+
+
+def merge(ctx, plan):
+    """Check the parts, then write every experiment's CSV, latency sidecar and
+    meta.json, and failed-points.csv; returns the number of failed points."""
+    d = ctx.dir
+    check_parts(d, plan)
+    done = [(i, c, a) for i, c, a in plan if not os.path.exists(P.path(d, i, c) + ".failed")]
+    metas = [("parts/%s/%s.csv" % (i, c), read_meta(P.path(d, i, c) + ".meta.json")) for i, c, _ in done]
+    check_one_kind(d, metas)
+    meta_of = dict(zip([(i, c) for i, c, _ in done], [m for _, m in metas]))
+    hosts = sorted({m["host"] for _, m in metas if isinstance(m.get("host"), str)})
+    for ident in dict.fromkeys(i for i, _, _ in plan):
+        mine = [(i, c) for i, c, _ in done if i == ident]
+        if not mine:
+            continue  # every point of the experiment failed: no CSV
+        rows, hist = [], []
+        for i, c in mine:
+            part = P.path(d, i, c)
+            lines = text_lines(part)
+            rows += lines if not rows else lines[1:]
+            if os.path.isfile(part + ".latency.csv"):
+                lines = text_lines(part + ".latency.csv")
+                hist += lines if not hist else lines[1:]
+        out = os.path.join(d, ident + ".csv")
+        text = "".join(rows)
+        write_file(out, text)
+        if hist:
+            write_file(out + ".latency.csv", "".join(hist))
+        # The last part has the most threads: its placement map.
+        meta = merged_meta(ctx, ident, meta_of[mine[-1]], len(mine), hosts)
+        load = merged_load(text, meta.get("load"))
+        if load is not None:
+            meta["load"] = load
+        write_file(out + ".meta.json", meta_text(meta))
+    return failed_points(d, plan)
+
+
+def failed_points(d, plan):
+    """failed-points.csv: experiment,part,args,reason of every point that
+    failed (results/README.md); none: no file."""
+    out = os.path.join(d, "failed-points.csv")
+    if os.path.exists(out):
+        os.remove(out)
+    rows = []
+    for ident, chunk, args in plan:
+        f = P.path(d, ident, chunk) + ".failed"
+        if os.path.exists(f):
+            with open(f, encoding="utf-8", errors="replace") as r:
+                reason = (r.readline().rstrip("\n"))
+            rows.append('%s,%s,"%s","%s"\n' % (ident, chunk, args.replace('"', '""'), reason.replace('"', '""')))
+    if rows:
+        write_file(out, "experiment,part,args,reason\n" + "".join(rows))
+        say("%d points failed (listed in %s and the report)" % (len(rows), out))
+    return len(rows)
+
+
+def busy_warning(d):
+    """One line when any run of the set found the machine busy."""
+    n = b = 0
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".csv"):
+            continue
+        try:
+            with open(os.path.join(d, name), encoding="utf-8", errors="replace", newline="") as f:
+                for r in csv.DictReader(f):
+                    if "busy" not in r:
+                        break
+                    n += 1
+                    b += r["busy"] == "1"
+        except OSError:
+            continue
+    if b:
+        say("warning: the machine was busy (other processes or steal) during %d of %d runs: see the busy "
+            "column and REPORT.md" % (b, n))

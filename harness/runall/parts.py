@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: MIT
+"""The parts of a result set: parts/ID/CHUNK.csv, one per invocation of the
+plan, with its meta.json (and latency sidecar); running the invocations of
+one shard; checking a part against its plan line."""
+
+import glob
+import os
+import re
+import shlex
+import signal
+import subprocess
+import time
+
+from . import Failure, say
+from .plan import option
+
+SIGNAL_STATUS = {130: "INT", 143: "TERM", 129: "HUP"}
+STATUS_OF = {"INT": 130, "TERM": 143, "HUP": 129}
+
+
+class Interrupted(Exception):
+    """SIGINT, SIGTERM or SIGHUP reached run-all (or scbench first)."""
+
+    def __init__(self, sig):
+        Exception.__init__(self, sig)
+        self.sig = sig
+        self.status = STATUS_OF[sig]
+
+
+def path(d, ident, chunk):
+    return os.path.join(d, "parts", ident, chunk + ".csv")
+
+
+def complete(part, args):
+    """Is part (with its sidecars) the whole output of the plan line args? A
+    CSV header, one row per variant of --counter and run of --runs, each with
+    the header's field count, and a meta.json (scbench writes them last). A
+    quoted field (pmu_status, end_state, params) may hold commas: each counts
+    as one field (scbench writes no newline inside a field)."""
+    def nonempty(p):
+        return os.path.isfile(p) and os.path.getsize(p) > 0
+    if not os.path.isfile(part) or not nonempty(part + ".meta.json"):
+        return False
+    if "--latency" in args and not nonempty(part + ".latency.csv"):
+        return False
+    want = len(option(args, "counter").split(",")) * int(option(args, "runs", last=True))
+    try:
+        with open(part, "rb") as f:
+            lines = f.read().split(b"\n")
+    except OSError:
+        return False
+    if lines and lines[-1] == b"":
+        lines.pop()
+    fields = [re.sub(rb'"[^"]*"', b"Q", line).split(b",") for line in lines]
+    if not fields or fields[0][0] != b"counter":
+        return False
+    return all(len(f) == len(fields[0]) for f in fields) and len(fields) - 1 == want
+
+
+def remove_stale_temps(d, parts=None):
+    """Temporary files a SIGKILL left behind (FILE.tmp.XXXXXX and FILE.tmp,
+    as scbench and run-all name them): never complete, so removed. parts:
+    only those of these part files (a shard leaves the others' alone: they
+    may be another shard's, running)."""
+    if parts is None:
+        found = []
+        for depth in ("*", "*/*", "*/*/*"):
+            found += glob.glob(os.path.join(glob.escape(d), depth + ".tmp"))
+            found += glob.glob(os.path.join(glob.escape(d), depth + ".tmp.??????"))
+    else:
+        found = [f for p in parts for f in glob.glob(glob.escape(p) + "*.tmp*")
+                 if re.search(r"\.tmp(\.[A-Za-z0-9]{6})?$", f)]
+    for f in found:
+        if os.path.isfile(f):
+            try:
+                os.remove(f)
+            except OSError:
+                pass
+
+
+def calibration_reason(log):
+    """scbench's one line on why the external work could not be calibrated."""
+    try:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if "calibration of the external work" in line:
+                    line = line.rstrip("\n").replace("\r", "")
+                    return line[len("scbench: "):] if line.startswith("scbench: ") else line
+    except OSError:
+        pass
+    return None
+
+
+def run(ctx, invocations, estimate):
+    """Run the invocations ((ID, CHUNK, ARGS), in order) whose part is not
+    complete; a point whose --work cannot be calibrated (scbench status 3) is
+    recorded as failed (PART.failed) and the sweep goes on; any other failure
+    raises Failure, a signal Interrupted. estimate: "ID CHUNK" -> seconds."""
+    d = ctx.dir
+    est_total = sum(estimate[i + " " + c] for i, c, _ in invocations)
+    say("%s mode, %d scbench invocations (one per run, order seed %d: run-all.order), thread counts: %s (%d PUs)%s"
+        % (ctx.mode, len(invocations), ctx.order_seed, " ".join(map(str, ctx.threads)), ctx.pus, ctx.shard_note),
+        "result set %s (about %.1f min)" % (d, est_total / 60))
+    done = spent = 0.0
+    for i, (ident, chunk, args) in enumerate(invocations, 1):
+        part = path(d, ident, chunk)
+        est = estimate[ident + " " + chunk]
+        if os.path.exists(part) and complete(part, args):
+            done += est
+            continue  # finished before an interruption: never run twice
+        if os.path.exists(part + ".failed"):
+            os.remove(part + ".failed")  # a point that failed before is tried again
+        if os.path.exists(part):
+            say("%s %s: part file incomplete (not what the plan asks for): run again" % (ident, chunk))
+            for f in (part, part + ".meta.json", part + ".latency.csv"):
+                if os.path.lexists(f):
+                    os.remove(f)
+        os.makedirs(os.path.dirname(part), exist_ok=True)
+        elapsed = int(time.time() - ctx.started)
+        # Time left: the estimate of what remains, scaled by how the estimates fared so far.
+        done += est
+        spent += est
+        f = elapsed / (spent - est) if spent - est > 1 and elapsed > 0 else 1
+        say("[%d/%d] %s %s (%ds elapsed, ~%.0fs left)" % (i, len(invocations), ident, chunk, elapsed,
+                                                          (est_total - done + est) * f))
+        log = os.path.join(d, "logs", "%s-%s.log" % (ident, chunk))
+        with open(log, "wb") as err:
+            ctx.child = subprocess.Popen([ctx.scbench] + args.split() + ["--output=" + part], stderr=err)
+            status = ctx.child.wait()
+            ctx.child = None
+        # scbench stopped by a signal that reached it first (Ctrl-C goes to the
+        # whole process group): an interrupt, not a failure.
+        if status in SIGNAL_STATUS or -status in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            raise Interrupted(SIGNAL_STATUS.get(status) or signal.Signals(-status).name[3:])
+        if status == 3:
+            why = calibration_reason(log)
+            with open(part + ".failed", "w") as out:
+                out.write((why or "scbench exited with status 3 (calibration failed)") + "\n")
+            say("%s %s failed, going on: %s (log: %s)" % (ident, chunk, why or "calibration failed", log))
+            continue
+        if status != 0:
+            raise Failure("scbench failed for %s %s; see %s\nfix the cause, then continue with: %s"
+                          % (ident, chunk, log, ctx.resume_cmd()))
+
+
+def quote(s):
+    """A word for the shell, as bash's printf %q writes a plain path."""
+    return s if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", s) else shlex.quote(s)

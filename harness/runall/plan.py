@@ -1,0 +1,260 @@
+# SPDX-License-Identifier: MIT
+"""The plan of a result set: one line per scbench invocation, "ID CHUNK ARGS".
+
+The experiments (POINTS below) name each point group's variants at once, by
+their registry groups (scbench --list=json); split() makes one invocation per
+run of a timed point, shuffle() sets the order."""
+
+import json
+import os
+import shutil
+import subprocess
+
+from . import Failure
+
+# Every experiment of a full plan, in the order of --help.
+EXPERIMENTS = ["dice-fig3", "dice-fig4-low", "dice-fig4-high", "dice-fig5", "baselines",
+               "latency", "read-cost", "ayers", "ayers-tunable"]
+
+# Protocol of each mode: warm-up and measured seconds (as scbench is given
+# them), runs per timed point, runs and grid steps of Ayers's count-to-N.
+PROTOCOL = {
+    "quick": ("0.05", "0.2", 1, 10, 7),
+    "default": ("0.2", "0.8", 3, 30, 9),
+    "paper": ("2", "8", 5, 100, 11),
+    "paper-errors": ("2", "8", 5, 100, 11),
+}
+MODES = ("quick", "default", "paper", "paper-errors")
+# Seconds to start one scbench (process, hwloc topology, threads), and to
+# calibrate --work once (wl_calibrate), measured on the 2-PU development box.
+INVOKE_S = 0.1
+CALIB_S = 0.75
+# Ayers's thresholds T of the tunable experiment (Ayers's figure: 10..15).
+AYERS_THRESHOLDS = range(10, 16)
+# 16384: scbench's largest thread count (harness/cli.h CLI_MAX_THREADS).
+MAX_THREADS = 16384
+# Range safety (issue 13): Scalable, ScalableCAS and ScalableCapped count in 64
+# bits in every timed experiment (2^32 is reached in under 8 s at 2 threads, 0%
+# work). Every other precise variant but RBONuma(Adapt) holds 2^63 or more; their
+# 32-bit word (2^31 - 1 on one node, less on more) has no parameter that widens
+# it, and Morris tops out near 4.29e9 whatever its accuracy: scbench flags any
+# such run (overflowed=1) and the plots leave its error out.
+WIDE = "--param=width=64"
+
+
+class Registry:
+    """The variants of scbench --list=json, in --counter=all order, and the
+    lists run-all derives from their kind, origin and groups."""
+
+    def __init__(self, listing):
+        self.variants = listing["variants"]
+        self.names = [v["name"] for v in self.variants]
+        self.keys = {v["name"]: set(v["params"]) | set(listing.get("common_params", []))
+                     for v in self.variants}
+
+    def group(self, name):
+        """The variants of experiment group name: the ones its paper designed
+        first (origin), then the others it compares with, each in registry order."""
+        members = [v for v in self.variants if name in v["groups"]]
+        own = [v["name"] for v in members if name in v["origin"]]
+        return own + [v["name"] for v in members if name not in v["origin"]]
+
+    def errors(self):
+        """Dice Fig. 6: the variants of the Dice figures that are not precise."""
+        kinds = {v["name"]: v["kind"] for v in self.variants}
+        return [n for n in self.group("dice") if kinds[n] != "precise"]
+
+    def tunable(self):
+        """Ayers's tunable experiment: the count-to-N variants with a threshold."""
+        return [n for n in self.group("ayers") if "threshold" in self.keys[n]]
+
+
+def registry(scbench):
+    """The registry from scbench --list=json; Failure when it cannot be had."""
+    try:
+        out = subprocess.run([scbench, "--list=json"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, check=True).stdout
+        reg = Registry(json.loads(out.decode("utf-8")))
+    except (OSError, subprocess.CalledProcessError, ValueError, KeyError, TypeError) as e:
+        raise Failure("%s --list=json failed (%s)" % (scbench, str(e).splitlines()[0] if str(e) else
+                                                       type(e).__name__))
+    if not reg.names:
+        raise Failure("%s --list=json listed no variant" % scbench)
+    return reg
+
+
+def pu_count():
+    """PUs of this machine: hwloc-calc, else nproc, else 1."""
+    if shutil.which("hwloc-calc"):
+        try:
+            n = int(subprocess.run(["hwloc-calc", "--number-of", "pu", "all"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout)
+            if n > 0:
+                return n
+        except ValueError:
+            pass
+    return os.cpu_count() or 1
+
+
+def thread_list(cap=None, pus=None):
+    """1 2 4 ... below the PU count, then the PU count; all <= cap."""
+    pus = pus or pu_count()
+    if cap is not None and cap < pus:
+        pus = cap
+    out, t = [], 1
+    while t < pus:
+        out.append(t)
+        t *= 2
+    return out + [pus]
+
+
+def points(mode, threads, reg):
+    """The experiments' lines, each a point group: "ID CHUNK ARGS" as text."""
+    warmup, duration, runs, ayers_runs, ayers_steps = PROTOCOL[mode]
+    timed = "--warmup=%s --duration=%s --runs=%d" % (warmup, duration, runs)
+    dice, base = ",".join(reg.group("dice")), ",".join(reg.group("baselines"))
+    errors = ",".join(reg.errors())
+    maxt = threads[-1]
+    lines = []
+    for t in threads:
+        if mode == "paper-errors":
+            lines.append("dice-fig4-low t%d --counter=%s --work=99 --threads=%d %s" % (t, errors, t, timed))
+            lines.append("dice-fig4-high t%d --counter=%s --work=0 --threads=%d %s" % (t, errors, t, timed))
+            continue
+        if t <= 64:
+            lines.append("dice-fig3 t%d --counter=%s --work=99.02 --threads=%d %s" % (t, dice, t, timed))
+        lines.append("dice-fig4-low t%d --counter=%s --work=99 --threads=%d %s" % (t, dice, t, timed))
+        lines.append("dice-fig4-high t%d --counter=%s --work=0 --threads=%d %s" % (t, dice, t, timed))
+        lines.append("dice-fig5 t%d --counter=%s --counters=7500 --work=0 --threads=%d %s" % (t, dice, t, timed))
+        for w in (0, 99):
+            lines.append("baselines w%d-t%d --counter=%s --work=%d --threads=%d %s %s" % (w, t, base, w, t, WIDE, timed))
+        lines.append("latency t%d --counter=all --latency --work=0 --threads=%d %s %s" % (t, t, WIDE, timed))
+    if mode == "paper-errors":
+        return lines  # no read cost, no count-to-N runs
+    lines.append("read-cost t%d --counter=all --work=0 --threads=%d %s %s" % (maxt, maxt, WIDE, timed))
+    per = (12 + maxt - 1) // maxt
+    ayers = ",".join(reg.group("ayers"))
+    for k in range(ayers_steps + 1):
+        ops = per * (1 << (2 * k))
+        lines.append("ayers n%d --counter=%s --threads=%d --ops=%d --runs=%d" % (k, ayers, maxt, ops, ayers_runs))
+        for v in reg.tunable():
+            for T in AYERS_THRESHOLDS:
+                lines.append("ayers-tunable n%d-T%d --counter=%s --param=threshold=%d --threads=%d --ops=%d --runs=%d"
+                             % (k, T, v, T, maxt, ops, ayers_runs))
+    return lines
+
+
+def option(args, name, last=False):
+    """The value of --name=VALUE in the argument string args (the first, or
+    the last occurrence), or None."""
+    key = " --%s=" % name
+    s = " " + args
+    at = s.rfind(key) if last else s.find(key)
+    if at < 0:
+        return None
+    return s[at + len(key):].split(" ", 1)[0]
+
+
+def restrict(lines, reg, experiments, variants):
+    """Only the lines of experiments, each --counter list cut to variants (in
+    its own order; "all" becomes the chosen variants in --list order); a line
+    left with no variant is dropped."""
+    out = []
+    for line in lines:
+        ident, chunk, args = line.split(" ", 2)
+        if experiments and ident not in experiments:
+            continue
+        if variants:
+            given = option(args, "counter")
+            names = reg.names if given == "all" else given.split(",")
+            kept = [v for v in names if v in variants]
+            if not kept:
+                continue
+            args = args.replace("--counter=" + given, "--counter=" + ",".join(kept), 1)
+        out.append("%s %s %s" % (ident, chunk, args))
+    return out
+
+
+def params_for(keys, args):
+    """args without the --param=KEY=VALUE whose key the variant does not accept
+    (scbench applies a parameter to every chosen variant that accepts it)."""
+    out = []
+    for a in args.split():
+        if a.startswith("--param="):
+            key = a[len("--param="):].split("=", 1)[0]
+            if key != "same-seed" and key not in keys:
+                continue
+        out.append(a)
+    return " ".join(out)
+
+
+def split(lines, reg):
+    """Every timed line "ID CHUNK --counter=A,B ... --runs=R" becomes one line
+    per variant and repetition, "ID CHUNK-V-rK --counter=V ... --runs=1
+    --first-run=K", variants in list order and repetitions inner, so that the
+    parts merged in plan order give the rows one invocation would, each with
+    the --param keys its variant accepts. Count-to-N lines (--ops) stay whole.
+    Every experiment but read-cost gets --read-cost=off: no reader thread
+    wakes during its runs."""
+    plan = []
+    for line in lines:
+        ident, chunk, args = line.split(" ", 2)
+        reader = "" if ident == "read-cost" else " --read-cost=off"
+        if "--ops=" in args:
+            plan.append("%s %s %s%s" % (ident, chunk, args, reader))
+            continue
+        given = option(args, "counter")
+        names = reg.names if given == "all" else given.split(",")
+        runs = option(args, "runs", last=True)
+        for v in names:
+            one = params_for(reg.keys[v], args.replace("--counter=" + given, "--counter=" + v, 1))
+            for k in range(int(runs)):
+                plan.append("%s %s-%s-r%d %s%s" % (ident, chunk, v, k, one.replace(
+                    "--runs=" + runs, "--runs=1 --first-run=%d" % k, 1), reader))
+    return plan
+
+
+def shuffle(plan, seed):
+    """The "ID CHUNK" of every plan line in the order to run them. Round K
+    holds repetition K (--first-run=K) of every timed point of every
+    experiment, in a Fisher-Yates shuffle driven by the Park-Miller generator
+    (x <- 16807 x mod 2^31-1); the rounds run in order, then the count-to-N
+    lines in plan order."""
+    rounds, rest = {}, []
+    for line in plan:
+        ident, chunk = line.split()[:2]
+        k = option(line, "first-run")
+        if k is None:
+            rest.append(ident + " " + chunk)
+        else:
+            rounds.setdefault(int(k), []).append(ident + " " + chunk)
+    state, order = seed, []
+    for k in range(max(rounds) + 1 if rounds else 0):
+        r = rounds.get(k, [])
+        for i in range(len(r), 1, -1):
+            state = state * 16807 % 2147483647
+            j = state % i
+            r[i - 1], r[j] = r[j], r[i - 1]
+        order += r
+    return order + rest
+
+
+def estimates(plan, mode, nall, maxt):
+    """Seconds of each plan line ("ID CHUNK" -> s), for the time-left estimate:
+    the runs (variants x runs of its --counter and --runs), the start of
+    scbench, and the calibration of --work when there is external work."""
+    warmup, duration = float(PROTOCOL[mode][0]), float(PROTOCOL[mode][1])
+    out = {}
+    for line in plan:
+        ident, chunk, args = line.split(" ", 2)
+        given = option(args, "counter")
+        nv = nall if given == "all" else len(given.split(","))
+        runs = int(option(args, "runs"))
+        ops, work = option(args, "ops"), option(args, "work")
+        if ops is not None:
+            t = nv * runs * (0.002 + int(ops) * maxt * 1.33 * 5e-9) + INVOKE_S
+        else:
+            t = nv * runs * (warmup + duration + 0.05) + INVOKE_S
+            t += CALIB_S if work is not None and float(work) > 0 else 0
+        out[ident + " " + chunk] = t
+    return out

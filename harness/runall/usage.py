@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: MIT
+"""run-all.sh --help, with the time each mode takes on this machine."""
+
+from .plan import CALIB_S, EXPERIMENTS, INVOKE_S, PROTOCOL, AYERS_THRESHOLDS, thread_list
+
+
+def estimate(reg, mode, fixed):
+    """Seconds of timed runs per thread count (fixed: the part that does not
+    grow with the thread counts, all variants' read cost, once): one
+    invocation per run, each with its start-up cost, and a calibration in
+    those with external work (fig3, fig4-low, baselines at 99%)."""
+    w, d, r = float(PROTOCOL[mode][0]), float(PROTOCOL[mode][1]), PROTOCOL[mode][2]
+    nd, nb, na = len(reg.group("dice")), len(reg.group("baselines")), len(reg.names)
+    per = (w + d + 0.05 + INVOKE_S) * r
+    # fig3, fig4-low, fig4-high, fig5: the Dice set; baselines at 2 work levels; latency.
+    return per * na if fixed else per * (4 * nd + 2 * nb + na) + (2 * nd + nb) * r * CALIB_S
+
+
+def estimate_ayers(reg, mode):
+    """Ayers's count-to-N: its variants and thresholds, as steps of a x4 grid up
+    to 12 * 4^steps increments."""
+    ar, steps = PROTOCOL[mode][3], PROTOCOL[mode][4]
+    k = len(reg.group("ayers")) + len(reg.tunable()) * len(AYERS_THRESHOLDS)
+    n = 12 * 4 ** steps
+    return k * ar * (0.002 * (steps + 1) + n * 1.33 * 5e-9) + k * (steps + 1) * INVOKE_S
+
+
+def r0(x):
+    return "%.0f" % x
+
+
+def fixed(reg, mode):
+    """Seconds that do not grow with the thread counts: read cost and Ayers's runs."""
+    return float(r0(estimate(reg, mode, True))) + float(r0(estimate_ayers(reg, mode)))
+
+
+def errors_minutes(reg, max_threads):
+    """--paper-errors: 2 figures x the error variants x 5 runs of 2 + 8 s per
+    thread count, one invocation per run; the 99% ones calibrate --work."""
+    k, n = len(thread_list(max_threads)), len(reg.errors())
+    return r0(k * (2 * n * 5 * (10.05 + INVOKE_S) + n * 5 * CALIB_S) / 60 + 0.5)
+
+
+def total_minutes(reg, mode, max_threads):
+    k = len(thread_list(max_threads))
+    return "%.1f" % ((float(r0(estimate(reg, mode, False))) * k + float(r0(fixed(reg, mode)))) / 60 + 0.3)
+
+
+def text(reg, max_threads):
+    """The help; reg None (no scbench to list the variants yet): without the times."""
+    from .plan import pu_count
+    if reg is not None:
+        errors = ",".join(reg.errors())
+        errtime = "About %s min here" % errors_minutes(reg, max_threads)
+        times = """Time per thread count (the Dice figures, baselines, latency
+and read cost run once per thread count; Ayers's count-to-N runs use all PUs),
+with about %s s to start each scbench and %s s more to calibrate --work:
+  --quick    about %s s per thread count, plus %s s
+  default    about %s s per thread count, plus %s s
+  --paper    about %s s per thread count, plus %s s
+This machine has %d PUs, so thread counts %s : about
+%s min (--quick), %s min (default),
+%s min (--paper). A 256-PU box has 10 thread counts.""" % (
+            INVOKE_S, CALIB_S, r0(estimate(reg, "quick", False)), r0(fixed(reg, "quick")),
+            r0(estimate(reg, "default", False)), r0(fixed(reg, "default")),
+            r0(estimate(reg, "paper", False)), r0(fixed(reg, "paper")), pu_count(),
+            " ".join(map(str, thread_list(None))), total_minutes(reg, "quick", max_threads),
+            total_minutes(reg, "default", max_threads), total_minutes(reg, "paper", max_threads))
+    else:
+        errors = "the probabilistic counters and Serial"
+        errtime = "Its time is given here once scbench is built"
+        times = """Time per thread count: given here once scbench is built (./run-all.sh builds
+it; scbench --list=json names the variants each experiment runs)."""
+    return """Usage: ./run-all.sh [--quick | --paper | --paper-errors] [--out DIR] [--max-threads N]
+                    [--resume DIR] [--order-seed S]
+                    [--experiments=LIST] [--variants=LIST]
+                    [--plan-only] [--shard=I/K] [--merge-only]
+
+Runs every experiment (Dice Figs. 3-6, Ayers's accuracy and scaling figures,
+baselines, latency, read cost) with scbench into results/<host>-<date>/ (or
+--out DIR), one CSV per experiment plus its .meta.json, then regenerates the
+figures (figures/*.png with gnuplot, *.pdf and *.svg with matplotlib) and
+REPORT.md, which says which claims of the papers hold on this machine.
+
+Modes (timed points: warm-up + measured seconds x runs):
+  --quick     0.05 + 0.2 s x 1 run, small Ayers grid: a smoke run
+  (default)   0.2 + 0.8 s x 3 runs
+  --paper     2 + 8 s x 5 runs, the papers' protocol (Dice §5: median of 5);
+              at 0%% work RBONuma(Adapt) (range 2^31 - 1) and Morris (about 4.29e9)
+              may count past their range in 8 s: such runs are flagged
+              (overflowed=1) and left out of the error figures and claims
+  --paper-errors
+              only the error experiments of Dice Fig. 6 (the runs of Fig. 4 at
+              99%% and 0%% work, for %s),
+              with the papers' protocol: their errors depend on how high a run
+              counts, so the error claims are judged at the paper's counts.
+              %s; figures and claims that need
+              other experiments are skipped or not measurable
+
+Every run of a timed point (variant, thread count) is its own scbench
+invocation (--runs=1 --first-run=r), so a point's min-max band includes the
+variance between invocations (calibration of --work, memory layout, what
+else the machine did). Repetition r of every timed point of every experiment
+runs before repetition r+1 of any, each round in a shuffled order drawn from
+the order seed (recorded in run-all.conf; the order in run-all.order). Only
+read-cost runs the reader thread (scbench --read-cost=off elsewhere: read_ns
+empty), so throughput runs have no reader wake-ups. Ayers's count-to-N runs
+(all runs of one N in one invocation) come last, in their plan order.
+
+A point whose external work cannot be calibrated (scbench exit status 3: it
+says what it measured and why that is not usable) fails alone: the sweep
+goes on, failed-points.csv in the result set gives each failed point with
+its reason, REPORT.md lists them, and --resume DIR tries them again. Any
+other scbench failure stops the sweep (continue with --resume DIR).
+
+Thread counts are 1, 2, 4, ... and the PU count (hwloc), capped by
+--max-threads. %s
+
+Options:
+  --out DIR        write the result set to DIR (must not exist)
+  --resume DIR     continue an interrupted run in DIR: finished points are kept
+                   and never run again; the mode and thread counts come from DIR
+  --max-threads N  largest thread count to run
+  --order-seed S   seed of the shuffled order, 1..2147483646 (default: drawn
+                   from the clock; a new result set only)
+  --experiments=LIST
+                   run only these experiments (comma-separated) of the mode's
+                   plan: %s
+  --variants=LIST  run only these variants (comma-separated names of scbench
+                   --list) in every experiment; an experiment left with none
+                   is dropped. Both restrict a new result set (recorded in
+                   run-all.conf and each .meta.json); the figures and claims
+                   that need what was left out are skipped or not measurable.
+                   E.g. a NUMA smoke run: --quick --experiments=dice-fig4-high
+                   --variants=FetchAdd,RBONuma,Multiline
+  --plan-only      write a new result set's plan (run-all.conf, run-all.plan,
+                   run-all.order) to --out DIR, print DIR and run nothing: the
+                   pieces below then run it, on one machine or several
+  --shard=I/K      with --resume DIR: run only shard I of K (0 <= I < K): the
+                   j-th invocation of run-all.order (from 0) is shard j mod K;
+                   complete parts are kept; no merge, no figures
+  --merge-only     with --resume DIR: run nothing; check that every part of the
+                   plan is there and that all come from machines of one kind
+                   (CPU model, PUs, NUMA nodes, kernel), then merge and make the
+                   figures and REPORT.md as a run does
+  --help           this text
+
+Environment: SCBENCH (scbench binary, default: build this tree if needed),
+PYTHON_MPL (a Python with matplotlib, default: found by plots/regen).
+A result set is never overwritten. Progress goes to standard error. --resume
+reads run-all.conf, run-all.plan and run-all.order as data (never runs them)
+and runs again any part that does not match its plan line. Exit status: 0,
+1 when a run or plots/regen failed (or --merge-only found parts missing or
+from machines of different kinds), 2 on bad usage or a damaged result set,
+130/143 when interrupted.
+""" % (errors, errtime, times, " ".join(EXPERIMENTS))
