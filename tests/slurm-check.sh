@@ -80,33 +80,9 @@ cluster=$work/cluster
 log=$work/checks.log
 : >"$log"
 
-declare -A sum=([TOTAL]=0 [PASS]=0 [SKIP]=0 [XFAIL]=0 [FAIL]=0 [XPASS]=0 [ERROR]=0)
-summary() {
-	echo "============================================================================"
-	echo "$me: run-all.sh --slurm on a one-host Slurm cluster"
-	echo "============================================================================"
-	for k in TOTAL PASS SKIP XFAIL FAIL XPASS ERROR; do
-		printf '# %-6s %d\n' "$k:" "${sum[$k]}"
-	done
-	echo "============================================================================"
-}
-check() { # check NAME COMMAND...: one line, counted; the command's output in the log
-	local name=$1 t0 rc=0
-	shift
-	t0=$(date +%s)
-	echo "--- $name" >>"$log"
-	"$@" >>"$log" 2>&1 || rc=$?
-	sum[TOTAL]=$((sum[TOTAL] + 1))
-	if [ "$rc" -eq 0 ]; then
-		sum[PASS]=$((sum[PASS] + 1))
-		echo "PASS: $name ($(($(date +%s) - t0)) s)"
-	else
-		sum[FAIL]=$((sum[FAIL] + 1))
-		echo "FAIL: $name (exit $rc, $(($(date +%s) - t0)) s)"
-		tail -15 "$log" | sed 's/^/  | /'
-	fi
-	return 0
-}
+emu_checks "$log"
+summary() { emu_summary "$me: run-all.sh --slurm on a one-host Slurm cluster"; }
+check() { emu_check "$@"; }
 # An error before or between the checks: counted, the summary printed.
 error_exit() {
 	echo "ERROR: $*"
@@ -365,7 +341,7 @@ check "nothing of the cluster left running" test -z "$left"
 
 summary
 say "$(elapsed) s in all"
-if [ "${sum[FAIL]}" -eq 0 ] && [ "${sum[ERROR]}" -eq 0 ] && [ "${sum[PASS]}" -gt 0 ]; then
+if emu_passed; then
 	ok=yes
 	exit 0
 fi

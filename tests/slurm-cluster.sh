@@ -115,6 +115,7 @@ stop_cluster() {
 		if [ -n "$ids" ]; then
 			# shellcheck disable=SC2086 # a list of job ids
 			scancel $ids 2>/dev/null || true
+			# shellcheck disable=SC2016 # expanded by that sh
 			wait_for 20 sh -c '[ -z "$(squeue -h -t R,CG -o %A 2>/dev/null)" ]' || true
 		fi
 	fi
@@ -239,10 +240,17 @@ EOF
 	echo "$me: export SLURM_CONF=$conf"
 }
 
+# shellcheck disable=SC2317 # called by the EXIT trap
+start_failed() {
+	local rc=$?
+	[ "$rc" -eq 0 ] || stop_cluster
+	exit "$rc"
+}
+
 case $cmd in
 start)
 	# A half-started cluster is stopped again before the failure is reported.
-	trap 'rc=$?; [ $rc -eq 0 ] || stop_cluster; exit $rc' EXIT
+	trap start_failed EXIT
 	start_cluster
 	;;
 stop)

@@ -83,7 +83,6 @@ check slurm_prints_ids_and_commands sh -c "grep -q 'as array job 101 ' '$tmp/out
 check record_written grep -qx 'tasks=3' "$tmp/set/slurm/run-all.slurm"
 
 # The shard script (as a task runs it): its shard, in order, and nothing more.
-nplan=$(wc -l <"$tmp/set/run-all.plan")
 SLURM_ARRAY_TASK_ID=1 "$tmp/set/slurm/shard.sh" >"$tmp/out" 2>"$tmp/err"
 check shard_script_exit_0 test $? -eq 0
 body "$tmp/set/run-all.order" | awk -v d="$tmp/set" 'NR % 3 == 2 { print d "/parts/" $1 "/" $2 ".csv" }' >"$tmp/want1"
