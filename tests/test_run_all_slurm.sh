@@ -7,7 +7,7 @@
 # a new set is planned as --plan-only plans it and nothing runs; the array
 # (--array=0-(K-1), one whole node per task, the user's options first) and
 # the merge job (afterany on the array) are submitted with scripts written
-# into DIR/slurm/; the shard script runs its shard and refuses a node with
+# into DIR/slurm/ that run the submission's scbench; the shard script runs its shard and refuses a node with
 # another PU count; the merge script names the shards with missing parts and
 # merges nothing, or merges what a local run merges; --slurm --resume submits
 # only the shards with parts to run (the merge alone when none has), and
@@ -81,6 +81,9 @@ check merge_after_array sh -c "case '$s2' in '--parsable -p debug --time=10:00 '
 check slurm_prints_ids_and_commands sh -c "grep -q 'as array job 101 ' '$tmp/out' && grep -q 'merge as job 102 ' '$tmp/out' &&
 	grep -q 'squeue -j 101,102' '$tmp/out' && grep -q -- \"'--slurm=-p debug --time=10:00' --resume $tmp/set\" '$tmp/out'"
 check record_written grep -qx 'tasks=3' "$tmp/set/slurm/run-all.slurm"
+# Tasks and merge run the scbench of the submission: no install, no build.
+check job_scripts_use_its_scbench sh -c "grep -qx 'export SCOUNTERS_NO_INSTALL=1 SCBENCH=$tmp/fake-scbench' '$tmp/set/slurm/shard.sh' &&
+	grep -qx 'export SCOUNTERS_NO_INSTALL=1 SCBENCH=$tmp/fake-scbench' '$tmp/set/slurm/merge.sh'"
 
 # The shard script (as a task runs it): its shard, in order, and nothing more.
 SLURM_ARRAY_TASK_ID=1 "$tmp/set/slurm/shard.sh" >"$tmp/out" 2>"$tmp/err"

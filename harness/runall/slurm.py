@@ -170,13 +170,14 @@ def read_record(sdir, invocations):
 
 # --- the job scripts ---------------------------------------------------------------
 
-def shard_script(top, d, tasks, pus):
+def shard_script(top, d, tasks, pus, scbench):
     """An array task: the node checked against the plan, then its shard."""
     return """#!/bin/bash
 # Written by run-all.sh --slurm for the result set {d}: task I of the array
 # runs shard I of {tasks}, on one whole node. Rewritten at every submission.
+# The scbench built before the submission: a task installs and builds nothing.
 set -u
-export SCOUNTERS_NO_INSTALL=1
+export SCOUNTERS_NO_INSTALL=1 SCBENCH={qscbench}
 i=${{SLURM_ARRAY_TASK_ID:-}}
 case $i in '' | *[!0-9]*) echo "{prog}: not a task of a Slurm job array" >&2; exit 2 ;; esac
 # The plan's thread counts were chosen on a machine with {pus} PUs: a node
@@ -189,22 +190,22 @@ fi
 cd {qtop} || exit 1
 echo "{prog}: shard $i of {tasks} on $(hostname) (job ${{SLURM_ARRAY_JOB_ID:-?}}_$i), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 exec {runall} --resume {qd} --shard="$i/{tasks}"
-""".format(d=d, tasks=tasks, pus=pus, prog=PROG, qtop=shlex.quote(top),
+""".format(d=d, tasks=tasks, pus=pus, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
            runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d))
 
 
-def merge_script(top, d, tasks):
+def merge_script(top, d, tasks, scbench):
     """The merge job: the shards with missing parts named, or the set merged."""
     return """#!/bin/bash
 # Written by run-all.sh --slurm for the result set {d}: once every task of
 # the array has ended, name the shards with missing parts or merge the set.
 # Rewritten at every submission.
 set -u
-export SCOUNTERS_NO_INSTALL=1
+export SCOUNTERS_NO_INSTALL=1 SCBENCH={qscbench}
 cd {qtop} || exit 1
 echo "{prog}: merge of {tasks} shards on $(hostname) (job ${{SLURM_JOB_ID:-?}}), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 exec {runall} --resume {qd} --slurm-merge --slurm-tasks={tasks}
-""".format(d=d, tasks=tasks, prog=PROG, qtop=shlex.quote(top),
+""".format(d=d, tasks=tasks, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
            runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d))
 
 
@@ -234,8 +235,11 @@ def active_jobs(jobs):
     """The jobs of the list (array tasks included) that squeue shows not ended."""
     if not jobs:
         return []
-    p = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%F %i %T"], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, universal_newlines=True)
+    try:
+        p = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%F %i %T"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+    except OSError as e:
+        raise Failure("squeue: %s (needed to see whether jobs of the set still run)" % e.strerror)
     if p.returncode != 0:
         raise Failure("squeue failed (exit %d): %s" % (p.returncode, p.stderr.strip()[:500]))
     want, found = set(jobs), []
@@ -260,13 +264,15 @@ def array_spec(shards):
 def submit(o, top, d, tasks, shards, jobs):
     """Write the job scripts, submit the array of shards (if any) and the
     merge job after it; print the job ids and what to do next."""
-    if any(c in d for c in "\n\r%"):
-        raise Usage("%s: --slurm needs a result set path without line breaks or %% (sbatch expands %%)" % d)
+    scbench = os.path.abspath(os.environ.get("SCBENCH") or os.path.join(top, "harness", "scbench"))
+    for path in (d, top, scbench):
+        if any(c in path for c in "\n\r%"):
+            raise Usage("%s: --slurm needs paths without line breaks or %% (sbatch expands %%)" % path)
     sdir = os.path.join(d, "slurm")
     os.makedirs(sdir, exist_ok=True)
     shard_sh, merge_sh = os.path.join(sdir, "shard.sh"), os.path.join(sdir, "merge.sh")
-    write_script(shard_sh, shard_script(top, d, tasks, PL.pu_count()))
-    write_script(merge_sh, merge_script(top, d, tasks))
+    write_script(shard_sh, shard_script(top, d, tasks, PL.pu_count(), scbench))
+    write_script(merge_sh, merge_script(top, d, tasks, scbench))
     name = re.sub(r"[^A-Za-z0-9._-]", "_", "scounters-" + os.path.basename(d))[:64]
     write_record(sdir, tasks, jobs)
     array = None
