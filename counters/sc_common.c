@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* sc_common.c - the shared slow paths: seeds, parameters, errors, allocation. */
 #include <scounters/sc_common.h>
+#include <scounters/scounters.h>
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,10 +184,56 @@ static const char *take_value(sc_params *p, const char *key)
 	return p->value[i];
 }
 
+/*
+ * While a buffer is set (param_note_defaults, by sc_variant_param_defaults on
+ * this thread), the readers append "key=default," for each key they read that
+ * was not given. Thread-local: no other thread's readers see it.
+ */
+static _Thread_local struct {
+	char *buf;
+	size_t size, at;
+	bool full;
+} note;
+
+static void param_note_defaults(char *buf, size_t size)
+{
+	note.buf = buf;
+	note.size = size;
+	note.at = 0;
+	note.full = false;
+	if (buf && size)
+		buf[0] = '\0';
+}
+
+static bool param_note_full(void)
+{
+	return note.full;
+}
+
+static void note_default(const char *key, const char *fmt, ...)
+{
+	if (!note.buf)
+		return;
+	char value[64];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof value, fmt, ap);
+	va_end(ap);
+	int n = snprintf(note.buf + note.at, note.size - note.at, "%s%s=%s", note.at ? "," : "", key, value);
+	if (n < 0 || (size_t)n >= note.size - note.at) {
+		note.full = true;
+		note.buf[note.at] = '\0';
+		return;
+	}
+	note.at += (size_t)n;
+}
+
 int sc_param_u64(sc_params *p, const char *variant, const char *key, uint64_t def, uint64_t min,
                  uint64_t max, uint64_t *out, sc_err *err)
 {
 	const char *s = take_value(p, key);
+	if (!s)
+		note_default(key, "%llu", (unsigned long long)def);
 	char *end;
 	errno = 0;
 	unsigned long long v = s ? strtoull(s, &end, 10) : def;
@@ -203,6 +251,8 @@ int sc_param_double(sc_params *p, const char *variant, const char *key, double d
                     double max, double *out, sc_err *err)
 {
 	const char *s = take_value(p, key);
+	if (!s)
+		note_default(key, "%.17g", def);
 	char *end;
 	errno = 0;
 	double v = s ? strtod(s, &end) : def;
@@ -213,6 +263,29 @@ int sc_param_double(sc_params *p, const char *variant, const char *key, double d
 	}
 	*out = v;
 	return 0;
+}
+
+int sc_variant_param_defaults(const sc_variant *v, const sc_env *env, char *buf, size_t size,
+                              sc_err *err)
+{
+	sc_params p;
+	sc_params_clear(&p);
+	void *cfg = sc_alloc_lines(v->cfg_size);
+	if (!cfg || !size) {
+		sc_free_lines(cfg);
+		sc_err_set(err, "%s: out of memory", v->name);
+		return -1;
+	}
+	param_note_defaults(buf, size);
+	int rc = v->config(cfg, &p, env, err);
+	bool full = param_note_full();
+	param_note_defaults(NULL, 0);
+	sc_free_lines(cfg);
+	if (rc == 0 && full) {
+		sc_err_set(err, "%s: the defaults do not fit in %zu bytes", v->name, size);
+		rc = -1;
+	}
+	return rc ? -1 : 0;
 }
 
 int sc_param_backoff(sc_params *p, const char *variant, sc_backoff_cfg *b, sc_err *err)

@@ -43,6 +43,45 @@ static void json_list(FILE *f, const char *list)
 	fputc(']', f);
 }
 
+/*
+ * The variant's parameter keys, each with the value it takes when not given
+ * (sc_variant_param_defaults; null for a key read only under a condition):
+ * [{"key": "accuracy", "default": "0.01"}, ...]. -1 when v cannot be configured.
+ */
+static int json_params(FILE *f, const sc_variant *v, const sc_env *env)
+{
+	char defaults[512];
+	sc_err err;
+	if (sc_variant_param_defaults(v, env, defaults, sizeof defaults, &err)) {
+		fprintf(stderr, "scbench: %s\n", err.msg);
+		return -1;
+	}
+	fputc('[', f);
+	for (const char *at = v->params; *at;) {
+		size_t n = strcspn(at, ",");
+		char key[64];
+		snprintf(key, sizeof key, "%.*s", (int)n, at);
+		fputs(at == v->params ? "{\"key\": " : ", {\"key\": ", f);
+		out_json_string(f, key);
+		fputs(", \"default\": ", f);
+		const char *d = defaults;
+		size_t kn = strlen(key);
+		while (d && !(strncmp(d, key, kn) == 0 && d[kn] == '='))
+			d = strchr(d, ',') ? strchr(d, ',') + 1 : NULL;
+		if (d) {
+			char value[64];
+			snprintf(value, sizeof value, "%.*s", (int)strcspn(d + kn + 1, ","), d + kn + 1);
+			out_json_string(f, value);
+		} else {
+			fputs("null", f);
+		}
+		fputc('}', f);
+		at += n + (at[n] == ',');
+	}
+	fputc(']', f);
+	return 0;
+}
+
 int listing_print_json(FILE *f, uint32_t pus)
 {
 	sc_env env;
@@ -70,7 +109,8 @@ int listing_print_json(FILE *f, uint32_t pus)
 		fprintf(f, ", \"bytes_per_counter\": %zu, \"summary\": ", sc_variant_default_bytes(v, &env));
 		out_json_string(f, v->summary);
 		fputs(", \"params\": ", f);
-		json_list(f, v->params);
+		if (json_params(f, v, &env))
+			return -1;
 		fputc('}', f);
 	}
 	fputs("\n]}\n", f);

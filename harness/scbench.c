@@ -578,6 +578,7 @@ int main(int argc, char **argv)
 	int rc = cli_parse(&o, argc, argv, topo_pus(tp));
 	sp_note(SP_CLI);
 	if (rc != CLI_OK) {
+		int listed = 0;
 		if (rc == CLI_USAGE)
 			;
 		else if (o.help)
@@ -585,13 +586,15 @@ int main(int argc, char **argv)
 		else if (o.version)
 			printf("scbench %s (revision %s)\n", PACKAGE_VERSION, SC_REVISION);
 		else if (o.list_json)
-			listing_print_json(stdout, topo_pus(tp));
+			listed = listing_print_json(stdout, topo_pus(tp));
 		else if (o.list)
 			print_list(topo_pus(tp));
 		cli_free(&o);
 		topo_destroy(tp);
 		if (rc == CLI_USAGE)
 			return 2;
+		if (listed)
+			return 1; /* a variant that cannot be configured (said why) */
 		/* A full disk or a closed pipe is a failure, not a listing. */
 		errno = 0;
 		if (fflush(stdout) != 0 || ferror(stdout)) {

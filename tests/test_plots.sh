@@ -68,10 +68,12 @@ for id in $SPEC_FIGURES; do
 done
 check "figure_table_has_every_spec_figure${missing:+ (missing:$missing)}" test -z "$missing"
 check style_gp_matches_style_json "$py" "$plots/style.py" --check
-# The 19 variants' colours are far apart (CIELAB Delta E 1976 >= 40: the pairs
-# the issue found alike, ScalableCAS/BFP-DUP, Striped/RBONumaAdapt,
-# Batched/MorrisAdapt, were 14-30 apart), and every (marker, dash) pair is its own.
-check palette_separates_19_series "$py" -c '
+# The variants' colours (a series for each variant of scbench --list=json) are
+# far apart (CIELAB Delta E 1976 >= 40: the pairs the issue found alike,
+# ScalableCAS/BFP-DUP, Striped/RBONumaAdapt, Batched/MorrisAdapt, were 14-30
+# apart), and every (marker, dash) pair is its own.
+"$SCBENCH" --list=json >"$tmp/variants.json"
+check palette_separates_every_variant "$py" -c '
 import itertools, json, math, sys
 def lab(h):
     c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
@@ -86,8 +88,9 @@ d = min((math.dist(lab(a["color"]), lab(b["color"])), a["name"], b["name"])
         for a, b in itertools.combinations(v, 2))
 looks = set((s["pt"], s["dash"]) for s in v)
 print("# closest colours: %s / %s, Delta E %.1f" % (d[1], d[2], d[0]))
-sys.exit(0 if len(v) == 19 and d[0] >= 40 and len(looks) == 19
-         and len(set(s["pt"] for s in v)) == 19 else 1)' "$plots/style.json"
+names = [x["name"] for x in json.load(open(sys.argv[2]))["variants"]]
+sys.exit(0 if sorted(s["name"] for s in v) == sorted(names) and d[0] >= 40 and len(looks) == len(v)
+         and len(set(s["pt"] for s in v)) == len(v) else 1)' "$plots/style.json" "$tmp/variants.json"
 copy_set rs
 rs=$tmp/rs
 "$py" "$plots/aggregate.py" "$rs" >"$tmp/agg.out" 2>&1

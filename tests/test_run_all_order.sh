@@ -70,7 +70,7 @@ sys.exit(0 if sorted(plan) == sorted(order) and plan != order and switches > len
 # only those: another would be a usage error. Checked against scbench --list=json.
 check split_keeps_accepted_params "$PY" -c '
 import json, sys
-keys = {v["name"]: set(v["params"]) for v in json.load(open(sys.argv[1]))["variants"]}
+keys = {v["name"]: set(p["key"] for p in v["params"]) for v in json.load(open(sys.argv[1]))["variants"]}
 bad, kept = 0, 0
 for l in open(sys.argv[2]):
     args = l.split()[2:]

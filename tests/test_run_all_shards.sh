@@ -27,6 +27,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 names = [l.split()[0] for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
 vs = d["variants"]
+defaults = set()
 ok = [v["name"] for v in vs] == names and len(vs) == len(set(names)) > 0
 for v in vs:
     ok = ok and v["kind"] in ("precise", "probabilistic", "racy") and v["family"]
@@ -36,7 +37,14 @@ for v in vs:
     ok = ok and set(v["origin"]) <= {"dice", "ayers", "baseline"}
     # the human listing shows the same keys: "[k1,k2]" at the end of its line
     line = [l for l in open(sys.argv[2]) if l.split()[:1] == [v["name"]]][0].rstrip()
-    ok = ok and (line.endswith("[" + ",".join(v["params"]) + "]") if v["params"] else not line.endswith("]"))
+    keys = [p["key"] for p in v["params"]]
+    ok = ok and (line.endswith("[" + ",".join(keys) + "]") if keys else not line.endswith("]"))
+    ok = ok and all(p["default"] is None or isinstance(p["default"], str) for p in v["params"])
+    defaults.update((v["name"], p["key"], p["default"]) for p in v["params"])
+# Defaults as the family headers state them (a sample; the listing reads them from the config).
+for want in (("RBO", "backoff-min", "4"), ("RBO", "backoff-max", "1024"), ("Batched", "batch", "64"),
+             ("RBONuma", "patience", "8"), ("Scalable", "width", "32")):
+    ok = ok and want in defaults
 sys.exit(0 if ok else 1)' "$tmp/list.json" "$tmp/list.txt"
 "$SCBENCH" --list=xml >/dev/null 2>"$tmp/err"
 check list_unknown_format_usage_error sh -c "test $? -eq 2 && grep -q -- '--list=xml' '$tmp/err'"

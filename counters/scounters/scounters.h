@@ -244,6 +244,14 @@ static inline void *sc_table_at(const sc_table *t, size_t i)
 double sc_table_bytes_per_counter(const sc_table *t);
 /* Bytes per counter of a single default-configured counter (for --list). */
 size_t sc_variant_default_bytes(const sc_variant *v, const sc_env *env);
+/*
+ * The value each parameter of v takes when it is not given, as v's config
+ * reads it with env: "key=value,..." into buf (a key v reads only under a
+ * condition that does not hold by default is left out). 0, or -1 and err
+ * when the configuration fails or buf is too small.
+ */
+int sc_variant_param_defaults(const sc_variant *v, const sc_env *env, char *buf, size_t size,
+                              sc_err *err);
 
 SC_API_END
 #ifdef __cplusplus

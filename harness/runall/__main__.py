@@ -255,7 +255,8 @@ def main(argv, top, scbench, stage):
                 P.remove_stale_temps(d)
             P.run(ctx, [line_of[k] for k in order], estimates(ctx, plan))
         M.merge(ctx, plan)
-        say("measurements done in %d s" % (time.time() - ctx.started))
+        if not o.merge_only:
+            say("measurements done in %d s" % (time.time() - ctx.started))
         M.busy_warning(d)
         regenerate(ctx)
         return 0

@@ -49,7 +49,7 @@ class Registry:
     def __init__(self, listing):
         self.variants = listing["variants"]
         self.names = [v["name"] for v in self.variants]
-        self.keys = {v["name"]: set(v["params"]) | set(listing.get("common_params", []))
+        self.keys = {v["name"]: {p["key"] for p in v["params"]} | set(listing.get("common_params", []))
                      for v in self.variants}
 
     def group(self, name):
