@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# tests/emu-common.sh - what tests/cross-check.sh and tests/numa-vm-check.sh
-# share, sourced by both (bash): their work directory, Debian packages and
-# the copy of the source tree. Each function prints its messages as "$me: ...".
+# tests/emu-common.sh - what tests/cross-check.sh, tests/numa-vm-check.sh
+# (also inside its VM) and tests/slurm-check.sh share, sourced (bash): their
+# work directory, Debian packages, the copy of the source tree, and checks
+# counted into automake's summary. Each function prints its messages as
+# "$me: ...".
 
 # emu_workdir DIR_VAR PREFIX: sets work (DIR_VAR's value, kept, or a new
 # mktemp -d directory named PREFIX.XXXXXX, removed at exit if ok=yes) and
@@ -81,4 +83,47 @@ emu_copy_source() {
 		echo "$me: $top is neither a git checkout nor an unconfigured source tree" >&2
 		exit 1
 	fi
+}
+
+# Checks, each one TAP-like line, counted into the summary in automake's
+# format ("# PASS: n" ...) that .ci/run adds to its tally.
+# emu_checks LOG: start counting (the global array sum); the checks' output
+# goes to LOG.
+emu_checks() {
+	emu_check_log=$1
+	declare -gA sum=([TOTAL]=0 [PASS]=0 [SKIP]=0 [XFAIL]=0 [FAIL]=0 [XPASS]=0 [ERROR]=0)
+}
+# emu_check NAME COMMAND...: run COMMAND (its output to the log); PASS or
+# FAIL with its time, and on a failure the last lines of its output.
+emu_check() {
+	local name=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	echo "--- $name" >>"$emu_check_log"
+	"$@" >>"$emu_check_log" 2>&1 || rc=$?
+	sum[TOTAL]=$((sum[TOTAL] + 1))
+	if [ "$rc" -eq 0 ]; then
+		sum[PASS]=$((sum[PASS] + 1))
+		echo "PASS: $name ($(($(date +%s) - t0)) s)"
+	else
+		sum[FAIL]=$((sum[FAIL] + 1))
+		echo "FAIL: $name (exit $rc, $(($(date +%s) - t0)) s; log: $emu_check_log)"
+		tail -15 "$emu_check_log" | sed 's/^/  | /'
+	fi
+	return 0
+}
+# emu_summary TITLE: the counts; emu_passed: 0 when some check passed and
+# none failed or erred.
+emu_summary() {
+	local k
+	echo "============================================================================"
+	echo "$1"
+	echo "============================================================================"
+	for k in TOTAL PASS SKIP XFAIL FAIL XPASS ERROR; do
+		printf '# %-6s %d\n' "$k:" "${sum[$k]}"
+	done
+	echo "============================================================================"
+}
+emu_passed() {
+	[ "${sum[FAIL]}" -eq 0 ] && [ "${sum[ERROR]}" -eq 0 ] && [ "${sum[XPASS]}" -eq 0 ] && [ "${sum[PASS]}" -gt 0 ]
 }

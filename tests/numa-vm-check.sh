@@ -316,21 +316,10 @@ if [ "$have_run" = yes ]; then
 	bash -c "$run_cmd"
 	exit $?
 fi
-declare -A sum=([TOTAL]=0 [PASS]=0 [SKIP]=0 [XFAIL]=0 [FAIL]=0 [XPASS]=0 [ERROR]=0)
-check() { # check NAME COMMAND...: one line, counted
-	local name=$1 t0 rc=0
-	shift
-	t0=$(date +%s)
-	"$@" >>"$out/checks.log" 2>&1 || rc=$?
-	sum[TOTAL]=$((sum[TOTAL] + 1))
-	if [ "$rc" -eq 0 ]; then
-		sum[PASS]=$((sum[PASS] + 1))
-		echo "PASS: $name ($(($(date +%s) - t0)) s)"
-	else
-		sum[FAIL]=$((sum[FAIL] + 1))
-		echo "FAIL: $name (exit $rc, $(($(date +%s) - t0)) s; see vm-out/checks.log)"
-	fi
-}
+# The checks' helpers (tests/emu-common.sh, copied beside this script).
+. "$(dirname "$0")/emu-common.sh"
+emu_checks "$out/checks.log"
+check() { emu_check "$@"; }
 ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # 1. The tests.
@@ -413,16 +402,11 @@ if [ -d "$out/results" ]; then
 	grep -E '^(Claims|\*\*|[0-9]+ claims|.*hold)' "$out/results/REPORT.md" 2>/dev/null | head -8
 fi
 
-echo "============================================================================"
-echo "numa-vm-check: the checks above in the emulated machine"
-echo "============================================================================"
-for k in TOTAL PASS SKIP XFAIL FAIL XPASS ERROR; do
-	printf '# %-6s %d\n' "$k:" "${sum[$k]}"
-done
-echo "============================================================================"
-[ "${sum[FAIL]}" -eq 0 ] && [ "${sum[ERROR]}" -eq 0 ] && [ "${sum[XPASS]}" -eq 0 ] && [ "${sum[PASS]}" -gt 0 ]
+emu_summary "numa-vm-check: the checks above in the emulated machine"
+emu_passed
 EOF
 } >"$share/vm/inner.sh"
+cp "$top/tests/emu-common.sh" "$share/vm/emu-common.sh"
 
 # 5. Boot. Memory: --mem MB per node, one memory backend per node.
 numa_args=()

@@ -18,6 +18,7 @@ from . import merge as M
 from . import parts as P
 from . import plan as PL
 from . import resultset as RS
+from . import slurm as SL
 from . import usage
 
 HELP_ANSWERED = 10
@@ -28,6 +29,9 @@ class Options:
     out = resume = max_threads = order_seed = shard = None
     experiments = variants = ""
     plan_only = merge_only = help = False
+    slurm = slurm_tasks = None
+    slurm_merge = False
+    sbatch_options = []
 
 
 def parse(argv):
@@ -35,9 +39,10 @@ def parse(argv):
     o = Options()
     valued = {"--out": "out", "--resume": "resume", "--max-threads": "max_threads",
               "--order-seed": "order_seed", "--experiments": "experiments", "--variants": "variants",
-              "--shard": "shard"}
+              "--shard": "shard", "--slurm-tasks": "slurm_tasks"}
     needs = {"out": "a directory", "resume": "a directory", "max_threads": "a number",
-             "order_seed": "a number", "experiments": "a list", "variants": "a list", "shard": "I/K"}
+             "order_seed": "a number", "experiments": "a list", "variants": "a list", "shard": "I/K",
+             "slurm_tasks": "a number"}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -48,6 +53,10 @@ def parse(argv):
             o.plan_only = True
         elif a == "--merge-only":
             o.merge_only = True
+        elif name == "--slurm":
+            o.slurm = value if eq else ""
+        elif a == "--slurm-merge":
+            o.slurm_merge = True
         elif a in ("--help", "-h"):
             o.help = True
             return o
@@ -96,6 +105,7 @@ def parse(argv):
         if not m or int(m.group(1)) >= int(m.group(2)):
             raise Usage("--shard=%s: expected I/K with 0 <= I < K" % o.shard)
         o.shard = (int(m.group(1)), int(m.group(2)))
+    SL.check_options(o)
     if (o.shard or o.merge_only) and o.resume is None:
         raise Usage("--%s needs --resume DIR (a result set, e.g. one written by --plan-only)"
                     % ("shard" if o.shard else "merge-only"))
@@ -219,16 +229,24 @@ def main(argv, top, scbench, stage):
         return 0
     if o.resume is not None:
         d, conf, plan, order = open_result_set(o)
+        if o.slurm is not None:
+            SL.run_resume(o, top, d, plan, order)
+            return 0
     else:
         d, conf = new_result_set(o, top, scbench)
         if o.plan_only:
             print(d)
             return 0
         plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
+        if o.slurm is not None:
+            SL.run_new(o, top, d, order)
+            return 0
     ctx = Context(top, scbench, d, conf)
     line_of = {i + " " + c: (i, c, a) for i, c, a in plan}
     try:
         if o.merge_only:
+            if o.slurm_merge:
+                SL.check_merge(top, d, plan, order, o.slurm_tasks)
             P.remove_stale_temps(d)
         elif o.shard:
             ctx.shard = o.shard

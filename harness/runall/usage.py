@@ -75,6 +75,7 @@ it; scbench --list=json names the variants each experiment runs)."""
                     [--resume DIR] [--order-seed S]
                     [--experiments=LIST] [--variants=LIST]
                     [--plan-only] [--shard=I/K] [--merge-only]
+                    [--slurm[=SBATCH_OPTIONS]] [--slurm-tasks=K]
 
 Runs every experiment (Dice Figs. 3-6, Ayers's accuracy and scaling figures,
 baselines, latency, read cost) with scbench into results/<host>-<date>/ (or
@@ -143,6 +144,20 @@ Options:
                    plan is there and that all come from machines of one kind
                    (CPU model, PUs, NUMA nodes, kernel), then merge and make the
                    figures and REPORT.md as a run does
+  --slurm[=SBATCH_OPTIONS]
+                   on a Slurm cluster: plan here, then submit a job array
+                   whose task I runs shard I on one whole node (--exclusive
+                   --nodes=1) and a merge job that starts when every task has
+                   ended: it names the shards with missing parts, or merges as
+                   --merge-only does. SBATCH_OPTIONS (shell words: partition,
+                   time, account) go to every sbatch. The tree and the result
+                   set must be on a directory all nodes share, the nodes of
+                   one kind. With --resume DIR: submit again only the shards
+                   with parts to run, then the merge. Prints the job ids and
+                   the squeue and resume commands (README "Running on a
+                   cluster"); without sbatch on PATH, exit 2. The merge job
+                   runs --resume DIR --slurm-merge --slurm-tasks=K
+  --slurm-tasks=K  tasks of the array (default: one per invocation, at most 16)
   --help           this text
 
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
@@ -151,6 +166,7 @@ A result set is never overwritten. Progress goes to standard error. --resume
 reads run-all.conf, run-all.plan and run-all.order as data (never runs them)
 and runs again any part that does not match its plan line. Exit status: 0,
 1 when a run or plots/regen failed (or --merge-only found parts missing or
-from machines of different kinds), 2 on bad usage or a damaged result set,
+from machines of different kinds, or sbatch failed), 2 on bad usage or a
+damaged result set,
 130/143 when interrupted.
 """ % (errors, errtime, times, " ".join(EXPERIMENTS))
