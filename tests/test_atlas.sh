@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # test_atlas.sh - plots/atlas (README "An atlas across machines"), as TAP: an atlas
 # of two machines, the committed reference set (2 PUs; in a tree without it, the
-# fixture results-small given a cpu record) and the synthetic 256-PU, 4-node set
+# fixture results-small given a cpu record and a default mode) and the synthetic 256-PU, 4-node set
 # of tests/fixtures/synth_bigbox.py given a cpu record of its own. Checked: the
 # sections; each machine's provenance row; every scenario's winner against the
 # set's own REPORT.md (plots/report.py) and one winner the synthetic data is built
@@ -52,6 +52,7 @@ if [ -f "$ref/dice-fig4-high.csv" ]; then
 else
 	copy_set "$small" a
 	with_cpu "$tmp/a" "AMD EPYC" 1 2 2
+	echo "mode=default" >"$tmp/a/run-all.conf"   # as the reference: a default-mode set
 	echo "# machine A: a copy of $small with a cpu record (no reference set in this tree)"
 fi
 "$py" "$top/tests/fixtures/synth_bigbox.py" "$tmp/b" >/dev/null
