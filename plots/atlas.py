@@ -141,6 +141,7 @@ class Machine:
             self.mode = "count-to-N only"
         hosts = self.prov["hosts"]
         self.label = hosts[0] if len(hosts) == 1 else "%s+%d" % (hosts[0], len(hosts) - 1)
+        self.tag = ""   # what label_machines adds to tell it from another set's
 
     def build(self):
         """The figures' statistics, in memory (nothing is written into the set)."""
@@ -165,8 +166,6 @@ def label_machines(ms):
             m.tag = " (%s)" % m.mode
         elif twins:
             m.tag = " [%s]" % os.path.basename(os.path.abspath(m.path))
-        else:
-            m.tag = ""
     for m in ms:
         m.label += m.tag
     seen = {}
@@ -237,12 +236,15 @@ def machines_section(ms):
 
 # --- which counter, per machine -------------------------------------------------
 
+PROV = "provisional: "
+
+
 def tags(row, set_cav):
     """The caveats of one answer, short (the legend gives advice's full text)."""
     out = []
     if row.get("provisional"):
-        out.append("provisional: few runs")
-    out += ["provisional: %s" % h for h, _ in set_cav]
+        out.append(PROV + "few runs")
+    out += [PROV + h for h, _ in set_cav]
     best = (row.get("best") or "").split("[")[0]
     if best in advice.STALE_READ:
         out.append("stale get")
@@ -264,9 +266,14 @@ def answer_cell(row, set_cav):
     return text
 
 
-def disagreement(sc, ms, rows):
+def disagreement(sc, ms, rows, answers):
     """One line on a scenario whose best differs between machines, or None."""
     named = [(m, rows[m.label]) for m in ms if rows[m.label].get("best")]
+    why = [(m, [t[len(PROV):] for t in tags(r, answers[m.label]["set_caveats"])
+                if t.startswith(PROV)]) for m, r in named]
+    shaky = ["%s (%s)" % (m.label, "; ".join(w)) for m, w in why if w]
+    shaky = (" Provisional on %s: the difference may be that set's noise or load."
+             % ", ".join(shaky)) if shaky else ""
     bests = set(r["best"] for _, r in named)
     if len(bests) < 2:
         return None
@@ -274,12 +281,13 @@ def disagreement(sc, ms, rows):
     common = set.intersection(*groups)
     where = "; ".join("%s on %s (%d thr)" % (r["best"], m.label, r["threads"]) for m, r in named)
     if common:
-        return ("*%s*: %s; within run-to-run noise: %s tied for best on every machine."
-                % (sc.text, where, ", ".join(sorted(common))))
+        return ("*%s*: %s; within run-to-run noise: %s tied for best on every machine.%s"
+                % (sc.text, where, ", ".join(sorted(common)), shaky))
     threads = set(r["threads"] for _, r in named)
     why = (" (judged at different thread counts: the contention differs)"
            if len(threads) > 1 else "")
-    return ("*%s*: %s; no variant is tied for best on every machine%s." % (sc.text, where, why))
+    return ("*%s*: %s; no variant is tied for best on every machine%s.%s"
+            % (sc.text, where, why, shaky))
 
 
 def advice_section(ms, answers):
@@ -304,7 +312,7 @@ def advice_section(ms, answers):
     out += ["", "Rules (as REPORT.md states them):", ""]
     out += ["- *%s*: %s" % (sc.text, sc.rule()) for sc in advice.SCENARIOS]
     out += ["", "### Where the machines disagree", ""]
-    lines = [disagreement(sc, ms, {m.label: answers[m.label]["rows"][i] for m in ms})
+    lines = [disagreement(sc, ms, {m.label: answers[m.label]["rows"][i] for m in ms}, answers)
              for i, sc in enumerate(advice.SCENARIOS)]
     lines = [x for x in lines if x]
     out += ["- " + x for x in lines] if lines else [
@@ -670,7 +678,7 @@ def build(args):
     for s in args.sets:
         if not os.path.isdir(s):
             raise Refused("%s: not a directory" % s)
-        if not is_result_set(s):
+        if not any(os.path.isfile(os.path.join(s, n)) for n in SOURCES):
             raise Refused("%s: not a result set (none of %s)" % (s, ", ".join(SOURCES)))
     check_out(args.out, args.sets)
     ms = [Machine(s) for s in args.sets]

@@ -242,6 +242,8 @@ refused refuse_same_machine_same_mode "the same machine (host vm, .*) in the sam
 	"$tmp/a" "$tmp/twin" --out "$tmp/never"
 refused refuse_set_twice "is given twice" "$tmp/a" "$tmp/a/" --out "$tmp/never"
 refused refuse_not_a_set "not a result set" "$tmp/a" "$tmp/out" --out "$tmp/never"
+mkdir "$tmp/planned" && echo "mode=quick" >"$tmp/planned/run-all.conf"
+refused refuse_set_without_results "planned: not a result set" "$tmp/a" "$tmp/planned" --out "$tmp/never"
 
 # ---- one machine in two modes: allowed, labelled by mode, matched by thread count ----
 if grep -q '^mode=' "$tmp/twin/run-all.conf" 2>/dev/null; then
