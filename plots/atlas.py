@@ -274,6 +274,13 @@ def disagreement(sc, ms, rows, answers):
     shaky = ["%s (%s)" % (m.label, "; ".join(w)) for m, w in why if w]
     shaky = (" Provisional on %s: the difference may be that set's noise or load."
              % ", ".join(shaky)) if shaky else ""
+
+    def measured(m):
+        return set(s for p in sc.panels for s in (m.figs.stats.get(p) or {}))
+    absent = ["%s on %s" % (r["best"], o.label) for m, r in named for o, _ in named
+              if o is not m and r["best"] not in measured(o)]
+    if absent:
+        shaky += " Not measured everywhere: %s." % ", ".join(sorted(set(absent)))
     bests = set(r["best"] for _, r in named)
     if len(bests) < 2:
         return None
