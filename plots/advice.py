@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Which counter to use on this machine (doc/design.md §10): one recommendation per usage
-scenario, computed from the figures' statistics, for REPORT.md's last section.
+scenario, computed from the figures' statistics, for REPORT.md's last section and
+for plots/atlas (answers(): one set's answers, with the caveats that hold for all of them).
 
 A scenario is a declaration (Scenario): the panels whose points are candidates,
 the thread count (the most measured without oversubscription, or 1), the
@@ -12,6 +13,7 @@ one Scenario(...) to SCENARIOS. Standard library only.
 """
 
 from claims.core import MIN_RUNS, f_rate
+from resultset import load_text
 from stats import median
 
 PRECISE = ("precise",)
@@ -218,3 +220,27 @@ def recommend(rs, figs, sc):
 def advise(rs, figs):
     """The table: one dict per scenario of SCENARIOS, in order."""
     return [recommend(rs, figs, sc) for sc in SCENARIOS]
+
+
+def set_caveats(machine):
+    """Why every answer of a set is provisional, from its machine summary
+    (resultset.machine_summary): [(headline, detail)]; [] when none. A busy
+    machine (its runs measure the other load too), an emulated CPU (its
+    timings measure the emulator)."""
+    out = []
+    load = machine.get("load")
+    if load and load.get("busy_runs"):
+        out.append(("the machine was busy", load_text(load)))
+    emu = machine.get("cpu_emulation") or {}
+    if emu.get("emulated") is True:
+        out.append(("the CPU was emulated", "%s: every throughput and cost here measures the "
+                    "emulator, not a processor" % emu.get("hypervisor", "unknown")))
+    return out
+
+
+def answers(rs, figs, machine):
+    """The scenario answers of one result set, for REPORT.md and plots/atlas:
+    {"rows": advise()'s table (one dict per scenario, with its own caveat and
+    provisional note), "set_caveats": set_caveats(machine)}. figs must hold
+    the statistics (Figures.build)."""
+    return {"rows": advise(rs, figs), "set_caveats": set_caveats(machine)}

@@ -103,7 +103,7 @@ def aggregate(argv):
                                        for r in figs.readings[i]] if i in figs.readings else []}
                        for i, s, w in figs.index],
            "claims": judged,
-           "advice": advice.advise(rs, figs)}
+           "advice": advice.answers(rs, figs, machine)["rows"]}
     write_atomically(os.path.join(outdir, "claims.json"),
                      json.dumps(doc, indent=1, sort_keys=False) + "\n")
     made = [w for _, s, w in figs.index if s == "ok"]

@@ -45,8 +45,6 @@ Exit status 0, 1 on a failure, 2 on bad usage or when A or B is not a result set
 """
 
 import argparse
-import csv
-import io
 import math
 import os
 import sys
@@ -55,10 +53,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 
-from figbuild import Figures  # noqa: E402
+from figbuild import load_set  # noqa: E402
 from figures import FIGURES  # noqa: E402
-from resultset import SOURCES, ResultSet, load_summary, machine_summary  # noqa: E402
-from resultset import ResultSetError, write_atomically  # noqa: E402
+from resultset import SOURCES, load_summary  # noqa: E402
+from resultset import ResultSetError, csv_text, write_atomically  # noqa: E402
 from compare_stats import (RESAMPLES, SEED, bh, bootstrap_ci, detectable,  # noqa: E402
                            log_variances, moderated, ratio, test_point, variance_prior)
 from figures import resolution  # noqa: E402
@@ -138,14 +136,8 @@ class NotAResultSet(Exception):
 
 def load(path):
     """(ResultSet, machine summary, Figures) of a result set directory."""
-    if not os.path.isdir(path):
-        raise NotAResultSet("%s: not a directory" % path)
-    rs = ResultSet(path)
     try:
-        if not any(rs.csv(n) is not None for n in SOURCES):
-            raise NotAResultSet("%s: not a result set (none of %s)" % (path, ", ".join(SOURCES)))
-        m = machine_summary(rs)
-        return rs, m, Figures(rs, m, FIGURES)
+        return load_set(path, FIGURES)
     except ResultSetError as e:
         raise NotAResultSet(str(e))
 
@@ -309,23 +301,8 @@ def caveats(rs_a, rs_b, ma, mb, figs_a, figs_b):
     return out
 
 
-def fmt(v):
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        if math.isinf(v):
-            return "inf"
-        return "%.6g" % v
-    return str(v)
-
-
 def write_csv(path, rows):
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(COLUMNS)
-    for r in rows:
-        w.writerow([fmt(r[c]) for c in COLUMNS])
-    write_atomically(path, buf.getvalue())
+    write_atomically(path, csv_text(COLUMNS, rows))
 
 
 def f_num(v):

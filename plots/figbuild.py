@@ -15,7 +15,8 @@ import os
 
 import figdata
 from endstates import end_modes, end_state_reading, modes_text
-from resultset import NOT_RECORDED, threshold_of
+from resultset import (SOURCES, NOT_RECORDED, ResultSet, ResultSetError, machine_summary,
+                       threshold_of)
 from stats import (HIST_PCT_METHOD, PCT_METHOD, STATS_TEXT, group_stats,
                    histogram_percentile, percentile, pool_histograms, summarize)
 
@@ -298,7 +299,9 @@ class Figures:
                  "schema 2 and later), so the median column is the median over runs of each "
                  "run's %s, not the %s of the pooled increments" % (fig.source, pct, pct))]
 
-    def build(self, outdir):
+    def build(self, outdir=None):
+        """Every figure's statistics (self.stats, self.index); with outdir, also
+        its .dat files there (without, nothing is written: plots/atlas)."""
         for fig in self.table:
             if self.rs.csv(fig.source) is None:
                 self.index.append((fig.id, "skipped", "%s is not in this result set" % fig.source))
@@ -310,7 +313,8 @@ class Figures:
                 self.emit(fig, panels, outdir)
 
     def emit(self, fig, panels, outdir):
-        """panels: [(suffix, header list, stats)]; writes the .dat files."""
+        """panels: [(suffix, header list, stats)]; writes the .dat files into
+        outdir (none when outdir is None)."""
         files = []
         for suffix, head, stats in panels:
             if not stats:
@@ -318,7 +322,8 @@ class Figures:
             fname = fig.id + suffix + ".dat"
             self.stats[(fig.id, suffix)] = stats
             head = head + self.derived_header(fig, stats, suffix)
-            figdata.write_dat(os.path.join(outdir, fname), head, to_series_rows(stats))
+            if outdir is not None:
+                figdata.write_dat(os.path.join(outdir, fname), head, to_series_rows(stats))
             files.append(fname)
         if files:
             self.index.append((fig.id, "ok", " ".join(files)))
@@ -387,3 +392,21 @@ class Figures:
                 out.append(("switch_over", "%d" % 2 ** ts[0]))
                 out.append(("switch_over_exp", "%d" % ts[0]))
         return out
+
+
+def load_set(path, table, build=False):
+    """(ResultSet, machine summary, Figures over table) of the result set at
+    path, read only; with build, the figures' statistics computed in memory
+    (Figures.build without an outdir: nothing is written into the set).
+    ResultSetError (one line) when path is no directory or holds none of SOURCES,
+    or a file in it cannot be read."""
+    if not os.path.isdir(path):
+        raise ResultSetError("%s: not a directory" % path)
+    rs = ResultSet(path)
+    if not any(rs.csv(n) is not None for n in SOURCES):
+        raise ResultSetError("%s: not a result set (none of %s)" % (path, ", ".join(SOURCES)))
+    m = machine_summary(rs)
+    figs = Figures(rs, m, table)
+    if build:
+        figs.build()
+    return rs, m, figs

@@ -15,6 +15,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from advice import set_caveats  # noqa: E402
 from resultset import load_text, write_atomically  # noqa: E402
 
 
@@ -295,12 +296,13 @@ def render(d, doc):
     out.append("")
     out.append("Percentiles: %s." % doc.get("percentile_method", "see plots/aggregate.py"))
     out.append("")
-    out.extend(advice_section(d, doc.get("advice"), rs.get("load")))
+    out.extend(advice_section(d, doc.get("advice"), rs))
     return "\n".join(out)
 
 
-def advice_section(d, rows, load=None):
-    """'## Which counter to use on this machine' (computed by plots/advice.py)."""
+def advice_section(d, rows, machine):
+    """'## Which counter to use on this machine' (computed by plots/advice.py;
+    machine: the result set's summary, for advice.set_caveats)."""
     if rows is None:
         return []
     out = ["## Which counter to use on this machine", "",
@@ -314,8 +316,8 @@ def advice_section(d, rows, load=None):
            "provisional answer only. `plots/compare` tells whether another machine differs.",
            "",
            "| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
-    if load and load["busy_runs"]:
-        out[-2:-2] = ["**Provisional: the machine was busy** (%s)." % load_text(load), ""]
+    for headline, detail in set_caveats(machine):
+        out[-2:-2] = ["**Provisional: %s** (%s)." % (headline, detail), ""]
     for r in rows:
         if not r.get("best"):
             out.append("| %s | - | - | - | %s; %s |" % (cell(r["scenario"]), cell(r["rule"]),

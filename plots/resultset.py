@@ -11,6 +11,7 @@ Standard library only.
 
 import csv
 import glob
+import io
 import json
 import math
 import os
@@ -42,6 +43,9 @@ COLUMNS = {
     # the latency histograms (NAME.csv.latency.csv)
     "bucket_low_ns": (False, 0, INF), "bucket_high_ns": (False, 0, INF),
     "count": (True, 0, INF),
+    # meta.json counts (results/README.md) that plots/atlas reads
+    "cpu.sockets": (True, 1, INF), "cpu.cores": (True, 1, INF), "cpu.pus": (True, 1, INF),
+    "topology.pus": (True, 1, 16384), "topology.nodes": (True, 1, 16384),
 }
 
 
@@ -55,13 +59,15 @@ class ResultSetError(Exception):
 
 
 def check_number(text, path, lineno, column):
-    """The float of text, a number in column's range (COLUMNS), else ResultSetError."""
+    """The float of text, a number in column's range (COLUMNS), else ResultSetError.
+    lineno None: a field of a JSON file (column names it, e.g. cpu.pus)."""
     integer, lo, hi = COLUMNS.get(column, (False, -INF, INF))
     try:
         v = float(text)
     except (TypeError, ValueError):
         v = None
-    where = "%s line %d column %s: %r" % (path, lineno, column, text)
+    where = ("%s field %s: %r" % (path, column, text) if lineno is None else
+             "%s line %d column %s: %r" % (path, lineno, column, text))
     if v is None or not math.isfinite(v):
         raise ResultSetError("%s is not a finite number" % where)
     if integer and v != int(v):
@@ -97,7 +103,8 @@ def _remove_stale_temps(path):
 
 
 def write_atomically(path, text):
-    """Replace path by text all at once: written to path.tmp.XXXXXX in its
+    """Replace path by text (str, written as UTF-8, or bytes: an image) all at
+    once: written to path.tmp.XXXXXX in its
     directory (such files a SIGKILL left are removed first), synced, given the
     mode of the file it replaces (a new one: 0666 less the umask), renamed.
     OSError when that fails; path is then as it was."""
@@ -117,7 +124,8 @@ def write_atomically(path, text):
         except FileExistsError:
             continue
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
+              os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
@@ -129,6 +137,26 @@ def write_atomically(path, text):
         except OSError:
             pass
         raise
+
+
+def csv_field(v):
+    """A value as a CSV field the plots write: a float to 6 significant digits,
+    None empty, infinity "inf"."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "inf" if math.isinf(v) else "%.6g" % v
+    return str(v)
+
+
+def csv_text(columns, rows):
+    """A CSV (header, then one line per dict of rows) as text, for write_atomically."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([csv_field(r[c]) for c in columns])
+    return buf.getvalue()
 
 
 def parse_params(text):
