@@ -383,9 +383,9 @@ runall() {
 	local d=$out/results want t
 	# shellcheck disable=SC2086 # runall_args is a list of options
 	# The PDF/SVG figures are drawn afterwards on the host (matplotlib under
-	# TCG takes minutes per figure): PYTHON_MPL names no matplotlib here, so
+	# TCG takes minutes per figure): PYTHON_MPL=none skips them here, so
 	# plots/regen draws the gnuplot figures and the report only.
-	PYTHON_MPL=/bin/false SCBENCH="$build/harness/scbench" ./run-all.sh $runall_args \
+	PYTHON_MPL=none SCBENCH="$build/harness/scbench" ./run-all.sh $runall_args \
 		--order-seed=12345 --out "$d" || return 1
 	want=""
 	for ((t = 1; t < ncpu; t *= 2)); do want="$want $t"; done

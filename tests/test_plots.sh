@@ -575,6 +575,15 @@ rm -rf "$tmp/restricted/figures" "$tmp/restricted/figdata"
 "$plots/regen" "$tmp/restricted" >"$tmp/regen-restricted.log" 2>&1
 rc=$?
 check "regen_restricted_set_exits_0 (exit $rc)" test $rc -eq 0
+# PYTHON_MPL=none: no PDF/SVG on purpose (the emulated machine's run-all), not
+# a failure; a PYTHON_MPL that cannot import matplotlib still is one.
+PYTHON_MPL=none "$plots/regen" "$tmp/restricted" >"$tmp/regen-nompl.log" 2>&1
+rc=$?
+check "regen_python_mpl_none_exits_0 (exit $rc)" test $rc -eq 0
+check regen_python_mpl_none_says_so grep -q 'skipped PDF/SVG figures: PYTHON_MPL=none' "$tmp/regen-nompl.log"
+PYTHON_MPL=/bin/false "$plots/regen" "$tmp/restricted" >/dev/null 2>&1
+rc=$?
+check "regen_python_mpl_broken_exits_1 (exit $rc)" test $rc -eq 1
 if [ -n "$gp" ]; then
 	check regen_restricted_set_draws_fig6 test -s "$tmp/restricted/figures/dice-fig6-low.png"
 else

@@ -161,7 +161,8 @@ Options:
   --help           this text
 
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
-PYTHON_MPL (a Python with matplotlib, default: found by plots/regen).
+PYTHON_MPL (a Python with matplotlib, default: found by plots/regen;
+"none": no PDF/SVG figures).
 A result set is never overwritten. Progress goes to standard error. --resume
 reads run-all.conf, run-all.plan and run-all.order as data (never runs them)
 and runs again any part that does not match its plan line. Exit status: 0,
