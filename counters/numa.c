@@ -8,7 +8,7 @@
  * SC_NUMA_TEST_INTERFERE(word): a test build defines it to write the word as
  * another thread would, just before a CAS of an adaptive slow path, so that
  * the CAS fails on cue and the switch thresholds can be tested on one thread
- * (tests/test_adapt_switch.c includes this file). Otherwise it is nothing.
+ * (tests/test_numa_switch.c includes this file). Otherwise it is nothing.
  */
 #ifndef SC_NUMA_TEST_INTERFERE
 #define SC_NUMA_TEST_INTERFERE(word) ((void)0)

@@ -8,7 +8,7 @@
  * variant write outside its memory (run under AddressSanitizer by CI): an
  * index at or above the configured thread count still counts exactly.
  * The statistical contract of the probabilistic variants' add is checked in
- * test_probabilistic.c.
+ * test_morris.c, test_bfp.c and test_scalable.c.
  *
  * Deterministic: fixed seeds, no timing; the multi-threaded checks are exact
  * comparisons.

@@ -13,7 +13,7 @@
  * the default 1% RSTDV bound, each variant's bound being at most 1% at its
  * defaults) has a false-failure probability below 5.7e-7 each (normal tail
  * at z = 5; concurrency does not raise the variance above the sequential
- * bound, see test_probabilistic.c).
+ * bound, see tests/testprob.h).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -247,7 +247,7 @@ static void duel_worker(test_thread_arg *a)
  * many times in a row, which is what the RBONumaAdapt switch (19 tries) and
  * MultilineAdapt's inflate-after=4 (5) wait for. They are meant for heavier
  * contention than two threads give; these duels report such a run as skipped.
- * tests/test_adapt_switch.c tests both thresholds on one thread, failing the
+ * tests/test_numa_switch.c tests both thresholds on one thread, failing the
  * CASes on cue through a hook in counters/numa.c.
  */
 #define RELOAD_RARE "two threads seldom fail one increment's CAS many times in a row since " \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_adapt_switch.c - the switch thresholds of RBONumaAdapt (records its
+ * test_numa_switch.c - the switch thresholds of RBONumaAdapt (records its
  * node after 3 quick and 16 backoff tries fail) and MultilineAdapt (inflates
  * after inflate-after failed tries), on one thread and deterministically.
  *
