@@ -18,12 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *placement_name(placement_kind p)
-{
-	static const char *const names[] = {"spread", "compact", "none"};
-	return names[p];
-}
-
 void cli_usage(FILE *f)
 {
 	fputs("Usage: scbench [options]\n"

@@ -13,15 +13,14 @@
 
 #include <scounters/scounters.h>
 
+#include "placement.h"
+
 /* Upper bounds that keep a typo from exhausting the machine, not NUMA limits. */
 #define CLI_MAX_THREADS 16384u
 #define CLI_MAX_COUNTERS (1u << 26)
 #define CLI_MAX_NODES 1024u
 #define CLI_MAX_FIRST_RUN 1000000u
 
-typedef enum placement_kind { PLACE_SPREAD = 0, PLACE_COMPACT, PLACE_NONE } placement_kind;
-
-const char *placement_name(placement_kind p);
 
 typedef struct cli_opts {
 	const sc_variant *variants[SC_VARIANT_COUNT];
