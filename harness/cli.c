@@ -3,7 +3,6 @@
 #include "cli.h"
 
 #include "output.h"
-#include "workload.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -162,8 +161,8 @@ static int parse_list(cli_opts *o, const char *opt, const char *arg, list_item_f
 
 static void add_thread_count(cli_opts *o, uint64_t t)
 {
-	o->threads = must_alloc(realloc(o->threads, (o->nthreads + 1) * sizeof *o->threads));
-	o->threads[o->nthreads++] = (uint32_t)t;
+	o->threads = must_alloc(realloc(o->threads, (o->plan.nthreads + 1) * sizeof *o->threads));
+	o->threads[o->plan.nthreads++] = (uint32_t)t;
 }
 
 static const char threads_accepted[] =
@@ -180,7 +179,7 @@ static int thread_item(cli_opts *o, char *item, const char *arg)
 	    !parse_u64(dash ? dash + 1 : item, 1, CLI_MAX_THREADS, &hi) || hi < lo)
 		return usage_error("threads", arg, "%s", threads_accepted);
 	for (uint64_t t = lo; t <= hi; t++) {
-		for (unsigned i = 0; i < o->nthreads; i++)
+		for (unsigned i = 0; i < o->plan.nthreads; i++)
 			if (o->threads[i] == t)
 				return usage_error("threads", arg,
 				                   "thread count %llu given twice (each point once)",
@@ -192,7 +191,7 @@ static int thread_item(cli_opts *o, char *item, const char *arg)
 
 static int parse_threads(cli_opts *o, const char *arg, uint32_t pus)
 {
-	o->nthreads = 0;
+	o->plan.nthreads = 0;
 	if (strcasecmp(arg, "pow2") == 0) {
 		for (uint64_t t = 1; t < pus; t *= 2)
 			add_thread_count(o, t);
@@ -211,19 +210,19 @@ static int counter_item(cli_opts *o, char *item, const char *arg)
 	if (!v)
 		return usage_error("counter", arg, "unknown variant '%s'; valid: %s", item,
 		                   sc_variant_names());
-	for (unsigned i = 0; i < o->nvariants; i++)
-		if (o->variants[i] == v)
+	for (unsigned i = 0; i < o->plan.nvariants; i++)
+		if (o->plan.variants[i].v == v)
 			return CLI_OK;
-	o->variants[o->nvariants++] = v;
+	o->plan.variants[o->plan.nvariants++].v = v;
 	return CLI_OK;
 }
 
 static int parse_counters(cli_opts *o, const char *arg)
 {
-	o->nvariants = 0;
+	o->plan.nvariants = 0;
 	if (strcasecmp(arg, "all") == 0) {
 		for (int i = 0; i < SC_VARIANT_COUNT; i++)
-			o->variants[o->nvariants++] = &sc_variants[i];
+			o->plan.variants[o->plan.nvariants++].v = &sc_variants[i];
 		return CLI_OK;
 	}
 	if (!*arg)
@@ -247,28 +246,46 @@ static int check_output(const char *path, bool latency)
 	return CLI_OK;
 }
 
-/* Does any chosen variant accept this parameter key? */
-static bool key_accepted(const cli_opts *o, const char *key)
+/* Does variant v accept this parameter key? */
+static bool variant_accepts(const sc_variant *v, const char *key)
 {
 	if (strcmp(key, "same-seed") == 0)
 		return true;
 	size_t kl = strlen(key);
-	for (unsigned i = 0; i < o->nvariants; i++) {
-		const char *s = o->variants[i]->params;
-		while (*s) {
-			const char *e = strchr(s, ',');
-			size_t l = e ? (size_t)(e - s) : strlen(s);
-			if (l == kl && strncmp(s, key, l) == 0)
-				return true;
-			s += l + (e ? 1 : 0);
-		}
+	for (const char *s = v->params; *s;) {
+		const char *e = strchr(s, ',');
+		size_t l = e ? (size_t)(e - s) : strlen(s);
+		if (l == kl && strncmp(s, key, l) == 0)
+			return true;
+		s += l + (e ? 1 : 0);
 	}
 	return false;
 }
 
+/* Does any chosen variant accept this parameter key? */
+static bool key_accepted(const cli_opts *o, const char *key)
+{
+	for (unsigned i = 0; i < o->plan.nvariants; i++)
+		if (variant_accepts(o->plan.variants[i].v, key))
+			return true;
+	return strcmp(key, "same-seed") == 0;
+}
+
+/* pv->params: the --param keys that pv->v accepts, ready for sc_table_create. */
+static void resolve_params(const cli_opts *o, plan_variant *pv)
+{
+	sc_params_clear(&pv->params);
+	for (unsigned k = 0; k < o->params.n; k++)
+		if (variant_accepts(pv->v, o->params.key[k])) {
+			unsigned j = pv->params.n++;
+			memcpy(pv->params.key[j], o->params.key[k], SC_MAX_KEY);
+			pv->params.value[j] = o->params.value[k];
+		}
+}
+
 /*
- * Each chosen variant configures itself with the keys it accepts, so that an
- * out-of-range value is caught now, before any thread runs.
+ * Each chosen variant takes the keys it accepts and configures itself with
+ * them, so that an out-of-range value is caught now, before any thread runs.
  */
 static int check_params(cli_opts *o)
 {
@@ -282,34 +299,21 @@ static int check_params(cli_opts *o)
 		}
 	sc_env env;
 	sc_env_default(&env);
-	env.nodes = o->nodes ? o->nodes : 1;
-	for (unsigned i = 0; i < o->nvariants; i++) {
+	env.nodes = o->plan.nodes ? o->plan.nodes : 1;
+	for (unsigned i = 0; i < o->plan.nvariants; i++) {
+		plan_variant *pv = &o->plan.variants[i];
 		sc_params p;
 		sc_err err;
 		sc_table t;
-		cli_variant_params(o, o->variants[i], &p);
-		if (sc_table_create(&t, o->variants[i], &p, &env, 1, &err)) {
+		resolve_params(o, pv);
+		p = pv->params;
+		if (sc_table_create(&t, pv->v, &p, &env, 1, &err)) {
 			fprintf(stderr, "scbench: --param: %s\n", err.msg);
 			return CLI_USAGE;
 		}
 		sc_table_destroy(&t);
 	}
 	return CLI_OK;
-}
-
-void cli_variant_params(const cli_opts *o, const sc_variant *v, sc_params *out)
-{
-	sc_params_clear(out);
-	for (unsigned k = 0; k < o->params.n; k++) {
-		cli_opts one = *o;
-		one.variants[0] = v;
-		one.nvariants = 1;
-		if (key_accepted(&one, o->params.key[k])) {
-			unsigned j = out->n++;
-			memcpy(out->key[j], o->params.key[k], SC_MAX_KEY);
-			out->value[j] = o->params.value[k];
-		}
-	}
 }
 
 enum {
@@ -354,57 +358,57 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 	case OPT_LIST: o->list = true; return CLI_OK;
 	case OPT_HELP: o->help = true; return CLI_OK;
 	case OPT_VERSION: o->version = true; return CLI_OK;
-	case OPT_LATENCY: o->latency = true; return CLI_OK;
-	case OPT_FORCE: o->force = true; return CLI_OK;
+	case OPT_LATENCY: o->plan.latency = true; return CLI_OK;
+	case OPT_FORCE: o->plan.force = true; return CLI_OK;
 	case OPT_COUNTER: return parse_counters(o, arg);
 	case OPT_THREADS: return parse_threads(o, arg, pus);
 	case OPT_OPS:
 		if (!parse_u64(arg, 1, UINT64_MAX / CLI_MAX_THREADS, &u))
 			return usage_error("ops", arg, "expected a positive integer");
-		o->count_mode = true;
-		o->ops = u;
+		o->plan.count_mode = true;
+		o->plan.ops = u;
 		return CLI_OK;
 	case OPT_DURATION:
 		if (!parse_double(arg, &d) || d <= 0 || d > 86400)
 			return usage_error("duration", arg, "expected seconds, > 0 and <= 86400");
-		o->duration = d;
+		o->plan.duration = d;
 		return CLI_OK;
 	case OPT_WARMUP:
 		if (!parse_double(arg, &d) || d < 0 || d > 86400)
 			return usage_error("warmup", arg, "expected seconds, >= 0 and <= 86400");
-		o->warmup = d;
+		o->plan.warmup = d;
 		return CLI_OK;
 	case OPT_RUNS:
 		if (!parse_u64(arg, 1, 100000, &u))
 			return usage_error("runs", arg, "expected an integer in [1, 100000]");
-		o->runs = (unsigned)u;
+		o->plan.runs = (unsigned)u;
 		return CLI_OK;
 	case OPT_WORK:
 		if (!parse_double(arg, &d) || d < 0 || d >= 100)
 			return usage_error("work", arg, "expected a percentage, 0 <= PCT < 100");
-		o->work_pct = d;
+		o->plan.work_pct = d;
 		*work_given = true;
 		return CLI_OK;
 	case OPT_WORK_ITERS:
 		if (!parse_double(arg, &d) || d < 0 || d > WL_MAX_WORK_ITERS)
 			return usage_error("work-iters", arg,
 			                   "expected a mean pause count in [0, 1048576]");
-		o->work_iters = d;
-		o->work_iters_given = true;
+		o->plan.work_iters = d;
+		o->plan.work_iters_given = true;
 		return CLI_OK;
 	case OPT_COUNTERS:
 		if (!parse_u64(arg, 1, CLI_MAX_COUNTERS, &u))
 			return usage_error("counters", arg, "expected an integer in [1, %u]",
 			                   CLI_MAX_COUNTERS);
-		o->counters = (uint32_t)u;
+		o->plan.counters = (uint32_t)u;
 		return CLI_OK;
 	case OPT_PLACEMENT:
 		if (strcasecmp(arg, "spread") == 0)
-			o->placement = PLACE_SPREAD;
+			o->plan.placement = PLACE_SPREAD;
 		else if (strcasecmp(arg, "compact") == 0)
-			o->placement = PLACE_COMPACT;
+			o->plan.placement = PLACE_COMPACT;
 		else if (strcasecmp(arg, "none") == 0)
-			o->placement = PLACE_NONE;
+			o->plan.placement = PLACE_NONE;
 		else
 			return usage_error("placement", arg, "expected spread, compact or none");
 		return CLI_OK;
@@ -412,7 +416,7 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 		if (!parse_u64(arg, 1, CLI_MAX_NODES, &u))
 			return usage_error("nodes", arg, "expected an integer in [1, %u]",
 			                   CLI_MAX_NODES);
-		o->nodes = (uint32_t)u;
+		o->plan.nodes = (uint32_t)u;
 		return CLI_OK;
 	case OPT_PARAM:
 		if (strpbrk(arg, " \t\n\v\f\r"))
@@ -423,27 +427,27 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 	case OPT_SEED:
 		if (!parse_u64(arg, 0, UINT64_MAX, &u))
 			return usage_error("seed", arg, "expected an unsigned 64-bit integer");
-		o->seed = u;
+		o->plan.seed = u;
 		return CLI_OK;
 	case OPT_EVENTS:
 		if (!*arg)
 			return usage_error("events", arg, "expected PAPI event names or none");
-		o->events = arg;
+		o->plan.events = arg;
 		return CLI_OK;
 	case OPT_OUTPUT:
-		o->output = strcmp(arg, "-") == 0 ? NULL : arg;
+		o->plan.output = strcmp(arg, "-") == 0 ? NULL : arg;
 		return CLI_OK;
 	case OPT_FIRST_RUN:
 		if (!parse_u64(arg, 0, CLI_MAX_FIRST_RUN, &u))
 			return usage_error("first-run", arg, "expected an integer in [0, %u]",
 			                   CLI_MAX_FIRST_RUN);
-		o->first_run = (unsigned)u;
+		o->plan.first_run = (unsigned)u;
 		return CLI_OK;
 	case OPT_READ_COST:
 		if (strcasecmp(arg, "on") == 0)
-			o->read_cost = true;
+			o->plan.read_cost = true;
 		else if (strcasecmp(arg, "off") == 0)
-			o->read_cost = false;
+			o->plan.read_cost = false;
 		else
 			return usage_error("read-cost", arg, "expected on or off");
 		return CLI_OK;
@@ -454,18 +458,18 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 {
 	memset(o, 0, sizeof *o);
-	o->duration = 8;
-	o->warmup = 2;
-	o->runs = 5;
-	o->counters = 1;
-	o->placement = PLACE_SPREAD;
-	o->seed = CLI_DEFAULT_SEED;
-	o->read_cost = true;
-	o->argc = argc;
-	o->argv = argv;
+	o->plan.duration = 8;
+	o->plan.warmup = 2;
+	o->plan.runs = 5;
+	o->plan.counters = 1;
+	o->plan.placement = PLACE_SPREAD;
+	o->plan.seed = CLI_DEFAULT_SEED;
+	o->plan.read_cost = true;
+	o->plan.argc = argc;
+	o->plan.argv = argv;
 	sc_params_clear(&o->params);
 	for (int i = 0; i < SC_VARIANT_COUNT; i++)
-		o->variants[o->nvariants++] = &sc_variants[i];
+		o->plan.variants[o->plan.nvariants++].v = &sc_variants[i];
 
 	bool work_given = false, duration_given = false, warmup_given = false;
 	opterr = 0;
@@ -490,14 +494,18 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 		return usage_error(argv[optind], NULL, "unexpected argument; see scbench --help");
 	if (o->help || o->version || o->list)
 		return CLI_EXIT_OK;
-	if (work_given && o->work_iters_given)
+	if (work_given && o->plan.work_iters_given)
 		return usage_error("--work and --work-iters", NULL, "give one or the other");
-	if (o->count_mode && (duration_given || warmup_given))
+	if (o->plan.count_mode && (duration_given || warmup_given))
 		return usage_error("--ops", NULL,
 		                   "count-to-N mode takes no --duration or --warmup");
-	if (o->nthreads == 0 && parse_threads(o, "pow2", pus) != CLI_OK)
+	if (o->plan.nthreads == 0 && parse_threads(o, "pow2", pus) != CLI_OK)
 		return CLI_USAGE;
-	if (o->output && check_output(o->output, o->latency) != CLI_OK)
+	o->plan.threads = o->threads;
+	for (unsigned i = 0; i < o->plan.nthreads; i++)
+		if (o->threads[i] > o->plan.threads_max)
+			o->plan.threads_max = o->threads[i];
+	if (o->plan.output && check_output(o->plan.output, o->plan.latency) != CLI_OK)
 		return CLI_USAGE;
 	return check_params(o);
 }
@@ -506,4 +514,5 @@ void cli_free(cli_opts *o)
 {
 	free(o->threads);
 	o->threads = NULL;
+	o->plan.threads = NULL;
 }

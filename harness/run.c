@@ -288,7 +288,7 @@ static void measured_phase(shared *sh, worker *k)
 	k->start = wl_now();
 	if (k->hist)
 		sh->lat_loop(&sh->phase, &k->w, k->hist);
-	else if (sh->s->opts->count_mode)
+	else if (sh->s->plan->count_mode)
 		sh->loops->count(&sh->phase, &k->w);
 	else
 		sh->loops->timed(&sh->phase, &k->w);
@@ -314,10 +314,10 @@ static void *worker_main(void *arg)
 	 * Event sets are set up before the barrier that opens the measured phase,
 	 * so their system calls fall outside it (the barrier wait is counted).
 	 */
-	if (sh->s->opts->count_mode)
+	if (sh->s->plan->count_mode)
 		pmu_thread_start(sh->s->pmu, &k->pmu);
 	pthread_barrier_wait(&sh->gate); /* start */
-	if (!sh->s->opts->count_mode) {
+	if (!sh->s->plan->count_mode) {
 		sh->loops->timed(&sh->phase, &k->w); /* warm-up */
 		flush_all(sh, k);
 		pthread_barrier_wait(&sh->gate); /* warm-up over; the main thread resets */
@@ -345,7 +345,7 @@ static void *reader_main(void *arg)
 	shared *sh = arg;
 	const void *hot = sc_table_at(&sh->table, 0);
 	uint64_t overhead = clk_overhead_ticks();
-	const cli_opts *o = sh->s->opts;
+	const run_plan *o = sh->s->plan;
 	double interval = o->count_mode ? READ_MIN_INTERVAL
 	                                : fmax(READ_MIN_INTERVAL, o->duration / READ_SAMPLES);
 	volatile uint64_t sink = 0;
@@ -397,7 +397,7 @@ static void set_reader_phase(shared *sh, int ph)
 	pthread_mutex_unlock(&sh->reader_mutex);
 }
 
-static void measure_timed(shared *sh, const cli_opts *o)
+static void measure_timed(shared *sh, const run_plan *o)
 {
 	pthread_barrier_wait(&sh->gate); /* start */
 	main_sleep(o->warmup);
@@ -438,7 +438,7 @@ static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threa
 	long long ev[PMU_MAX_EVENTS] = {0};
 	for (uint32_t i = 0; i < threads; i++) {
 		r->worker_cpu_s += ws[i].cpu_s / threads;
-		r->idle_workers += !s->opts->count_mode && ws[i].w.ops == 0;
+		r->idle_workers += !s->plan->count_mode && ws[i].w.ops == 0;
 		r->total_ops += ws[i].w.ops;
 		r->hot_ops += ws[i].w.hot_ops;
 		r->ctx_switches += ws[i].csw;
@@ -506,10 +506,11 @@ static void free_workers(worker *ws, uint32_t threads)
 	free(ws);
 }
 
-int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigned run,
+int run_point(const run_setup *s, const plan_variant *pv, uint32_t threads, unsigned run,
               run_result *r, sc_err *err)
 {
-	const cli_opts *o = s->opts;
+	const run_plan *o = s->plan;
+	const sc_variant *v = pv->v;
 	memset(r, 0, sizeof *r);
 	r->seed = o->seed + run;
 	shared *sh = calloc(1, sizeof *sh);
@@ -525,8 +526,7 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 	sh->loops = wl_loops_for(v);
 	sh->lat_loop = lat_variant_loops[v - sc_variants];
 	sc_env env = {.threads = threads, .nodes = s->nodes, .cpus = 0}; /* 0: every CPU id the OS may report */
-	sc_params p;
-	cli_variant_params(o, v, &p);
+	sc_params p = pv->params; /* sc_table_create marks the keys it used */
 	if (sc_table_create(&sh->table, v, &p, &env, o->counters, err)) {
 		free(sh);
 		free(ws);
