@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.c - parsing and validation of scbench's options (doc/design.md §5.1, §8). */
 #include "cli.h"
+#include "cli_values.h"
 
 #include "output.h"
 
@@ -69,65 +70,6 @@ void cli_usage(FILE *f)
 	      "SCBENCH_STARTUP_PROFILE=1: one line on standard error saying where the\n"
 	      "invocation's time went (hwloc topology, options, PAPI, calibration, runs).\n",
 	      f);
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int usage_error(const char *opt, const char *value, const char *fmt, ...)
-{
-	va_list ap;
-	if (value)
-		fprintf(stderr, "scbench: --%s=%s: ", opt, value);
-	else
-		fprintf(stderr, "scbench: %s: ", opt);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return CLI_USAGE;
-}
-
-/* Strict unsigned parse: decimal digits only, in [min, max]. */
-static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-	if (!s || !isdigit((unsigned char)s[0]))
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-/*
- * Strict decimal parse: as strtod, but no leading space or sign '+', and no
- * hexadecimal, infinity or NaN (integers take no hex either); -0 is 0.
- */
-static bool parse_double(const char *s, double *out)
-{
-	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '.') ||
-	    strpbrk(s, "xXnNiI"))
-		return false;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || *end || !isfinite(v))
-		return false;
-	*out = v == 0 ? 0.0 : v;
-	return true;
-}
-
-/* p, or the end of scbench (status 1) when an allocation failed. */
-static void *must_alloc(void *p)
-{
-	if (!p) {
-		fprintf(stderr, "scbench: out of memory\n");
-		exit(1);
-	}
-	return p;
 }
 
 /* Takes one item of the list arg (and may write into it); CLI_OK, or a usage error. */
@@ -246,74 +188,24 @@ static int check_output(const char *path, bool latency)
 	return CLI_OK;
 }
 
-/* Does variant v accept this parameter key? */
-static bool variant_accepts(const sc_variant *v, const char *key)
-{
-	if (strcmp(key, "same-seed") == 0)
-		return true;
-	size_t kl = strlen(key);
-	for (const char *s = v->params; *s;) {
-		const char *e = strchr(s, ',');
-		size_t l = e ? (size_t)(e - s) : strlen(s);
-		if (l == kl && strncmp(s, key, l) == 0)
-			return true;
-		s += l + (e ? 1 : 0);
-	}
-	return false;
-}
-
-/* Does any chosen variant accept this parameter key? */
-static bool key_accepted(const cli_opts *o, const char *key)
-{
-	for (unsigned i = 0; i < o->plan.nvariants; i++)
-		if (variant_accepts(o->plan.variants[i].v, key))
-			return true;
-	return strcmp(key, "same-seed") == 0;
-}
-
-/* pv->params: the --param keys that pv->v accepts, ready for sc_table_create. */
-static void resolve_params(const cli_opts *o, plan_variant *pv)
-{
-	sc_params_clear(&pv->params);
-	for (unsigned k = 0; k < o->params.n; k++)
-		if (variant_accepts(pv->v, o->params.key[k])) {
-			unsigned j = pv->params.n++;
-			memcpy(pv->params.key[j], o->params.key[k], SC_MAX_KEY);
-			pv->params.value[j] = o->params.value[k];
-		}
-}
-
 /*
  * Each chosen variant takes the keys it accepts and configures itself with
  * them, so that an out-of-range value is caught now, before any thread runs.
  */
 static int check_params(cli_opts *o)
 {
-	for (unsigned k = 0; k < o->params.n; k++)
-		if (!key_accepted(o, o->params.key[k])) {
-			char kv[SC_MAX_KEY + 64];
-			snprintf(kv, sizeof kv, "%s=%s", o->params.key[k], o->params.value[k]);
-			return usage_error("param", kv,
-			                   "no chosen variant accepts '%s' (see scbench --list)",
-			                   o->params.key[k]);
-		}
-	sc_env env;
-	sc_env_default(&env);
-	env.nodes = o->plan.nodes ? o->plan.nodes : 1;
-	for (unsigned i = 0; i < o->plan.nvariants; i++) {
-		plan_variant *pv = &o->plan.variants[i];
-		sc_params p;
-		sc_err err;
-		sc_table t;
-		resolve_params(o, pv);
-		p = pv->params;
-		if (sc_table_create(&t, pv->v, &p, &env, 1, &err)) {
-			fprintf(stderr, "scbench: --param: %s\n", err.msg);
-			return CLI_USAGE;
-		}
-		sc_table_destroy(&t);
+	int bad = -1;
+	sc_err err;
+	if (plan_set_params(&o->plan, &o->params, &bad, &err) == 0)
+		return CLI_OK;
+	if (bad < 0) {
+		fprintf(stderr, "scbench: --param: %s\n", err.msg);
+		return CLI_USAGE;
 	}
-	return CLI_OK;
+	char kv[SC_MAX_KEY + 64];
+	snprintf(kv, sizeof kv, "%s=%s", o->params.key[bad], o->params.value[bad]);
+	return usage_error("param", kv, "no chosen variant accepts '%s' (see scbench --list)",
+	                   o->params.key[bad]);
 }
 
 enum {
@@ -349,19 +241,12 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *work_given)
+/* The options whose value is a number: --ops, --duration, --warmup, --runs, ... */
+static int parse_number(cli_opts *o, int c, const char *arg, bool *work_given)
 {
 	uint64_t u;
 	double d;
-	sc_err err;
 	switch (c) {
-	case OPT_LIST: o->list = true; return CLI_OK;
-	case OPT_HELP: o->help = true; return CLI_OK;
-	case OPT_VERSION: o->version = true; return CLI_OK;
-	case OPT_LATENCY: o->plan.latency = true; return CLI_OK;
-	case OPT_FORCE: o->plan.force = true; return CLI_OK;
-	case OPT_COUNTER: return parse_counters(o, arg);
-	case OPT_THREADS: return parse_threads(o, arg, pus);
 	case OPT_OPS:
 		if (!parse_u64(arg, 1, UINT64_MAX / CLI_MAX_THREADS, &u))
 			return usage_error("ops", arg, "expected a positive integer");
@@ -402,6 +287,38 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 			                   CLI_MAX_COUNTERS);
 		o->plan.counters = (uint32_t)u;
 		return CLI_OK;
+	case OPT_NODES:
+		if (!parse_u64(arg, 1, CLI_MAX_NODES, &u))
+			return usage_error("nodes", arg, "expected an integer in [1, %u]",
+			                   CLI_MAX_NODES);
+		o->plan.nodes = (uint32_t)u;
+		return CLI_OK;
+	case OPT_SEED:
+		if (!parse_u64(arg, 0, UINT64_MAX, &u))
+			return usage_error("seed", arg, "expected an unsigned 64-bit integer");
+		o->plan.seed = u;
+		return CLI_OK;
+	case OPT_FIRST_RUN:
+		if (!parse_u64(arg, 0, CLI_MAX_FIRST_RUN, &u))
+			return usage_error("first-run", arg, "expected an integer in [0, %u]",
+			                   CLI_MAX_FIRST_RUN);
+		o->plan.first_run = (unsigned)u;
+		return CLI_OK;
+	}
+	return CLI_USAGE;
+}
+
+static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *work_given)
+{
+	sc_err err;
+	switch (c) {
+	case OPT_LIST: o->list = true; return CLI_OK;
+	case OPT_HELP: o->help = true; return CLI_OK;
+	case OPT_VERSION: o->version = true; return CLI_OK;
+	case OPT_LATENCY: o->plan.latency = true; return CLI_OK;
+	case OPT_FORCE: o->plan.force = true; return CLI_OK;
+	case OPT_COUNTER: return parse_counters(o, arg);
+	case OPT_THREADS: return parse_threads(o, arg, pus);
 	case OPT_PLACEMENT:
 		if (strcasecmp(arg, "spread") == 0)
 			o->plan.placement = PLACE_SPREAD;
@@ -412,22 +329,11 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 		else
 			return usage_error("placement", arg, "expected spread, compact or none");
 		return CLI_OK;
-	case OPT_NODES:
-		if (!parse_u64(arg, 1, CLI_MAX_NODES, &u))
-			return usage_error("nodes", arg, "expected an integer in [1, %u]",
-			                   CLI_MAX_NODES);
-		o->plan.nodes = (uint32_t)u;
-		return CLI_OK;
 	case OPT_PARAM:
 		if (strpbrk(arg, " \t\n\v\f\r"))
 			return usage_error("param", arg, "expected KEY=VALUE without spaces");
 		if (sc_params_add(&o->params, arg, &err))
 			return usage_error("param", arg, "%s", err.msg);
-		return CLI_OK;
-	case OPT_SEED:
-		if (!parse_u64(arg, 0, UINT64_MAX, &u))
-			return usage_error("seed", arg, "expected an unsigned 64-bit integer");
-		o->plan.seed = u;
 		return CLI_OK;
 	case OPT_EVENTS:
 		if (!*arg)
@@ -436,12 +342,6 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 		return CLI_OK;
 	case OPT_OUTPUT:
 		o->plan.output = strcmp(arg, "-") == 0 ? NULL : arg;
-		return CLI_OK;
-	case OPT_FIRST_RUN:
-		if (!parse_u64(arg, 0, CLI_MAX_FIRST_RUN, &u))
-			return usage_error("first-run", arg, "expected an integer in [0, %u]",
-			                   CLI_MAX_FIRST_RUN);
-		o->plan.first_run = (unsigned)u;
 		return CLI_OK;
 	case OPT_READ_COST:
 		if (strcasecmp(arg, "on") == 0)
@@ -452,7 +352,7 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 			return usage_error("read-cost", arg, "expected on or off");
 		return CLI_OK;
 	}
-	return CLI_USAGE;
+	return parse_number(o, c, arg, work_given);
 }
 
 int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)

@@ -1,10 +1,66 @@
 /* SPDX-License-Identifier: MIT */
-/* plan.c - the external work of a plan, and how long the plan will take (plan.h). */
+/* plan.c - the variants' parameters and the external work of a plan, and how long it will take (plan.h). */
 #include "plan.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
+
+/* Does variant v accept this parameter key? */
+static bool variant_accepts(const sc_variant *v, const char *key)
+{
+	if (strcmp(key, "same-seed") == 0)
+		return true;
+	size_t kl = strlen(key);
+	for (const char *s = v->params; *s;) {
+		const char *e = strchr(s, ',');
+		size_t l = e ? (size_t)(e - s) : strlen(s);
+		if (l == kl && strncmp(s, key, l) == 0)
+			return true;
+		s += l + (e ? 1 : 0);
+	}
+	return false;
+}
+
+/* pv->params: the keys of given that pv->v accepts, ready for sc_table_create. */
+static void variant_params(plan_variant *pv, const sc_params *given)
+{
+	sc_params_clear(&pv->params);
+	for (unsigned k = 0; k < given->n; k++)
+		if (variant_accepts(pv->v, given->key[k])) {
+			unsigned j = pv->params.n++;
+			memcpy(pv->params.key[j], given->key[k], SC_MAX_KEY);
+			pv->params.value[j] = given->value[k];
+		}
+}
+
+int plan_set_params(run_plan *p, const sc_params *given, int *bad_key, sc_err *err)
+{
+	*bad_key = -1;
+	for (unsigned k = 0; k < given->n; k++) {
+		bool taken = false;
+		for (unsigned i = 0; i < p->nvariants && !taken; i++)
+			taken = variant_accepts(p->variants[i].v, given->key[k]);
+		if (!taken) {
+			*bad_key = (int)k;
+			return -1;
+		}
+	}
+	sc_env env;
+	sc_env_default(&env);
+	env.nodes = p->nodes ? p->nodes : 1;
+	for (unsigned i = 0; i < p->nvariants; i++) {
+		plan_variant *pv = &p->variants[i];
+		sc_table t;
+		variant_params(pv, given);
+		sc_params copy = pv->params; /* sc_table_create marks the keys it used */
+		if (sc_table_create(&t, pv->v, &copy, &env, 1, err))
+			return -1;
+		sc_table_destroy(&t);
+	}
+	return 0;
+}
 
 /* A disturbed machine gets this many calibration attempts. */
 #define CAL_ATTEMPTS 3

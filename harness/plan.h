@@ -60,6 +60,14 @@ static inline unsigned plan_points(const run_plan *p)
 }
 
 /*
+ * Give each chosen variant the --param values it accepts (given: every
+ * --param; same-seed goes to all), and check that each configures with them.
+ * 0; or -1 with *bad_key the index in given of a key no chosen variant
+ * accepts, or with *bad_key -1 and err saying why a variant refused a value.
+ */
+int plan_set_params(run_plan *p, const sc_params *given, int *bad_key, sc_err *err);
+
+/*
  * External work (doc/design.md §4): measure what an increment will cost,
  * refuse a setting over 1 ms per increment unless --force, and m beyond
  * WL_MAX_WORK_ITERS always. *work_iters: m for the loops (calibrated for
