@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.c - parsing and validation of scbench's options (doc/design.md §5.1, §8). */
 #include "cli.h"
+#include "cli_values.h"
 #include "listing.h"
 
 #include "output.h"
-#include "workload.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,12 +18,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-const char *placement_name(placement_kind p)
-{
-	static const char *const names[] = {"spread", "compact", "none"};
-	return names[p];
-}
 
 void cli_usage(FILE *f)
 {
@@ -80,65 +74,6 @@ void cli_usage(FILE *f)
 	      f);
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int usage_error(const char *opt, const char *value, const char *fmt, ...)
-{
-	va_list ap;
-	if (value)
-		fprintf(stderr, "scbench: --%s=%s: ", opt, value);
-	else
-		fprintf(stderr, "scbench: %s: ", opt);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return CLI_USAGE;
-}
-
-/* Strict unsigned parse: decimal digits only, in [min, max]. */
-static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-	if (!s || !isdigit((unsigned char)s[0]))
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-/*
- * Strict decimal parse: as strtod, but no leading space or sign '+', and no
- * hexadecimal, infinity or NaN (integers take no hex either); -0 is 0.
- */
-static bool parse_double(const char *s, double *out)
-{
-	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '.') ||
-	    strpbrk(s, "xXnNiI"))
-		return false;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || *end || !isfinite(v))
-		return false;
-	*out = v == 0 ? 0.0 : v;
-	return true;
-}
-
-/* p, or the end of scbench (status 1) when an allocation failed. */
-static void *must_alloc(void *p)
-{
-	if (!p) {
-		fprintf(stderr, "scbench: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
 /* Takes one item of the list arg (and may write into it); CLI_OK, or a usage error. */
 typedef int (*list_item_fn)(cli_opts *o, char *item, const char *arg);
 
@@ -170,8 +105,8 @@ static int parse_list(cli_opts *o, const char *opt, const char *arg, list_item_f
 
 static void add_thread_count(cli_opts *o, uint64_t t)
 {
-	o->threads = must_alloc(realloc(o->threads, (o->nthreads + 1) * sizeof *o->threads));
-	o->threads[o->nthreads++] = (uint32_t)t;
+	o->threads = must_alloc(realloc(o->threads, (o->plan.nthreads + 1) * sizeof *o->threads));
+	o->threads[o->plan.nthreads++] = (uint32_t)t;
 }
 
 static const char threads_accepted[] =
@@ -188,7 +123,7 @@ static int thread_item(cli_opts *o, char *item, const char *arg)
 	    !parse_u64(dash ? dash + 1 : item, 1, CLI_MAX_THREADS, &hi) || hi < lo)
 		return usage_error("threads", arg, "%s", threads_accepted);
 	for (uint64_t t = lo; t <= hi; t++) {
-		for (unsigned i = 0; i < o->nthreads; i++)
+		for (unsigned i = 0; i < o->plan.nthreads; i++)
 			if (o->threads[i] == t)
 				return usage_error("threads", arg,
 				                   "thread count %llu given twice (each point once)",
@@ -200,7 +135,7 @@ static int thread_item(cli_opts *o, char *item, const char *arg)
 
 static int parse_threads(cli_opts *o, const char *arg, uint32_t pus)
 {
-	o->nthreads = 0;
+	o->plan.nthreads = 0;
 	if (strcasecmp(arg, "pow2") == 0) {
 		for (uint64_t t = 1; t < pus; t *= 2)
 			add_thread_count(o, t);
@@ -219,19 +154,19 @@ static int counter_item(cli_opts *o, char *item, const char *arg)
 	if (!v)
 		return usage_error("counter", arg, "unknown variant '%s'; valid: %s", item,
 		                   sc_variant_names());
-	for (unsigned i = 0; i < o->nvariants; i++)
-		if (o->variants[i] == v)
+	for (unsigned i = 0; i < o->plan.nvariants; i++)
+		if (o->plan.variants[i].v == v)
 			return CLI_OK;
-	o->variants[o->nvariants++] = v;
+	o->plan.variants[o->plan.nvariants++].v = v;
 	return CLI_OK;
 }
 
 static int parse_counters(cli_opts *o, const char *arg)
 {
-	o->nvariants = 0;
+	o->plan.nvariants = 0;
 	if (strcasecmp(arg, "all") == 0) {
 		for (int i = 0; i < SC_VARIANT_COUNT; i++)
-			o->variants[o->nvariants++] = &sc_variants[i];
+			o->plan.variants[o->plan.nvariants++].v = &sc_variants[i];
 		return CLI_OK;
 	}
 	if (!*arg)
@@ -255,69 +190,24 @@ static int check_output(const char *path, bool latency)
 	return CLI_OK;
 }
 
-/* Does any chosen variant accept this parameter key? */
-static bool key_accepted(const cli_opts *o, const char *key)
-{
-	if (strcmp(key, "same-seed") == 0)
-		return true;
-	size_t kl = strlen(key);
-	for (unsigned i = 0; i < o->nvariants; i++) {
-		const char *s = o->variants[i]->params;
-		while (*s) {
-			const char *e = strchr(s, ',');
-			size_t l = e ? (size_t)(e - s) : strlen(s);
-			if (l == kl && strncmp(s, key, l) == 0)
-				return true;
-			s += l + (e ? 1 : 0);
-		}
-	}
-	return false;
-}
-
 /*
- * Each chosen variant configures itself with the keys it accepts, so that an
- * out-of-range value is caught now, before any thread runs.
+ * Each chosen variant takes the keys it accepts and configures itself with
+ * them, so that an out-of-range value is caught now, before any thread runs.
  */
 static int check_params(cli_opts *o)
 {
-	for (unsigned k = 0; k < o->params.n; k++)
-		if (!key_accepted(o, o->params.key[k])) {
-			char kv[SC_MAX_KEY + 64];
-			snprintf(kv, sizeof kv, "%s=%s", o->params.key[k], o->params.value[k]);
-			return usage_error("param", kv,
-			                   "no chosen variant accepts '%s' (see scbench --list)",
-			                   o->params.key[k]);
-		}
-	sc_env env;
-	sc_env_default(&env);
-	env.nodes = o->nodes ? o->nodes : 1;
-	for (unsigned i = 0; i < o->nvariants; i++) {
-		sc_params p;
-		sc_err err;
-		sc_table t;
-		cli_variant_params(o, o->variants[i], &p);
-		if (sc_table_create(&t, o->variants[i], &p, &env, 1, &err)) {
-			fprintf(stderr, "scbench: --param: %s\n", err.msg);
-			return CLI_USAGE;
-		}
-		sc_table_destroy(&t);
+	int bad = -1;
+	sc_err err;
+	if (plan_set_params(&o->plan, &o->params, &bad, &err) == 0)
+		return CLI_OK;
+	if (bad < 0) {
+		fprintf(stderr, "scbench: --param: %s\n", err.msg);
+		return CLI_USAGE;
 	}
-	return CLI_OK;
-}
-
-void cli_variant_params(const cli_opts *o, const sc_variant *v, sc_params *out)
-{
-	sc_params_clear(out);
-	for (unsigned k = 0; k < o->params.n; k++) {
-		cli_opts one = *o;
-		one.variants[0] = v;
-		one.nvariants = 1;
-		if (key_accepted(&one, o->params.key[k])) {
-			unsigned j = out->n++;
-			memcpy(out->key[j], o->params.key[k], SC_MAX_KEY);
-			out->value[j] = o->params.value[k];
-		}
-	}
+	char kv[SC_MAX_KEY + 64];
+	snprintf(kv, sizeof kv, "%s=%s", o->params.key[bad], o->params.value[bad]);
+	return usage_error("param", kv, "no chosen variant accepts '%s' (see scbench --list)",
+	                   o->params.key[bad]);
 }
 
 enum {
@@ -353,10 +243,75 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *work_given)
+/* The options whose value is a number: --ops, --duration, --warmup, --runs, ... */
+static int parse_number(cli_opts *o, int c, const char *arg, bool *work_given)
 {
 	uint64_t u;
 	double d;
+	switch (c) {
+	case OPT_OPS:
+		if (!parse_u64(arg, 1, UINT64_MAX / CLI_MAX_THREADS, &u))
+			return usage_error("ops", arg, "expected a positive integer");
+		o->plan.count_mode = true;
+		o->plan.ops = u;
+		return CLI_OK;
+	case OPT_DURATION:
+		if (!parse_double(arg, &d) || d <= 0 || d > 86400)
+			return usage_error("duration", arg, "expected seconds, > 0 and <= 86400");
+		o->plan.duration = d;
+		return CLI_OK;
+	case OPT_WARMUP:
+		if (!parse_double(arg, &d) || d < 0 || d > 86400)
+			return usage_error("warmup", arg, "expected seconds, >= 0 and <= 86400");
+		o->plan.warmup = d;
+		return CLI_OK;
+	case OPT_RUNS:
+		if (!parse_u64(arg, 1, 100000, &u))
+			return usage_error("runs", arg, "expected an integer in [1, 100000]");
+		o->plan.runs = (unsigned)u;
+		return CLI_OK;
+	case OPT_WORK:
+		if (!parse_double(arg, &d) || d < 0 || d >= 100)
+			return usage_error("work", arg, "expected a percentage, 0 <= PCT < 100");
+		o->plan.work_pct = d;
+		*work_given = true;
+		return CLI_OK;
+	case OPT_WORK_ITERS:
+		if (!parse_double(arg, &d) || d < 0 || d > WL_MAX_WORK_ITERS)
+			return usage_error("work-iters", arg,
+			                   "expected a mean pause count in [0, 1048576]");
+		o->plan.work_iters = d;
+		o->plan.work_iters_given = true;
+		return CLI_OK;
+	case OPT_COUNTERS:
+		if (!parse_u64(arg, 1, CLI_MAX_COUNTERS, &u))
+			return usage_error("counters", arg, "expected an integer in [1, %u]",
+			                   CLI_MAX_COUNTERS);
+		o->plan.counters = (uint32_t)u;
+		return CLI_OK;
+	case OPT_NODES:
+		if (!parse_u64(arg, 1, CLI_MAX_NODES, &u))
+			return usage_error("nodes", arg, "expected an integer in [1, %u]",
+			                   CLI_MAX_NODES);
+		o->plan.nodes = (uint32_t)u;
+		return CLI_OK;
+	case OPT_SEED:
+		if (!parse_u64(arg, 0, UINT64_MAX, &u))
+			return usage_error("seed", arg, "expected an unsigned 64-bit integer");
+		o->plan.seed = u;
+		return CLI_OK;
+	case OPT_FIRST_RUN:
+		if (!parse_u64(arg, 0, CLI_MAX_FIRST_RUN, &u))
+			return usage_error("first-run", arg, "expected an integer in [0, %u]",
+			                   CLI_MAX_FIRST_RUN);
+		o->plan.first_run = (unsigned)u;
+		return CLI_OK;
+	}
+	return CLI_USAGE;
+}
+
+static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *work_given)
+{
 	sc_err err;
 	switch (c) {
 	case OPT_LIST:
@@ -365,65 +320,19 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 		                                             : usage_error("list", arg, "expected json");
 	case OPT_HELP: o->help = true; return CLI_OK;
 	case OPT_VERSION: o->version = true; return CLI_OK;
-	case OPT_LATENCY: o->latency = true; return CLI_OK;
-	case OPT_FORCE: o->force = true; return CLI_OK;
+	case OPT_LATENCY: o->plan.latency = true; return CLI_OK;
+	case OPT_FORCE: o->plan.force = true; return CLI_OK;
 	case OPT_COUNTER: return parse_counters(o, arg);
 	case OPT_THREADS: return parse_threads(o, arg, pus);
-	case OPT_OPS:
-		if (!parse_u64(arg, 1, UINT64_MAX / CLI_MAX_THREADS, &u))
-			return usage_error("ops", arg, "expected a positive integer");
-		o->count_mode = true;
-		o->ops = u;
-		return CLI_OK;
-	case OPT_DURATION:
-		if (!parse_double(arg, &d) || d <= 0 || d > 86400)
-			return usage_error("duration", arg, "expected seconds, > 0 and <= 86400");
-		o->duration = d;
-		return CLI_OK;
-	case OPT_WARMUP:
-		if (!parse_double(arg, &d) || d < 0 || d > 86400)
-			return usage_error("warmup", arg, "expected seconds, >= 0 and <= 86400");
-		o->warmup = d;
-		return CLI_OK;
-	case OPT_RUNS:
-		if (!parse_u64(arg, 1, 100000, &u))
-			return usage_error("runs", arg, "expected an integer in [1, 100000]");
-		o->runs = (unsigned)u;
-		return CLI_OK;
-	case OPT_WORK:
-		if (!parse_double(arg, &d) || d < 0 || d >= 100)
-			return usage_error("work", arg, "expected a percentage, 0 <= PCT < 100");
-		o->work_pct = d;
-		*work_given = true;
-		return CLI_OK;
-	case OPT_WORK_ITERS:
-		if (!parse_double(arg, &d) || d < 0 || d > WL_MAX_WORK_ITERS)
-			return usage_error("work-iters", arg,
-			                   "expected a mean pause count in [0, 1048576]");
-		o->work_iters = d;
-		o->work_iters_given = true;
-		return CLI_OK;
-	case OPT_COUNTERS:
-		if (!parse_u64(arg, 1, CLI_MAX_COUNTERS, &u))
-			return usage_error("counters", arg, "expected an integer in [1, %u]",
-			                   CLI_MAX_COUNTERS);
-		o->counters = (uint32_t)u;
-		return CLI_OK;
 	case OPT_PLACEMENT:
 		if (strcasecmp(arg, "spread") == 0)
-			o->placement = PLACE_SPREAD;
+			o->plan.placement = PLACE_SPREAD;
 		else if (strcasecmp(arg, "compact") == 0)
-			o->placement = PLACE_COMPACT;
+			o->plan.placement = PLACE_COMPACT;
 		else if (strcasecmp(arg, "none") == 0)
-			o->placement = PLACE_NONE;
+			o->plan.placement = PLACE_NONE;
 		else
 			return usage_error("placement", arg, "expected spread, compact or none");
-		return CLI_OK;
-	case OPT_NODES:
-		if (!parse_u64(arg, 1, CLI_MAX_NODES, &u))
-			return usage_error("nodes", arg, "expected an integer in [1, %u]",
-			                   CLI_MAX_NODES);
-		o->nodes = (uint32_t)u;
 		return CLI_OK;
 	case OPT_PARAM:
 		if (strpbrk(arg, " \t\n\v\f\r"))
@@ -431,52 +340,41 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 		if (sc_params_add(&o->params, arg, &err))
 			return usage_error("param", arg, "%s", err.msg);
 		return CLI_OK;
-	case OPT_SEED:
-		if (!parse_u64(arg, 0, UINT64_MAX, &u))
-			return usage_error("seed", arg, "expected an unsigned 64-bit integer");
-		o->seed = u;
-		return CLI_OK;
 	case OPT_EVENTS:
 		if (!*arg)
 			return usage_error("events", arg, "expected PAPI event names or none");
-		o->events = arg;
+		o->plan.events = arg;
 		return CLI_OK;
 	case OPT_OUTPUT:
-		o->output = strcmp(arg, "-") == 0 ? NULL : arg;
-		return CLI_OK;
-	case OPT_FIRST_RUN:
-		if (!parse_u64(arg, 0, CLI_MAX_FIRST_RUN, &u))
-			return usage_error("first-run", arg, "expected an integer in [0, %u]",
-			                   CLI_MAX_FIRST_RUN);
-		o->first_run = (unsigned)u;
+		o->plan.output = strcmp(arg, "-") == 0 ? NULL : arg;
 		return CLI_OK;
 	case OPT_READ_COST:
 		if (strcasecmp(arg, "on") == 0)
-			o->read_cost = true;
+			o->plan.read_cost = true;
 		else if (strcasecmp(arg, "off") == 0)
-			o->read_cost = false;
+			o->plan.read_cost = false;
 		else
 			return usage_error("read-cost", arg, "expected on or off");
 		return CLI_OK;
 	}
-	return CLI_USAGE;
+	return parse_number(o, c, arg, work_given);
 }
 
 int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 {
 	memset(o, 0, sizeof *o);
-	o->duration = 8;
-	o->warmup = 2;
-	o->runs = 5;
-	o->counters = 1;
-	o->placement = PLACE_SPREAD;
-	o->seed = CLI_DEFAULT_SEED;
-	o->read_cost = true;
-	o->argc = argc;
-	o->argv = argv;
+	o->plan.duration = 8;
+	o->plan.warmup = 2;
+	o->plan.runs = 5;
+	o->plan.counters = 1;
+	o->plan.placement = PLACE_SPREAD;
+	o->plan.seed = CLI_DEFAULT_SEED;
+	o->plan.read_cost = true;
+	o->plan.argc = argc;
+	o->plan.argv = argv;
 	sc_params_clear(&o->params);
 	for (int i = 0; i < SC_VARIANT_COUNT; i++)
-		o->variants[o->nvariants++] = &sc_variants[i];
+		o->plan.variants[o->plan.nvariants++].v = &sc_variants[i];
 
 	bool work_given = false, duration_given = false, warmup_given = false;
 	opterr = 0;
@@ -501,14 +399,18 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 		return usage_error(argv[optind], NULL, "unexpected argument; see scbench --help");
 	if (o->help || o->version || o->list)
 		return CLI_EXIT_OK;
-	if (work_given && o->work_iters_given)
+	if (work_given && o->plan.work_iters_given)
 		return usage_error("--work and --work-iters", NULL, "give one or the other");
-	if (o->count_mode && (duration_given || warmup_given))
+	if (o->plan.count_mode && (duration_given || warmup_given))
 		return usage_error("--ops", NULL,
 		                   "count-to-N mode takes no --duration or --warmup");
-	if (o->nthreads == 0 && parse_threads(o, "pow2", pus) != CLI_OK)
+	if (o->plan.nthreads == 0 && parse_threads(o, "pow2", pus) != CLI_OK)
 		return CLI_USAGE;
-	if (o->output && check_output(o->output, o->latency) != CLI_OK)
+	o->plan.threads = o->threads;
+	for (unsigned i = 0; i < o->plan.nthreads; i++)
+		if (o->threads[i] > o->plan.threads_max)
+			o->plan.threads_max = o->threads[i];
+	if (o->plan.output && check_output(o->plan.output, o->plan.latency) != CLI_OK)
 		return CLI_USAGE;
 	return check_params(o);
 }
@@ -517,4 +419,5 @@ void cli_free(cli_opts *o)
 {
 	free(o->threads);
 	o->threads = NULL;
+	o->plan.threads = NULL;
 }

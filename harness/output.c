@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* output.c - CSV rows, and where output files go (doc/design.md §5.4, §8, §10). */
+/* output.c - where output files go, and how they are replaced (doc/design.md §8, §10). */
 #include "output.h"
-
-#include "histogram.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,14 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-const char *const out_csv_columns[] = {
-	"counter", "kind", "threads", "run", "mode", "work_pct", "work_iters", "counters",
-	"placement", "nodes", "nodes_virtual", "seconds", "ops", "value", "rel_error",
-	"ops_per_ms", "bytes_per_counter", "seed", "params", "oversubscribed", "ctx_switches",
-	"migrated", "read_ns", "pmu_status", "overflowed", "end_state", "pus_used", "nodes_used",
-	"node_mismatch", "load1", "runnable", "other_pus", "steal_pct", "busy", NULL,
-};
 
 /*
  * Temporary files still open, removed at exit so that a run that ends by
@@ -424,141 +414,4 @@ const char *out_set_text(const cpu_set_t *set, char sep, char *buf, size_t size)
 		c = e;
 	}
 	return buf;
-}
-
-/* A CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-void out_csv_header(FILE *f, const run_setup *s)
-{
-	for (int i = 0; out_csv_columns[i]; i++)
-		fprintf(f, "%s%s", i ? "," : "", out_csv_columns[i]);
-	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++)
-		fprintf(f, ",%s_per_op", s->pmu->requested[e]);
-	if (s->opts->latency)
-		fputs(",lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns", f);
-	fputc('\n', f);
-}
-
-/* A number, or an empty field when it was not measured. */
-static void num_field(FILE *f, bool have, double x, int decimals)
-{
-	fputc(',', f);
-	if (have && isfinite(x))
-		fprintf(f, "%.*f", decimals, x);
-}
-
-void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t threads,
-                 unsigned run, const run_result *r)
-{
-	const cli_opts *o = s->opts;
-	sc_params p;
-	char params[1024] = "";
-	size_t at = 0;
-	cli_variant_params(o, v, &p);
-	for (unsigned i = 0; i < p.n && at < sizeof params; i++)
-		at += (size_t)snprintf(params + at, sizeof params - at, "%s%s=%s", i ? ";" : "",
-		                       p.key[i], p.value[i]);
-	csv_field(f, v->name);
-	fprintf(f, ",%s,%u,%u,%s,%.4f,%.4f,%u,%s,%u,%d,%.9g,%llu,%llu,%.9g,%.6g,%.1f,%llu,",
-	        sc_kind_name(v->kind), threads, run, o->count_mode ? "count" : "timed",
-	        o->work_iters_given ? 0.0 : o->work_pct, s->work_iters, o->counters,
-	        placement_name(s->placement), s->nodes, s->nodes_virtual ? 1 : 0, r->seconds,
-	        (unsigned long long)r->hot_ops, (unsigned long long)r->value, r->rel_error,
-	        r->ops_per_ms, r->bytes_per_counter, (unsigned long long)r->seed);
-	csv_field(f, params);
-	fprintf(f, ",%d,%llu,%u", r->oversubscribed ? 1 : 0,
-	        (unsigned long long)r->ctx_switches, r->migrated);
-	num_field(f, true, r->read_ns, 1);
-	fputc(',', f);
-	/* The setup's status, unless this run's workers failed to count. */
-	char failed[300];
-	if (r->pmu_failure)
-		snprintf(failed, sizeof failed, "failed in this run: %s", r->pmu_failure);
-	csv_field(f, r->pmu_failure ? failed : s->pmu_status);
-	fprintf(f, ",%d", r->overflowed ? 1 : 0);
-	fputc(',', f);
-	csv_field(f, r->end_state);
-	char used[OUT_SET_TEXT];
-	fputc(',', f);
-	csv_field(f, out_set_text(&r->pus_used, ' ', used, sizeof used));
-	fputc(',', f);
-	csv_field(f, out_set_text(&r->nodes_used, ' ', used, sizeof used));
-	fprintf(f, ",%u", r->node_mismatch);
-	num_field(f, true, r->load.load1, 2);
-	num_field(f, true, r->load.runnable, 0);
-	num_field(f, true, r->load.other_pus, 3);
-	num_field(f, true, r->load.steal_pct, 2);
-	fprintf(f, ",%d", r->load.busy ? 1 : 0);
-	/* Requested events that are not counted here keep their (empty) columns. */
-	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++) {
-		int k = pmu_column_event(s->pmu, e);
-		num_field(f, r->pmu_counted && k >= 0, k >= 0 ? r->per_op[k] : 0, 4);
-	}
-	for (int i = 0; o->latency && i < 5; i++)
-		num_field(f, r->latency, r->lat_ns[i], 1);
-	fputc('\n', f);
-}
-
-const char out_latency_header[] = "counter,threads,run,bucket_low_ns,bucket_high_ns,count\n";
-
-void out_latency_rows(FILE *f, const sc_variant *v, uint32_t threads, unsigned run,
-                      const run_result *r)
-{
-	const lat_hist *h = r->hist;
-	uint64_t zero = 0;
-	if (!h)
-		return;
-	/* Buckets wholly at or below the tick-read overhead are 0 ns: one row [0, 0]. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned b = 0; b < LAT_HIST_BUCKETS; b++) {
-			uint64_t lo, hi;
-			if (!h->counts[b])
-				continue;
-			lat_hist_bucket_bounds(lat_hist_bucket_first(b), &lo, &hi);
-			double low = fmax(0, (double)lo - r->lat_overhead_ticks) * r->lat_ns_per_tick;
-			double high = fmax(0, (double)hi + 1 - r->lat_overhead_ticks) * r->lat_ns_per_tick;
-			if (pass == 0) {
-				zero += high == 0 ? h->counts[b] : 0;
-				continue;
-			}
-			if (high == 0)
-				continue;
-			csv_field(f, v->name);
-			fprintf(f, ",%u,%u,%.3f,%.3f,%llu\n", threads, run, low, high,
-			        (unsigned long long)h->counts[b]);
-		}
-		if (pass == 0 && zero) {
-			csv_field(f, v->name);
-			fprintf(f, ",%u,%u,0,0,%llu\n", threads, run, (unsigned long long)zero);
-		}
-	}
-}
-
-void out_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output.h - the CSV of doc/design.md §5.4, its FILE.meta.json sidecar, and where
- * they go (doc/design.md §8, §10):
+ * output.h - where the CSV and its sidecars (FILE.meta.json, FILE.latency.csv)
+ * go (doc/design.md §8, §10):
  *
  *   "-"                      standard output; no sidecar.
  *   a regular file, or a     written under a temporary name in the directory
@@ -23,7 +23,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "run.h"
+#include <sched.h>
+
+#include <scounters/sc_common.h>
 
 typedef enum out_kind {
 	OUT_STDOUT = 0, /* "-" (or no --output): standard output */
@@ -83,27 +85,6 @@ void out_abort(out_file *o);
  * whose path cannot be resolved: then why says so).
  */
 char *out_sidecar_path(const out_file *o, const char *ext, char *why, size_t whylen);
-
-/* The required columns of doc/design.md §5.4, in order. */
-extern const char *const out_csv_columns[];
-
-void out_csv_header(FILE *f, const run_setup *s);
-void out_csv_row(FILE *f, const run_setup *s, const sc_variant *v, uint32_t threads,
-                 unsigned run, const run_result *r);
-
-/*
- * The --latency sidecar FILE.latency.csv: a header, then one row per
- * non-empty bucket of a run's merged histogram, bounds in ns (after the
- * tick-read overhead is subtracted, as for the lat_* columns), half-open
- * [bucket_low_ns, bucket_high_ns); increments that took no more than the
- * overhead form one row with both bounds 0.
- */
-extern const char out_latency_header[];
-void out_latency_rows(FILE *f, const sc_variant *v, uint32_t threads, unsigned run,
-                      const run_result *r);
-
-/* Append a JSON string literal (quoted, escaped). */
-void out_json_string(FILE *f, const char *s);
 
 /*
  * A CPU (or node) id set as ranges, "0-3 8" with sep ' ' (",": "0-3,8");

@@ -23,8 +23,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli.h"       /* placement_kind */
 #include <scounters/sc_common.h> /* sc_err */
+
+/* --placement (doc/design.md §5.3): where worker i runs. */
+typedef enum placement_kind { PLACE_SPREAD = 0, PLACE_COMPACT, PLACE_NONE } placement_kind;
+
+/* "spread", "compact", "none": the CSV's and meta.json's name of p. */
+const char *placement_name(placement_kind p);
 
 typedef struct topo topo; /* opaque */
 

@@ -4,10 +4,10 @@
 
 #include "provenance.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
 
 /* First line of dir/rel, trailing whitespace removed; 0 when it is there and not empty. */
 static int read_line(const char *dir, const char *rel, char *buf, size_t size)

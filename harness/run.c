@@ -14,7 +14,7 @@
  * which never increments, samples the cost of get during the measured
  * phase (read_ns); --read-cost=off leaves it out (read_ns empty).
  */
-#include "run.h"
+#include "run_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -31,188 +31,6 @@
 
 #include "clock.h"
 #include "histogram.h"
-#include "latency.h"
-
-enum { READ_SAMPLES = 1024 };
-
-/*
- * The reader's shortest interval between two samples. A wake-up cost the
- * reader 35 us of CPU on the 2-PU KVM guest this was tuned on (timer, futex,
- * scheduling); at 50 a second that is about 0.2% of a worker's time when
- * threads == PUs, "well below 1%" (meta.json reports the figure measured on
- * every run). The first sample is taken as the phase starts, so a short phase
- * still gets one; 0.8 s gets 40, 8 s gets 400.
- */
-#define READ_MIN_INTERVAL 20e-3
-
-/* Stack of a worker or the reader: their frames are small (a latency histogram is on the heap). */
-#define WORKER_STACK (256u * 1024u)
-
-/* Reader states. */
-enum { PHASE_IDLE = 0, PHASE_MEASURE = 1, PHASE_DONE = 2 };
-
-typedef struct worker {
-	alignas(SC_LINE_SIZE) wl_thread w;
-	pthread_t tid;
-	struct shared *sh;
-	placement_slot slot;
-	double start;    /* count mode: CLOCK_MONOTONIC as the worker leaves the start barrier */
-	double finish;   /* count mode: CLOCK_MONOTONIC after the last increment */
-	double cpu_s;    /* CPU time of the measured phase */
-	uint64_t csw;    /* context switches during the measured phase */
-	int cpu_first;
-	bool moved;
-	/* Where the kernel says the worker ran (sc_node_kernel): at its start and at its end. */
-	bool seen_start, seen_end;
-	uint32_t cpu_start, node_start, cpu_end, node_end;
-	bool node_mismatch; /* bound, but the kernel's node at the start is not the planned one */
-	pmu_thread pmu;
-	long long events[PMU_MAX_EVENTS];
-	bool counted;
-	lat_hist *hist; /* --latency only */
-	char bind_error[256];
-} worker;
-
-typedef struct shared {
-	const run_setup *s;
-	const wl_loops *loops;
-	lat_loop_fn lat_loop;
-	wl_phase phase;
-	atomic_bool stop;
-	pthread_mutex_t reader_mutex; /* guards reader_phase; the reader waits on reader_cond */
-	pthread_cond_t reader_cond;   /* on CLOCK_MONOTONIC */
-	int reader_phase;
-	pthread_barrier_t gate;
-	sc_table table;
-	uint64_t read_ticks[READ_SAMPLES];
-	unsigned nread;
-	uint64_t reader_wakeups;
-	double reader_alive_s, reader_cpu_s;
-	cpu_set_t reader_cpus;
-} shared;
-
-/* --- interrupts ------------------------------------------------------------ */
-
-/* Lock-free, so that the handler's store is async-signal-safe (C11 7.14.1.1). */
-_Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "the abort flag must be lock-free");
-static atomic_bool abort_flag;
-static volatile sig_atomic_t caught_signal;
-static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
-
-/* Until run_started(): nothing is written yet, so a signal ends scbench at once. */
-static volatile sig_atomic_t starting = 1;
-
-static void on_signal(int sig)
-{
-	if (starting) {
-		/* write and _exit are async-signal-safe; hwloc may be busy for minutes. */
-		static const char msg[] = "scbench: interrupted during start-up; nothing written\n";
-		ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
-		(void)w;
-		_exit(128 + sig);
-	}
-	caught_signal = sig;
-	/* relaxed: the flag carries no data; the joins after the phase order the rest. */
-	atomic_store_explicit(&abort_flag, true, memory_order_relaxed);
-}
-
-void run_catch_signals(void)
-{
-	struct sigaction sa, old;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0; /* no SA_RESTART: a blocked open of a FIFO returns EINTR */
-	/*
-	 * SIGINT and SIGTERM are caught even when ignored at start (a shell
-	 * ignores SIGINT in its background jobs): an interrupt must leave nothing
-	 * half-written. An ignored SIGHUP stays ignored (nohup).
-	 */
-	for (size_t i = 0; i < sizeof caught_signals / sizeof caught_signals[0]; i++)
-		if (caught_signals[i] != SIGHUP ||
-		    (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN))
-			sigaction(caught_signals[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);
-}
-
-void run_started(void)
-{
-	starting = 0;
-}
-
-int run_interrupted(void)
-{
-	return caught_signal;
-}
-
-static void caught_set(sigset_t *set)
-{
-	sigemptyset(set);
-	for (size_t i = 0; i < sizeof caught_signals / sizeof caught_signals[0]; i++)
-		sigaddset(set, caught_signals[i]);
-}
-
-/*
- * The main thread's sleep: ends early on an interrupt. The signals are
- * blocked between the look at the flag and the wait, and ppoll unblocks
- * them atomically, so a signal cannot slip in between and be missed.
- */
-static void main_sleep(double sec)
-{
-	sigset_t set, old;
-	caught_set(&set);
-	pthread_sigmask(SIG_BLOCK, &set, &old);
-	double end = wl_now() + sec;
-	for (double left = sec; left > 0 && !run_interrupted(); left = end - wl_now()) {
-		struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
-		ppoll(NULL, 0, &ts, &old);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-/*
- * The helpers (the main thread, which ends a timed phase, and the reader)
- * sleep nearly all the time, but with more workers than PUs a waking helper
- * queues behind hundreds of spinning workers: at 256 threads on 2 PUs the
- * main thread's timer fired seconds late, stretching a 50 ms phase to 3 s,
- * and the reader got no sample. Run them at the lowest real-time priority
- * where allowed (root, CAP_SYS_NICE), so that a wake-up preempts a worker at
- * once; it costs the workers no more CPU than before. Without permission
- * they stay as they are (meta.json says which).
- */
-static _Atomic int helper_priority = -1; /* -1 unknown, 0 normal, 1 SCHED_FIFO */
-
-static void helper_boost(void)
-{
-	struct sched_param sp = {.sched_priority = sched_get_priority_min(SCHED_FIFO)};
-	int ok = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
-	/* relaxed: a report for meta.json, read after the joins. */
-	atomic_store_explicit(&helper_priority, ok, memory_order_relaxed);
-}
-
-static void helper_unboost(void)
-{
-	struct sched_param sp = {.sched_priority = 0};
-	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
-}
-
-const char *run_helper_priority(void)
-{
-	switch (atomic_load_explicit(&helper_priority, memory_order_relaxed)) {
-	case 1: return "SCHED_FIFO (lowest real-time priority): a wake-up preempts a worker at once";
-	case 0: return "normal: no permission for SCHED_FIFO; with more workers than PUs a wake-up may wait behind them";
-	default: return "unknown: no run";
-	}
-}
-
-static double thread_cpu_seconds(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return 0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The first binding failure of this process (main thread only, after joins). */
 static char bind_problem[320];
@@ -280,15 +98,15 @@ static void flush_all(shared *sh, worker *k)
 static void measured_phase(shared *sh, worker *k)
 {
 	uint64_t c0 = thread_csw();
-	double cpu0 = thread_cpu_seconds();
+	double cpu0 = run_thread_cpu_seconds();
 	uint32_t node;
 	if (sc_node_kernel(NULL, &node)) /* after a warm-up an unbound worker may have moved */
 		adopt_kernel_node(k, node);
 	note_cpu(k);
 	k->start = wl_now();
 	if (k->hist)
-		sh->lat_loop(&sh->phase, &k->w, k->hist);
-	else if (sh->s->opts->count_mode)
+		sh->loops->latency(&sh->phase, &k->w, k->hist);
+	else if (sh->s->plan->count_mode)
 		sh->loops->count(&sh->phase, &k->w);
 	else
 		sh->loops->timed(&sh->phase, &k->w);
@@ -297,7 +115,7 @@ static void measured_phase(shared *sh, worker *k)
 	note_cpu(k);
 	k->seen_end = sc_node_kernel(&k->cpu_end, &k->node_end);
 	k->csw = thread_csw() - c0;
-	k->cpu_s = thread_cpu_seconds() - cpu0;
+	k->cpu_s = run_thread_cpu_seconds() - cpu0;
 	flush_all(sh, k);
 }
 
@@ -314,10 +132,10 @@ static void *worker_main(void *arg)
 	 * Event sets are set up before the barrier that opens the measured phase,
 	 * so their system calls fall outside it (the barrier wait is counted).
 	 */
-	if (sh->s->opts->count_mode)
+	if (sh->s->plan->count_mode)
 		pmu_thread_start(sh->s->pmu, &k->pmu);
 	pthread_barrier_wait(&sh->gate); /* start */
-	if (!sh->s->opts->count_mode) {
+	if (!sh->s->plan->count_mode) {
 		sh->loops->timed(&sh->phase, &k->w); /* warm-up */
 		flush_all(sh, k);
 		pthread_barrier_wait(&sh->gate); /* warm-up over; the main thread resets */
@@ -345,12 +163,12 @@ static void *reader_main(void *arg)
 	shared *sh = arg;
 	const void *hot = sc_table_at(&sh->table, 0);
 	uint64_t overhead = clk_overhead_ticks();
-	const cli_opts *o = sh->s->opts;
+	const run_plan *o = sh->s->plan;
 	double interval = o->count_mode ? READ_MIN_INTERVAL
 	                                : fmax(READ_MIN_INTERVAL, o->duration / READ_SAMPLES);
 	volatile uint64_t sink = 0;
-	helper_boost();
-	double alive0 = wl_now(), cpu0 = thread_cpu_seconds();
+	run_helper_boost();
+	double alive0 = wl_now(), cpu0 = run_thread_cpu_seconds();
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&sh->reader_mutex);
@@ -382,7 +200,7 @@ static void *reader_main(void *arg)
 			;
 	}
 	pthread_mutex_unlock(&sh->reader_mutex);
-	sh->reader_cpu_s = thread_cpu_seconds() - cpu0;
+	sh->reader_cpu_s = run_thread_cpu_seconds() - cpu0;
 	sh->reader_alive_s = wl_now() - alive0;
 	(void)sink;
 	return NULL;
@@ -397,10 +215,10 @@ static void set_reader_phase(shared *sh, int ph)
 	pthread_mutex_unlock(&sh->reader_mutex);
 }
 
-static void measure_timed(shared *sh, const cli_opts *o)
+static void measure_timed(shared *sh, const run_plan *o)
 {
 	pthread_barrier_wait(&sh->gate); /* start */
-	main_sleep(o->warmup);
+	run_main_sleep(o->warmup);
 	/* relaxed: the flag carries no data; the barrier below orders the rest. */
 	atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
 	pthread_barrier_wait(&sh->gate); /* every worker has left its loop */
@@ -408,88 +226,9 @@ static void measure_timed(shared *sh, const cli_opts *o)
 	atomic_store_explicit(&sh->stop, false, memory_order_relaxed);
 	pthread_barrier_wait(&sh->gate); /* the reset is visible to all: measure */
 	set_reader_phase(sh, PHASE_MEASURE);
-	main_sleep(o->duration);
+	run_main_sleep(o->duration);
 	atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
 	set_reader_phase(sh, PHASE_DONE);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Add a (CPU, node) where a worker was seen to the run's sets (ids past the sets' size are not kept). */
-static void run_note_used(run_result *r, bool seen, uint32_t cpu, uint32_t node)
-{
-	if (!seen)
-		return;
-	if (cpu < CPU_SETSIZE)
-		CPU_SET(cpu, &r->pus_used);
-	if (node < CPU_SETSIZE)
-		CPU_SET(node, &r->nodes_used);
-}
-
-static void summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
-                      run_result *r)
-{
-	const sc_variant *v = sh->table.v;
-	bool all_counted = s->pmu && s->pmu->active;
-	long long ev[PMU_MAX_EVENTS] = {0};
-	for (uint32_t i = 0; i < threads; i++) {
-		r->worker_cpu_s += ws[i].cpu_s / threads;
-		r->idle_workers += !s->opts->count_mode && ws[i].w.ops == 0;
-		r->total_ops += ws[i].w.ops;
-		r->hot_ops += ws[i].w.hot_ops;
-		r->ctx_switches += ws[i].csw;
-		r->migrated += ws[i].moved;
-		r->node_mismatch += ws[i].node_mismatch;
-		run_note_used(r, ws[i].seen_start, ws[i].cpu_start, ws[i].node_start);
-		run_note_used(r, ws[i].seen_end, ws[i].cpu_end, ws[i].node_end);
-		all_counted &= ws[i].counted;
-		for (unsigned e = 0; s->pmu && e < s->pmu->nevents; e++)
-			ev[e] += ws[i].events[e];
-	}
-	r->value = v->get(sc_table_at(&sh->table, 0), sh->table.cfg);
-	v->describe(sc_table_at(&sh->table, 0), sh->table.cfg, r->end_state, sizeof r->end_state);
-	r->rel_error = r->hot_ops
-		? fabs((double)r->value - (double)r->hot_ops) / (double)r->hot_ops : 0;
-	r->range = v->range(sh->table.cfg);
-	r->overflowed = r->hot_ops > r->range;
-	r->ops_per_ms = r->seconds > 0 ? (double)r->total_ops / (r->seconds * 1e3) : 0;
-	r->bytes_per_counter = sc_table_bytes_per_counter(&sh->table);
-	r->oversubscribed = threads > s->pus;
-	r->pmu_counted = all_counted && r->total_ops > 0;
-	if (s->pmu && s->pmu->active && !all_counted)
-		r->pmu_failure = pmu_thread_failure();
-	for (unsigned e = 0; r->pmu_counted && e < s->pmu->nevents; e++)
-		r->per_op[e] = (double)ev[e] / (double)r->total_ops;
-	r->reader_cpus = sh->reader_cpus;
-	r->reader_wakeups = sh->reader_wakeups;
-	r->reader_alive_s = sh->reader_alive_s;
-	r->reader_cpu_s = sh->reader_cpu_s;
-	r->read_ns = NAN;
-	if (sh->nread) {
-		qsort(sh->read_ticks, sh->nread, sizeof sh->read_ticks[0], cmp_u64);
-		r->read_ns = (double)sh->read_ticks[sh->nread / 2] * clk_ns_per_tick();
-	}
-	if (ws[0].hist) {
-		for (uint32_t i = 1; i < threads; i++)
-			lat_hist_merge(ws[0].hist, ws[i].hist);
-		static const double pct[4] = {50, 90, 99, 99.9};
-		/* Less the cost of the two tick reads around each increment. */
-		double ns = clk_ns_per_tick(), oh = (double)clk_overhead_ticks();
-		for (int p = 0; p < 5; p++) {
-			double t = p < 4 ? (double)lat_hist_percentile(ws[0].hist, pct[p])
-			                 : (double)lat_hist_max(ws[0].hist);
-			r->lat_ns[p] = fmax(0, t - oh) * ns;
-		}
-		r->latency = true;
-		r->lat_overhead_ticks = oh;
-		r->lat_ns_per_tick = ns;
-		r->hist = ws[0].hist; /* the caller's now: writes the histogram sidecar */
-		ws[0].hist = NULL;
-	}
 }
 
 static void note_main_cpu(run_result *r)
@@ -506,35 +245,27 @@ static void free_workers(worker *ws, uint32_t threads)
 	free(ws);
 }
 
-int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigned run,
-              run_result *r, sc_err *err)
+/* The run's shared state: the counters, the phase, the barrier, the reader's sync. NULL with err set. */
+static shared *shared_create(const run_setup *s, const plan_variant *pv, uint32_t threads,
+                             sc_err *err)
 {
-	const cli_opts *o = s->opts;
-	memset(r, 0, sizeof *r);
-	r->seed = o->seed + run;
+	const run_plan *o = s->plan;
 	shared *sh = calloc(1, sizeof *sh);
-	worker *ws = aligned_alloc(SC_LINE_SIZE, SC_PAD_UP(threads * sizeof *ws));
-	if (!sh || !ws) {
-		free(sh);
-		free(ws);
+	if (!sh) {
 		sc_err_set(err, "out of memory for %u threads", threads);
-		return -1;
+		return NULL;
 	}
-	memset(ws, 0, threads * sizeof *ws);
 	sh->s = s;
-	sh->loops = wl_loops_for(v);
-	sh->lat_loop = lat_variant_loops[v - sc_variants];
+	sh->loops = wl_loops_for(pv->v);
 	sc_env env = {.threads = threads, .nodes = s->nodes, .cpus = 0}; /* 0: every CPU id the OS may report */
-	sc_params p;
-	cli_variant_params(o, v, &p);
-	if (sc_table_create(&sh->table, v, &p, &env, o->counters, err)) {
+	sc_params p = pv->params; /* sc_table_create marks the keys it used */
+	if (sc_table_create(&sh->table, pv->v, &p, &env, o->counters, err)) {
 		free(sh);
-		free(ws);
-		return -1;
+		return NULL;
 	}
 	sh->phase = (wl_phase){.table = &sh->table, .work_iters = s->work_iters,
 	                       .ops = o->ops, .stop = o->count_mode ? NULL : &sh->stop,
-	                       .abort = &abort_flag};
+	                       .abort = run_abort_flag()};
 	atomic_init(&sh->stop, false);
 	sh->reader_phase = PHASE_IDLE;
 	pthread_mutex_init(&sh->reader_mutex, NULL);
@@ -544,15 +275,32 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 	pthread_cond_init(&sh->reader_cond, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_barrier_init(&sh->gate, NULL, threads + 1);
+	CPU_ZERO(&sh->reader_cpus);
+	return sh;
+}
 
+static void shared_destroy(shared *sh)
+{
+	pthread_barrier_destroy(&sh->gate);
+	pthread_cond_destroy(&sh->reader_cond);
+	pthread_mutex_destroy(&sh->reader_mutex);
+	sc_table_destroy(&sh->table);
+	free(sh);
+}
+
+/* Each worker's slot, node, seeds and (--latency) histogram. */
+static void workers_init(shared *sh, worker *ws, uint32_t threads, uint64_t seed)
+{
+	const run_setup *s = sh->s;
+	memset(ws, 0, threads * sizeof *ws);
 	for (uint32_t i = 0; i < threads; i++) {
 		worker *k = &ws[i];
 		k->sh = sh;
 		k->slot = placement_slot_of(s->topo, s->placement, i);
-		wl_thread_init(&k->w, i, run_thread_node(s, i), r->seed, sh->table.same_seed);
+		wl_thread_init(&k->w, i, run_thread_node(s, i), seed, sh->table.same_seed);
 		if (sh->table.thread_seed) /* the variant asks for one fixed start state */
 			k->w.ctx.rng = sh->table.thread_seed;
-		if (o->latency) {
+		if (s->plan->latency) {
 			k->hist = malloc(sizeof *k->hist);
 			if (!k->hist) {
 				fprintf(stderr, "scbench: out of memory for latency histograms\n");
@@ -561,36 +309,44 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 			lat_hist_init(k->hist);
 		}
 	}
-	/*
-	 * Workers and the reader block the interrupt signals (they inherit the
-	 * mask), so a signal reaches the main thread, which ends the run. Small
-	 * stacks: the loops need little, and 1024 threads of 8 MiB each would
-	 * reserve 8 GiB of address space.
-	 */
-	sigset_t set, old;
-	caught_set(&set);
-	pthread_sigmask(SIG_BLOCK, &set, &old);
+}
+
+/*
+ * Create the reader (unless --read-cost=off) and the workers. They block the
+ * interrupt signals (they inherit the mask), so a signal reaches the main
+ * thread, which ends the run. Small stacks: the loops need little, and 1024
+ * threads of 8 MiB each would reserve 8 GiB of address space.
+ */
+static void threads_start(shared *sh, worker *ws, uint32_t threads, pthread_t *reader)
+{
+	sigset_t old;
+	run_block_signals(&old);
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
-	pthread_t reader;
-	CPU_ZERO(&r->main_cpus);
-	CPU_ZERO(&r->pus_used);
-	CPU_ZERO(&r->nodes_used);
-	CPU_ZERO(&sh->reader_cpus);
 	/* --read-cost=off: no reader, so nothing but the workers wakes during the phase. */
-	int e = o->read_cost ? pthread_create(&reader, &attr, reader_main, sh) : 0;
+	int e = sh->s->plan->read_cost ? pthread_create(reader, &attr, reader_main, sh) : 0;
 	for (uint32_t i = 0; i < threads && !e; i++)
 		e = pthread_create(&ws[i].tid, &attr, worker_main, &ws[i]);
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	helper_boost(); /* after the workers are created: they must not inherit it */
+	run_helper_boost(); /* after the workers are created: they must not inherit it */
 	if (e) {
 		/* Threads already created wait at a barrier that cannot fill: give up. */
 		fprintf(stderr, "scbench: cannot create %u threads: %s\n", threads, strerror(e));
 		exit(1);
 	}
+}
 
+/*
+ * Drive the phase, then join. The workers time themselves: with as many
+ * workers as PUs the main thread may not run again until they are done, so
+ * its clock would miss part of the phase. It runs from the first worker's
+ * start to the last one's finish.
+ */
+static void phase_run(shared *sh, worker *ws, uint32_t threads, pthread_t reader, run_result *r)
+{
+	const run_plan *o = sh->s->plan;
 	note_main_cpu(r);
 	if (o->count_mode) {
 		pthread_barrier_wait(&sh->gate);
@@ -598,12 +354,6 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 	} else {
 		measure_timed(sh, o);
 	}
-	/*
-	 * The workers time themselves: with as many workers as PUs the main
-	 * thread may not run again until they are done, so its clock would miss
-	 * part of the phase. It runs from the first worker's start to the last
-	 * one's finish.
-	 */
 	double first = INFINITY, last = -INFINITY;
 	for (uint32_t i = 0; i < threads; i++) {
 		pthread_join(ws[i].tid, NULL);
@@ -612,22 +362,41 @@ int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigne
 	}
 	r->seconds = last - first;
 	note_main_cpu(r);
-	helper_unboost();
+	run_helper_unboost();
 	set_reader_phase(sh, PHASE_DONE);
 	if (o->read_cost)
 		pthread_join(reader, NULL);
-
 	for (uint32_t i = 0; i < threads; i++)
 		if (ws[i].bind_error[0] && !bind_problem[0])
 			snprintf(bind_problem, sizeof bind_problem, "thread %u: %s", i,
 			         ws[i].bind_error);
-	summarise(s, sh, ws, threads, r);
-	pthread_barrier_destroy(&sh->gate);
-	pthread_cond_destroy(&sh->reader_cond);
-	pthread_mutex_destroy(&sh->reader_mutex);
-	sc_table_destroy(&sh->table);
+}
+
+int run_point(const run_setup *s, const plan_variant *pv, uint32_t threads, unsigned run,
+              run_result *r, sc_err *err)
+{
+	memset(r, 0, sizeof *r);
+	r->seed = s->plan->seed + run;
+	CPU_ZERO(&r->main_cpus);
+	CPU_ZERO(&r->pus_used);
+	CPU_ZERO(&r->nodes_used);
+	worker *ws = aligned_alloc(SC_LINE_SIZE, SC_PAD_UP(threads * sizeof *ws));
+	if (!ws) {
+		sc_err_set(err, "out of memory for %u threads", threads);
+		return -1;
+	}
+	shared *sh = shared_create(s, pv, threads, err);
+	if (!sh) {
+		free(ws);
+		return -1;
+	}
+	pthread_t reader;
+	workers_init(sh, ws, threads, r->seed);
+	threads_start(sh, ws, threads, &reader);
+	phase_run(sh, ws, threads, reader, r);
+	run_summarise(s, sh, ws, threads, r);
+	shared_destroy(sh);
 	free_workers(ws, threads);
-	free(sh);
 	return 0;
 }
 

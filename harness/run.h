@@ -10,15 +10,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli.h"
 #include "load.h"
 #include "placement.h"
+#include "plan.h"
 #include "pmu.h"
 #include "workload.h"
 
-/* What stays the same across all runs of one invocation. */
+/* What stays the same across all runs of one invocation: the plan, and the machine it runs on. */
 typedef struct run_setup {
-	const cli_opts *opts;
+	const run_plan *plan;
 	uint32_t pus;          /* processing units of the machine */
 	uint32_t nodes;        /* nodes used for node ids: --nodes, or the real count */
 	bool nodes_virtual;
@@ -106,7 +106,7 @@ int run_interrupted(void);
  * 0 on success (when run_interrupted() the run was cut short: discard r);
  * -1 with err set on a runtime failure (exit status 1).
  */
-int run_point(const run_setup *s, const sc_variant *v, uint32_t threads, unsigned run,
+int run_point(const run_setup *s, const plan_variant *pv, uint32_t threads, unsigned run,
               run_result *r, sc_err *err);
 
 /*

@@ -15,3 +15,34 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 check() { tap_name=$1; shift; if "$@"; then ok "$tap_name"; else not_ok "$tap_name"; fi; }
 tap_done() { echo "1..$n"; [ "$failed" -eq 0 ]; }
+# Columns by name, never by number (the CSV schema lives in harness/csv.h):
+# csvawk [-v VAR=VALUE]... PROG FILE...: awk -F, over CSV files whose first
+#   line names the columns; in PROG, $col("name") is the named column. A name
+#   the first file's header lacks is an error (status 3), found before awk runs.
+# csvcut NAMES FILE: the columns of the comma list NAMES, in that order,
+#   header included (as cut -d, -f would give them).
+csvawk() {
+	csvawk_v=
+	while [ "$1" = -v ]; do csvawk_v="$csvawk_v -v $2"; shift 2; done
+	csvawk_prog=$1
+	shift
+	csvawk_head=$(head -1 "$1")
+	for csvawk_name in $(printf '%s\n' "$csvawk_prog" | grep -o 'col("[^"]*")' | sed 's/^col("//; s/")$//'); do
+		case ",$csvawk_head," in
+		*",$csvawk_name,"*) ;;
+		*) echo "csvawk: $1 has no column $csvawk_name" >&2; return 3 ;;
+		esac
+	done
+	# shellcheck disable=SC2086 # csvawk_v holds -v options, split on purpose
+	awk -F, $csvawk_v 'function col(name) { return c_[name] }
+		FNR == 1 { for (i = 1; i <= NF; i++) c_[$i] = i }
+		'"$csvawk_prog" "$@"
+}
+csvcut() {
+	awk -F, -v names="$1" 'FNR == 1 {
+		n = split(names, want, ",")
+		for (i = 1; i <= NF; i++) c_[$i] = i
+		for (j = 1; j <= n; j++) if (!(want[j] in c_)) { print "csvcut: no column " want[j] | "cat 1>&2"; exit 3 }
+	}
+	{ line = ""; for (j = 1; j <= n; j++) line = line (j > 1 ? "," : "") $(c_[want[j]]); print line }' "$2"
+}

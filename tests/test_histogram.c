@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_histogram.c - the latency histogram's layout, error bound, merge and
- * percentiles (harness/histogram.h). Fixed seeds: deterministic.
+ * percentiles (workloads/histogram.h). Fixed seeds: deterministic.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -23,12 +23,12 @@ check precise_list_found test "$count" -ge 11
 # exact FILE ROWS: every row precise, value == ops (== T * OPS in count mode), 256 threads,
 # oversubscribed on a machine with fewer PUs, ctx_switches a number.
 exact() {
-	awk -F, -v rows="$2" -v t="$T" -v per="${3:-0}" '
+	csvawk -v rows="$2" -v t="$T" -v per="${3:-0}" '
 		NR == 1 { next }
 		{ seen++ }
-		$2 != "precise" || $3 != t || $14 != $13 || $13 == 0 { bad = 1 }
-		per && $13 != t * per { bad = 1 }
-		$21 !~ /^[0-9]+$/ || $20 !~ /^[01]$/ { bad = 1 }
+		$col("kind") != "precise" || $col("threads") != t || $col("value") != $col("ops") || $col("ops") == 0 { bad = 1 }
+		per && $col("ops") != t * per { bad = 1 }
+		$col("ctx_switches") !~ /^[0-9]+$/ || $col("oversubscribed") !~ /^[01]$/ { bad = 1 }
 		END { exit bad || seen != rows }' "$1"
 }
 
@@ -46,10 +46,10 @@ done
 pus=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["topology"]["pus"])' \
 	"$tmp/count-64.csv.meta.json")
 if [ "$pus" -lt $T ]; then
-	check count_oversubscribed_column_set awk -F, 'NR > 1 && $20 != 1 { bad = 1 } END { exit bad }' \
+	check count_oversubscribed_column_set csvawk 'NR > 1 && $col("oversubscribed") != 1 { bad = 1 } END { exit bad }' \
 		"$tmp/count-64.csv"
 else
-	check count_oversubscribed_column_clear awk -F, 'NR > 1 && $20 != 0 { bad = 1 } END { exit bad }' \
+	check count_oversubscribed_column_clear csvawk 'NR > 1 && $col("oversubscribed") != 0 { bad = 1 } END { exit bad }' \
 		"$tmp/count-64.csv"
 fi
 

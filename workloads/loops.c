@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * loops.c - the measured loops, stamped out once per variant from the
- * SC_VARIANTS list so that each increment is the variant's inlined fast
- * path: the harness pays one indirect call per phase, never one per
- * increment (doc/design.md §2).
+ * loops.c - every measured loop (count, timed, and --latency's), stamped out
+ * once per variant from the SC_VARIANTS list and one skeleton, so that each
+ * increment is the variant's inlined fast path: the harness pays one
+ * indirect call per phase, never one per increment (doc/design.md §2).
  *
  * Each loop has a single-counter form and an array form (hot counter 0
  * alternating with a uniformly drawn other counter), each with or without
@@ -12,6 +12,9 @@
  * unswitch it), skips the work stream's draw and multiply at 0% work.
  */
 #include "workload.h"
+
+#include "clock.h"
+#include "histogram.h"
 
 /* Timed loops test the stop flag once per this many increments. */
 #define WL_STOP_STRIDE 16
@@ -88,8 +91,45 @@ static inline sc_sharded_t *wl_obj_copy_sharded_(void *obj, sc_sharded_t *local)
 #define WL_OBJ_HOIST_(obj, local)                                                          \
 	_Generic((obj), sc_sharded_t *: wl_obj_copy_sharded_, default: wl_obj_shared_)(obj, local)
 
-#define WL_LOOPS_(P, ...)                                                                  \
-	static void P##_count_chunk(const wl_phase *ph, wl_thread *w, uint64_t n)          \
+/*
+ * One increment of counter c in a measured loop: the variant's inlined fast
+ * path, or (--latency) that fast path bracketed by two tick reads and
+ * recorded, in ticks, into the thread's histogram h.
+ */
+#define WL_INC_(P, c, cfg, ctx) sc_##P##_inc((c), (cfg), (ctx))
+#define WL_INC_TIMED_(P, c, cfg, ctx)                                                      \
+	do {                                                                               \
+		uint64_t t0_ = clk_ticks();                                                \
+		sc_##P##_inc((c), (cfg), (ctx));                                           \
+		uint64_t t1_ = clk_ticks();                                                \
+		lat_hist_record(h, t1_ - t0_);                                             \
+	} while (0)
+/* The extra parameter and argument of the latency loops (h), empty for the others. */
+#define WL_NO_HIST_PARAM_
+#define WL_NO_HIST_ARG_
+#define WL_HIST_PARAM_ , lat_hist *h
+#define WL_HIST_ARG_ , h
+
+/*
+ * The loops take every static inline function they call into their body
+ * (the increment, the external work, the draws, the tick reads): stamped out
+ * 19 times in three forms, they exceed GCC's growth budget for one unit, and
+ * it would otherwise start calling the increment out of line.
+ */
+#if defined(__GNUC__)
+#define WL_FLATTEN_ __attribute__((flatten))
+#else
+#define WL_FLATTEN_
+#endif
+
+/*
+ * The one skeleton of every measured loop, stamped out per variant and per
+ * increment form INC: N##count_chunk, N##count (count mode, in chunks that
+ * look at the abort flag) and N##timed (until the stop flag).
+ */
+#define WL_SKELETON_(P, N, INC, HPARAM, HARG)                                              \
+	WL_FLATTEN_ static void N##count_chunk(const wl_phase *ph, wl_thread *w,           \
+	                                       uint64_t n HPARAM)                          \
 	{                                                                                  \
 		const sc_table *tb = ph->table;                                            \
 		sc_##P##_cfg local_cfg_;                                                   \
@@ -101,12 +141,12 @@ static inline sc_sharded_t *wl_obj_copy_sharded_(void *obj, sc_sharded_t *local)
 			sc_##P##_t *one = WL_OBJ_HOIST_(hot, &local_obj_);                 \
 			sc_thread ctx = w->ctx;                                            \
 			for (uint64_t i = 0; i < n; i++)                                   \
-				sc_##P##_inc(one, cfg, &ctx);                              \
+				INC(P, one, cfg, &ctx);                                    \
 			w->ctx = ctx;                                                      \
 			w->hot_ops += n;                                                   \
 		} else if (tb->n == 1) {                                                   \
 			for (uint64_t i = 0; i < n; i++) {                                 \
-				sc_##P##_inc(hot, cfg, &w->ctx);                           \
+				INC(P, hot, cfg, &w->ctx);                                 \
 				wl_external_work(m, &w->work_rng);                         \
 			}                                                                  \
 			w->hot_ops += n;                                                   \
@@ -115,10 +155,10 @@ static inline sc_sharded_t *wl_obj_copy_sharded_(void *obj, sc_sharded_t *local)
 			for (uint64_t i = 0; i < n; i++) {                                 \
 				if (i & 1) {                                               \
 					uint32_t k = wl_random_cold(cn, &w->work_rng);     \
-					sc_##P##_inc((sc_##P##_t *)sc_table_at(tb, k), cfg, \
-					             &w->ctx);                             \
+					INC(P, (sc_##P##_t *)sc_table_at(tb, k), cfg,      \
+					    &w->ctx);                                      \
 				} else {                                                   \
-					sc_##P##_inc(hot, cfg, &w->ctx);                   \
+					INC(P, hot, cfg, &w->ctx);                         \
 				}                                                          \
 				if (m) /* at 0% work: no draw, no multiply */              \
 					wl_external_work(m, &w->work_rng);                 \
@@ -127,15 +167,15 @@ static inline sc_sharded_t *wl_obj_copy_sharded_(void *obj, sc_sharded_t *local)
 		}                                                                          \
 		w->ops += n;                                                               \
 	}                                                                                  \
-	static void P##_count(const wl_phase *ph, wl_thread *w)                            \
+	static void N##count(const wl_phase *ph, wl_thread *w HPARAM)                      \
 	{                                                                                  \
 		for (uint64_t left = ph->ops; left && !wl_aborted(ph);) {                  \
 			uint64_t n = left < WL_ABORT_CHUNK ? left : WL_ABORT_CHUNK;        \
-			P##_count_chunk(ph, w, n);                                         \
+			N##count_chunk(ph, w, n HARG);                                     \
 			left -= n;                                                         \
 		}                                                                          \
 	}                                                                                  \
-	static void P##_timed(const wl_phase *ph, wl_thread *w)                            \
+	WL_FLATTEN_ static void N##timed(const wl_phase *ph, wl_thread *w HPARAM)          \
 	{                                                                                  \
 		const sc_table *tb = ph->table;                                            \
 		sc_##P##_cfg local_cfg_;                                                   \
@@ -149,14 +189,14 @@ static inline sc_sharded_t *wl_obj_copy_sharded_(void *obj, sc_sharded_t *local)
 			sc_thread ctx = w->ctx;                                            \
 			while (!wl_stopped(ph)) {                                          \
 				for (int j = 0; j < WL_STOP_STRIDE; j++)                   \
-					sc_##P##_inc(one, cfg, &ctx);                      \
+					INC(P, one, cfg, &ctx);                            \
 				done += WL_STOP_STRIDE;                                    \
 			}                                                                  \
 			w->ctx = ctx;                                                      \
 			hot_done = done;                                                   \
 		} else if (tb->n == 1) {                                                   \
 			while (!wl_stopped(ph)) {                                          \
-				sc_##P##_inc(hot, cfg, &w->ctx);                           \
+				INC(P, hot, cfg, &w->ctx);                                 \
 				wl_external_work(m, &w->work_rng);                         \
 				done++;                                                    \
 			}                                                                  \
@@ -164,11 +204,11 @@ static inline sc_sharded_t *wl_obj_copy_sharded_(void *obj, sc_sharded_t *local)
 		} else {                                                                   \
 			uint32_t cn = (uint32_t)tb->n;                                     \
 			while (!wl_stopped(ph)) {                                          \
-				sc_##P##_inc(hot, cfg, &w->ctx);                           \
+				INC(P, hot, cfg, &w->ctx);                                 \
 				if (m) /* at 0% work: no draw, no multiply */              \
 					wl_external_work(m, &w->work_rng);                 \
 				uint32_t k = wl_random_cold(cn, &w->work_rng);             \
-				sc_##P##_inc((sc_##P##_t *)sc_table_at(tb, k), cfg, &w->ctx); \
+				INC(P, (sc_##P##_t *)sc_table_at(tb, k), cfg, &w->ctx);    \
 				if (m)                                                     \
 					wl_external_work(m, &w->work_rng);                 \
 				done += 2;                                                 \
@@ -178,10 +218,25 @@ static inline sc_sharded_t *wl_obj_copy_sharded_(void *obj, sc_sharded_t *local)
 		w->ops += done;                                                            \
 		w->hot_ops += hot_done;                                                    \
 	}
+
+/*
+ * Per variant: P_count and P_timed, and P_latency, which runs the same
+ * skeleton with every increment timed (count mode when ph->stop is NULL).
+ */
+#define WL_LOOPS_(P, ...)                                                                  \
+	WL_SKELETON_(P, P##_, WL_INC_, WL_NO_HIST_PARAM_, WL_NO_HIST_ARG_)                 \
+	WL_SKELETON_(P, P##_lat_, WL_INC_TIMED_, WL_HIST_PARAM_, WL_HIST_ARG_)             \
+	static void P##_latency(const wl_phase *ph, wl_thread *w, lat_hist *h)             \
+	{                                                                                  \
+		if (ph->stop)                                                              \
+			P##_lat_timed(ph, w, h);                                           \
+		else                                                                       \
+			P##_lat_count(ph, w, h);                                           \
+	}
 SC_VARIANTS(WL_LOOPS_)
 #undef WL_LOOPS_
 
-#define WL_ENTRY_(P, ...) [SC_ID_##P] = {P##_count, P##_timed},
+#define WL_ENTRY_(P, ...) [SC_ID_##P] = {P##_count, P##_timed, P##_latency},
 const wl_loops wl_variant_loops[SC_VARIANT_COUNT] = {SC_VARIANTS(WL_ENTRY_)};
 #undef WL_ENTRY_
 

@@ -90,9 +90,19 @@ static inline bool wl_aborted(const wl_phase *ph)
  */
 typedef void (*wl_loop_fn)(const wl_phase *ph, wl_thread *w);
 
+/*
+ * --latency (doc/design.md §5.2): the same phase, each increment bracketed by
+ * two tick reads (clock.h) and recorded, in ticks, into the thread's own
+ * histogram h. Count mode when ph->stop is NULL (ph->ops increments), timed
+ * otherwise.
+ */
+struct lat_hist;
+typedef void (*wl_lat_loop_fn)(const wl_phase *ph, wl_thread *w, struct lat_hist *h);
+
 typedef struct wl_loops {
 	wl_loop_fn count;
 	wl_loop_fn timed;
+	wl_lat_loop_fn latency;
 } wl_loops;
 
 /* Indexed by enum sc_variant_id. */

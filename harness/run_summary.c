@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* run_summary.c - the figures of a run, from its workers and its reader (run_priv.h). */
+#include "run_priv.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "clock.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Add a (CPU, node) where a worker was seen to the run's sets (ids past the sets' size are not kept). */
+static void run_note_used(run_result *r, bool seen, uint32_t cpu, uint32_t node)
+{
+	if (!seen)
+		return;
+	if (cpu < CPU_SETSIZE)
+		CPU_SET(cpu, &r->pus_used);
+	if (node < CPU_SETSIZE)
+		CPU_SET(node, &r->nodes_used);
+}
+
+void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
+                      run_result *r)
+{
+	const sc_variant *v = sh->table.v;
+	bool all_counted = s->pmu && s->pmu->active;
+	long long ev[PMU_MAX_EVENTS] = {0};
+	for (uint32_t i = 0; i < threads; i++) {
+		r->worker_cpu_s += ws[i].cpu_s / threads;
+		r->idle_workers += !s->plan->count_mode && ws[i].w.ops == 0;
+		r->total_ops += ws[i].w.ops;
+		r->hot_ops += ws[i].w.hot_ops;
+		r->ctx_switches += ws[i].csw;
+		r->migrated += ws[i].moved;
+		r->node_mismatch += ws[i].node_mismatch;
+		run_note_used(r, ws[i].seen_start, ws[i].cpu_start, ws[i].node_start);
+		run_note_used(r, ws[i].seen_end, ws[i].cpu_end, ws[i].node_end);
+		all_counted &= ws[i].counted;
+		for (unsigned e = 0; s->pmu && e < s->pmu->nevents; e++)
+			ev[e] += ws[i].events[e];
+	}
+	r->value = v->get(sc_table_at(&sh->table, 0), sh->table.cfg);
+	v->describe(sc_table_at(&sh->table, 0), sh->table.cfg, r->end_state, sizeof r->end_state);
+	r->rel_error = r->hot_ops
+		? fabs((double)r->value - (double)r->hot_ops) / (double)r->hot_ops : 0;
+	r->range = v->range(sh->table.cfg);
+	r->overflowed = r->hot_ops > r->range;
+	r->ops_per_ms = r->seconds > 0 ? (double)r->total_ops / (r->seconds * 1e3) : 0;
+	r->bytes_per_counter = sc_table_bytes_per_counter(&sh->table);
+	r->oversubscribed = threads > s->pus;
+	r->pmu_counted = all_counted && r->total_ops > 0;
+	if (s->pmu && s->pmu->active && !all_counted)
+		r->pmu_failure = pmu_thread_failure();
+	for (unsigned e = 0; r->pmu_counted && e < s->pmu->nevents; e++)
+		r->per_op[e] = (double)ev[e] / (double)r->total_ops;
+	r->reader_cpus = sh->reader_cpus;
+	r->reader_wakeups = sh->reader_wakeups;
+	r->reader_alive_s = sh->reader_alive_s;
+	r->reader_cpu_s = sh->reader_cpu_s;
+	r->read_ns = NAN;
+	if (sh->nread) {
+		qsort(sh->read_ticks, sh->nread, sizeof sh->read_ticks[0], cmp_u64);
+		r->read_ns = (double)sh->read_ticks[sh->nread / 2] * clk_ns_per_tick();
+	}
+	if (ws[0].hist) {
+		for (uint32_t i = 1; i < threads; i++)
+			lat_hist_merge(ws[0].hist, ws[i].hist);
+		static const double pct[4] = {50, 90, 99, 99.9};
+		/* Less the cost of the two tick reads around each increment. */
+		double ns = clk_ns_per_tick(), oh = (double)clk_overhead_ticks();
+		for (int p = 0; p < 5; p++) {
+			double t = p < 4 ? (double)lat_hist_percentile(ws[0].hist, pct[p])
+			                 : (double)lat_hist_max(ws[0].hist);
+			r->lat_ns[p] = fmax(0, t - oh) * ns;
+		}
+		r->latency = true;
+		r->lat_overhead_ticks = oh;
+		r->lat_ns_per_tick = ns;
+		r->hist = ws[0].hist; /* the caller's now: writes the histogram sidecar */
+		ws[0].hist = NULL;
+	}
+}
