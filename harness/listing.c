@@ -10,7 +10,7 @@
 
 #include <scounters/scounters.h>
 
-#include "output.h"
+#include "meta.h"
 
 /* The registry's last three columns (family, origin, groups), by variant id. */
 typedef struct listing_tags {
@@ -37,7 +37,7 @@ static void json_list(FILE *f, const char *list)
 		char item[64];
 		snprintf(item, sizeof item, "%.*s", (int)n, at);
 		fputs(at == list ? "" : ", ", f);
-		out_json_string(f, item);
+		meta_json_string(f, item);
 		at += n + (at[n] == ',');
 	}
 	fputc(']', f);
@@ -62,7 +62,7 @@ static int json_params(FILE *f, const sc_variant *v, const sc_env *env)
 		char key[64];
 		snprintf(key, sizeof key, "%.*s", (int)n, at);
 		fputs(at == v->params ? "{\"key\": " : ", {\"key\": ", f);
-		out_json_string(f, key);
+		meta_json_string(f, key);
 		fputs(", \"default\": ", f);
 		const char *d = defaults;
 		size_t kn = strlen(key);
@@ -71,7 +71,7 @@ static int json_params(FILE *f, const sc_variant *v, const sc_env *env)
 		if (d) {
 			char value[64];
 			snprintf(value, sizeof value, "%.*s", (int)strcspn(d + kn + 1, ","), d + kn + 1);
-			out_json_string(f, value);
+			meta_json_string(f, value);
 		} else {
 			fputs("null", f);
 		}
@@ -93,21 +93,21 @@ int listing_print_json(FILE *f, uint32_t pus)
 		const sc_variant *v = &sc_variants[i];
 		const listing_tags *t = &listing_tags_of[i];
 		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", f);
-		out_json_string(f, v->name);
+		meta_json_string(f, v->name);
 		fputs(", \"alias\": ", f);
 		if (v->alias)
-			out_json_string(f, v->alias);
+			meta_json_string(f, v->alias);
 		else
 			fputs("null", f);
 		fprintf(f, ", \"kind\": \"%s\", \"layout\": \"%s\", \"family\": ", sc_kind_name(v->kind),
 		        v->layout == SC_PADDED ? "padded" : "packed");
-		out_json_string(f, t->family);
+		meta_json_string(f, t->family);
 		fputs(", \"origin\": ", f);
 		json_list(f, t->origin);
 		fputs(", \"groups\": ", f);
 		json_list(f, t->groups);
 		fprintf(f, ", \"bytes_per_counter\": %zu, \"summary\": ", sc_variant_default_bytes(v, &env));
-		out_json_string(f, v->summary);
+		meta_json_string(f, v->summary);
 		fputs(", \"params\": ", f);
 		if (json_params(f, v, &env))
 			return -1;
