@@ -13,7 +13,10 @@ src=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 word="SP""EC"
 outside="work/""shared"
 cd "$src" || exit 1
-if command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+# git's list only in a checkout of this tree itself, not in a tarball unpacked
+# inside another checkout (make distcheck under .ci/run's _ci/).
+if command -v git >/dev/null 2>&1 && gtop=$(git rev-parse --show-toplevel 2>/dev/null) &&
+	[ "$(cd "$gtop" && pwd -P)" = "$(pwd -P)" ]; then
 	git ls-files -co --exclude-standard -z >"$tmp/files"
 	how="git's files"
 else

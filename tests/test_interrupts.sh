@@ -95,7 +95,7 @@ for sig in INT TERM; do
 	check "run_all_SIG${sig}_exit_$code" test "$rc" -eq "$code"
 	check "run_all_SIG${sig}_says_interrupted" grep -q "interrupted" "$tmp/ra-err"
 	check "run_all_SIG${sig}_gives_resume_command" \
-		grep -qF "Continue with: $TOP_SRCDIR/run-all.sh --resume $rs" "$tmp/ra-err"
+		grep -qF "Continue with: $(cd "$TOP_SRCDIR" && pwd)/run-all.sh --resume $rs" "$tmp/ra-err"
 	check "run_all_SIG${sig}_no_failure_message" test -z "$(grep 'scbench failed' "$tmp/ra-err")"
 	check "run_all_SIG${sig}_no_half_written_part" \
 		test -z "$(find "$rs" -name '*.tmp*')"

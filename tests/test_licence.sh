@@ -45,7 +45,13 @@ list_sources() {
 	done
 }
 
-in_git() { git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; }
+# A git checkout of this tree itself: not a tarball unpacked inside another
+# checkout (make distcheck under .ci/run's _ci/, which git ignores).
+in_git() {
+	local t
+	t=$(git -C "$top" rev-parse --show-toplevel 2>/dev/null) &&
+		[ "$(cd "$t" && pwd -P)" = "$(cd "$top" && pwd -P)" ]
+}
 
 if [ "${1:-}" = --list ]; then
 	in_git || { echo "test_licence.sh --list: $top is not a git checkout" >&2; exit 1; }
