@@ -6,7 +6,7 @@
 # tarball); skipped (77) without git.
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
-command -v git >/dev/null 2>&1 || { echo "1..0 # SKIP git not installed"; exit 77; }
+command -v git >/dev/null 2>&1 || { echo "1..0 # SKIP git not installed"; exit 0; }
 src=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 repo=$tmp/repo
 mkdir -p "$repo/results"

@@ -62,7 +62,7 @@ fi
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 command -v git >/dev/null 2>&1 && in_git ||
-	{ echo "1..0 # SKIP not a git checkout (the source list comes from git)"; exit 77; }
+	{ echo "1..0 # SKIP not a git checkout of this tree (the source list comes from git)"; exit 0; }
 
 check "LICENSE is the MIT licence" grep -q '^Permission is hereby granted, free of charge' "$top/LICENSE"
 check "LICENSE names the copyright holders" grep -q '^Copyright (c) 2026 the scounters authors' "$top/LICENSE"
