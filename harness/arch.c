@@ -104,9 +104,11 @@ int arch_check(FILE *f)
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
-#endif
 
-/* Hypervisor vendor signatures (CPUID leaf 0x40000000) and whether they emulate the CPU. */
+/*
+ * Hypervisor vendor signatures (CPUID leaf 0x40000000) and whether they
+ * emulate the CPU. x86 only: elsewhere the hypervisor stays "unknown".
+ */
 static const struct {
 	const char sig[13];
 	const char *name;
@@ -122,6 +124,7 @@ static const struct {
 	{"bhyve bhyve ", "bhyve", 0},
 	{" lrpepyh  vr", "parallels", 0},
 };
+#endif
 
 void arch_hypervisor(arch_hv *hv)
 {
