@@ -100,21 +100,21 @@ def shards_to_run(d, plan, order, tasks, failed_too=True):
     failed_too=False a point recorded as failed (PART.failed: its work could
     not be calibrated) counts as done, as a merge takes it."""
     args = {i + " " + c: (i, c, a) for i, c, a in plan}
-    todo = {}
+    pending = {}
     for j, key in enumerate(order):
         ident, chunk, a = args[key]
         part = P.path(d, ident, chunk)
         if P.complete(part, a) or (not failed_too and os.path.exists(part + ".failed")):
             continue
         s = j % tasks
-        todo[s] = todo.get(s, 0) + 1
-    return todo
+        pending[s] = pending.get(s, 0) + 1
+    return pending
 
 
-def describe(todo, tasks):
+def describe(pending, tasks):
     """'shard 2 of 3 (4 invocations)' or 'shards 0, 2 of 3 (...)'."""
-    ids = sorted(todo)
-    n = sum(todo.values())
+    ids = sorted(pending)
+    n = sum(pending.values())
     return "%s %s of %d (%d invocation%s)" % ("shard" if len(ids) == 1 else "shards",
                                             ", ".join(map(str, ids)), tasks, n, "" if n == 1 else "s")
 
@@ -123,11 +123,11 @@ def check_merge(top, d, plan, order, tasks):
     """The merge job's check: Failure naming the shards with missing parts."""
     if tasks > len(order):
         raise Usage("--slurm-tasks=%d: the plan of %s has %d invocations" % (tasks, d, len(order)))
-    todo = shards_to_run(d, plan, order, tasks, failed_too=False)
-    if todo:
+    pending = shards_to_run(d, plan, order, tasks, failed_too=False)
+    if pending:
         raise Failure("not merged: %s %s missing parts (a task failed or was cancelled: see %s)\n"
                       "submit them again with: %s --slurm[=SBATCH_OPTIONS] --resume %s"
-                      % (describe(todo, tasks), "has" if len(todo) == 1 else "have",
+                      % (describe(pending, tasks), "has" if len(pending) == 1 else "have",
                          os.path.join(d, "slurm", "shard-*.out"),
                          P.quote(os.path.join(top, "run-all.sh")), P.quote(d)))
 
