@@ -10,9 +10,11 @@
 # tree as it is in the working directory (tracked and new files) and run
 # autogen.sh there; configure --host=aarch64-linux-gnu --without-hwloc
 # --without-papi --enable-werror in a separate build directory; build; run
-# make check twice under qemu-aarch64: with the "max" CPU model (Armv8.1+ LSE
-# atomics present: GCC's outline atomics take LSE) and with "cortex-a57"
-# (Armv8.0, no LSE: they take LL/SC loops), so both atomic paths are tested.
+# make check under qemu-aarch64 with the "max" CPU model (Armv8.1+ LSE atomics
+# present: GCC's outline atomics take LSE), then the compiled test programs
+# (make check-programs: the counters and the library, what the atomics touch)
+# with "cortex-a57" (Armv8.0, no LSE: they take LL/SC loops), so both atomic
+# paths are tested.
 # Then a --with-atomics=lse build (LSE inlined): the precise counters' tests
 # on "max", and scbench's refusal to run on "cortex-a57".
 #
@@ -27,6 +29,9 @@
 #   CROSS_DIR      work directory to use and keep (default: a temporary one,
 #                  removed on success and kept, with its logs, on failure)
 #   JOBS           make -j (default: nproc)
+#   TEST_TIMEOUT   seconds one test program may run under qemu before it is
+#                  killed and fails (default 900; a hang is a failure, never
+#                  a stalled CI)
 #
 # Prints a line per pass and automake's summary of all of them; exits 0 only
 # when every test passed (or was skipped, with its reason) and every pass
@@ -123,7 +128,8 @@ run_pass() {
 	local name=$1 cpu=$2 target=$3 want=$4 dir=$work/build-$1 t0 rc=0 k v line atomics
 	t0=$(date +%s)
 	export QEMU_CPU=$cpu
-	(cd "$dir" && make -j"$jobs" "$target" LOG_COMPILER="$qemu" TEST_SCBENCH="$dir/scbench-qemu") \
+	(cd "$dir" && make -j"$jobs" "$target" TEST_SCBENCH="$dir/scbench-qemu" \
+		LOG_COMPILER="timeout --kill-after=10 ${TEST_TIMEOUT:-900} $qemu") \
 		>"$work/check-$name-$cpu.log" 2>&1 || rc=$?
 	cp "$dir/test-suite.log" "$work/test-suite-$name-$cpu.log" 2>/dev/null || true
 	"$dir/scbench-qemu" --counter=FetchAdd --threads=1 --ops=1000 --runs=1 \
@@ -149,11 +155,11 @@ run_pass() {
 }
 
 # The default build (GCC's outline atomics) on an LSE CPU model and on an
-# Armv8.0 one, so that both of the helpers' paths run every test.
+# Armv8.0 one, so that both of the helpers' paths run every test program.
 configure_build outline
 echo "cross-check: built after $(elapsed) s"
 run_pass outline max check "outline (runtime-detected): lse"
-run_pass outline cortex-a57 check "outline (runtime-detected): llsc"
+run_pass outline cortex-a57 check-programs "outline (runtime-detected): llsc"
 
 # --with-atomics=lse inlines LSE: the precise counters' tests on the LSE CPU
 # model; on the Armv8.0 one scbench must refuse to run, with its reason.

@@ -3,8 +3,9 @@
 # tap.sh - the TAP helpers of the shell tests, sourced (POSIX sh):
 #   . "$(dirname "$0")/tap.sh"
 # makes $tmp (a mktemp -d directory removed at exit), sets PY (a python3),
-# and defines ok, not_ok, check NAME CMD... and tap_done (the plan line and
-# the exit status).
+# and defines ok, not_ok, check NAME CMD..., skip NAME REASON (a check that
+# cannot run here, with its reason) and tap_done (the plan line and the exit
+# status).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/$(basename "$0" .sh).XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 PY=python3
@@ -14,6 +15,13 @@ failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 check() { tap_name=$1; shift; if "$@"; then ok "$tap_name"; else not_ok "$tap_name"; fi; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# scbench_has_hwloc: the scbench under test was built with hwloc (a build
+# without it, as the aarch64 cross-check makes, has no synthetic topologies).
+scbench_has_hwloc() {
+	"$SCBENCH" --counter=FetchAdd --ops=10 --runs=1 --output="$tmp/hwloc-probe.csv" >/dev/null 2>&1 &&
+		! grep -q '(no hwloc' "$tmp/hwloc-probe.csv.meta.json"
+}
 tap_done() { echo "1..$n"; [ "$failed" -eq 0 ]; }
 # Columns by name, never by number (the CSV schema lives in harness/csv.h):
 # csvawk [-v VAR=VALUE]... PROG FILE...: awk -F, over CSV files whose first
