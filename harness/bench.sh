@@ -110,8 +110,13 @@ compare() {
 # has lines "run variant kernel|fixed source ns" from handle_bench.
 metrics() {
 	awk -F, -v prob="$prob" -v adapt="$adapt" -v handle="${3:-}" "$AWK_LIB"'
-	FNR == 1 { f++; next }
-	{ tp[f, $1, $4] = $16; if ($4 + 1 > nr) nr = $4 + 1 }
+	# columns by name (the schema is harness/csv.h): counter, run, ops_per_ms
+	FNR == 1 { f++; for (i = 1; i <= NF; i++) col[f, $i] = i; next }
+	{
+		r = $col[f, "run"]
+		tp[f, $col[f, "counter"], r] = $col[f, "ops_per_ms"]
+		if (r + 1 > nr) nr = r + 1
+	}
 	# the line of one metric from the per-run values x[1..nr]
 	function summarize(name, better,   i, vals, m) {
 		vals = ""

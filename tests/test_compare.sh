@@ -35,6 +35,8 @@ fi
 copy() {
 	mkdir "$tmp/$1" && cp "$src"/*.csv "$src"/*.meta.json "$tmp/$1/" && chmod u+w "$tmp/$1"/*
 }
+# has_rows PROG FILE: csvawk PROG selects at least one row of FILE.
+has_rows() { csvawk "$1" "$2" | grep -q .; }
 # flagged DIR: "figure counter" of every significant row of DIR/compare.csv.
 flagged() {
 	"$py" -c 'import csv, sys
@@ -63,9 +65,12 @@ fi
 check power_table_per_figure sh -c "sed -n '/^## Power/,/^## Largest/p' '$tmp/self/COMPARE.md' | grep -q '^| dice-fig4-high | [0-9]* | '"
 check largest_unflagged_listed sh -c "sed -n '/^## Largest changes not flagged/,/^## Quantized/p' '$tmp/self/COMPARE.md' | grep -q '^| dice-'"
 # Latency percentiles within 20 timer steps are compared but never tested.
-check quantized_latency_not_tested sh -c "awk -F, '\$1 ~ /^latency-p50/ && \$16 !~ /^quantized/ && \$4 < 100 { bad = 1 }
-	\$16 ~ /^quantized/ && \$9 != \"\" { bad = 1 } END { exit bad }' '$tmp/self/compare.csv' &&
-	grep -q '^## Quantized points' '$tmp/self/COMPARE.md'"
+quantized_not_tested() {
+	csvawk '$col("figure") ~ /^latency-p50/ && $col("test") !~ /^quantized/ && $col("median_a") < 100 { bad = 1 }
+		$col("test") ~ /^quantized/ && $col("p_value") != "" { bad = 1 }
+		END { exit bad }' "$tmp/self/compare.csv" && grep -q '^## Quantized points' "$tmp/self/COMPARE.md"
+}
+check quantized_latency_not_tested quantized_not_tested
 rows=$(($(wc -l <"$tmp/self/compare.csv") - 1))
 check "self_compares_points ($rows rows)" test "$rows" -ge 50
 got=$(flagged "$tmp/self" | wc -l)
@@ -76,7 +81,7 @@ check report_states_method sh -c "grep -q 'Benjamini-Hochberg within each figure
 
 # ---- one variant's throughput halved in one figure ------------------------------------
 copy half
-awk -F, -v OFS=, 'NR > 1 && $1 == "FetchAdd" { $16 = $16 / 2 } { print }' \
+csvawk -v OFS=, '$col("counter") == "FetchAdd" { $col("ops_per_ms") /= 2 } { print }' \
 	"$tmp/a/dice-fig4-high.csv" >"$tmp/half/dice-fig4-high.csv"
 PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/half" --out "$tmp/h" >"$tmp/h.log" 2>&1
 rc=$?
@@ -87,13 +92,13 @@ check "halved_flags_exactly_that_variant ($got)" test "$got" = "dice-fig4-high F
 # fixture's 2 short runs per point leave too little to find a 2x change at every
 # point after the correction; there only the line above is checked.)
 got=$(flagged "$tmp/h" | wc -l)
-want=$(awk -F, '$1 == "dice-fig4-high" && $2 == "FetchAdd"' "$tmp/h/compare.csv" | wc -l)
+want=$(csvawk '$col("figure") == "dice-fig4-high" && $col("counter") == "FetchAdd"' "$tmp/h/compare.csv" | wc -l)
 case $src in
 */results-small) ok "halved_every_thread_count_flagged # SKIP the fixture has 2 runs per point" ;;
 *) check "halved_every_thread_count_flagged ($got of $want)" test "$got" -eq "$want" ;;
 esac
-check halved_ratio_one_half sh -c "awk -F, '\$10 == \"yes\" && (\$6 < 0.49 || \$6 > 0.51) { bad = 1 }
-	END { exit bad }' '$tmp/h/compare.csv'"
+check halved_ratio_one_half csvawk '$col("significant") == "yes" &&
+	($col("ratio") < 0.49 || $col("ratio") > 0.51) { bad = 1 } END { exit bad }' "$tmp/h/compare.csv"
 check halved_listed_first_in_report sh -c "sed -n '/^## Significant/,/^## Per figure/p' \
 	'$tmp/h/COMPARE.md' | grep -q '^| dice-fig4-high | FetchAdd | '"
 PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/half" --out "$tmp/h2" --no-figures >/dev/null 2>&1
@@ -116,7 +121,7 @@ case $src in
 */results-small) ok "drop_20pct_flagged # SKIP the fixture has 2 short runs per point" ;;
 *)
 	copy drop
-	awk -F, -v OFS=, 'NR > 1 && $1 == "FetchAdd" { $16 = $16 * 0.8 } { print }' \
+	csvawk -v OFS=, '$col("counter") == "FetchAdd" { $col("ops_per_ms") *= 0.8 } { print }' \
 		"$tmp/a/dice-fig4-high.csv" >"$tmp/drop/dice-fig4-high.csv"
 	PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/drop" --out "$tmp/d" --no-figures >/dev/null 2>&1
 	got=$(flagged "$tmp/d" | sort -u | tr '\n' ';')
@@ -139,7 +144,7 @@ check "mismatch_exits_0 (exit $rc)" test $rc -eq 0
 for w in 'Different modes' 'Different timers' 'Different machines' 'Busy machine'; do
 	check "mismatch_stated: $w" sh -c "grep -q '^- \*\*$w\*\*' '$tmp/o/COMPARE.md' && grep -q 'warning: $w' '$tmp/o.err'"
 done
-check busy_point_counted sh -c "awk -F, '\$1 == \"dice-fig3\" && \$18 == 1' '$tmp/o/compare.csv' | grep -q ."
+check busy_point_counted has_rows '$col("figure") == "dice-fig3" && $col("busy_b") == 1' "$tmp/o/compare.csv"
 
 # ---- points in only one set: listed, not dropped -----------------------------------------
 copy fewer
@@ -148,9 +153,12 @@ rm "$tmp/fewer/read-cost.csv" "$tmp/fewer/read-cost.csv.meta.json"
 PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/fewer" --out "$tmp/f" --no-figures >"$tmp/f.log" 2>&1
 rc=$?
 check "fewer_exits_0 (exit $rc)" test $rc -eq 0
-check only_in_a_listed_in_csv sh -c "awk -F, '\$1 == \"dice-fig5\" && \$2 == \"Serial\" && \$5 == \"\" &&
-	\$16 == \"only in A\"' '$tmp/f/compare.csv' | grep -q . &&
-	awk -F, '\$1 == \"read-cost-ns\" && \$16 == \"only in A\"' '$tmp/f/compare.csv' | grep -q ."
+only_in_a_listed() {
+	has_rows '$col("figure") == "dice-fig5" && $col("counter") == "Serial" && $col("median_b") == "" &&
+		$col("test") == "only in A"' "$tmp/f/compare.csv" &&
+		has_rows '$col("figure") == "read-cost-ns" && $col("test") == "only in A"' "$tmp/f/compare.csv"
+}
+check only_in_a_listed_in_csv only_in_a_listed
 check only_in_a_listed_in_report sh -c "sed -n '/^## Points in only one set/,/^## Method/p' \
 	'$tmp/f/COMPARE.md' | grep -q '^| dice-fig5 | Serial | .* | A |'"
 got=$(flagged "$tmp/f" | wc -l)

@@ -37,14 +37,8 @@ else
 	done
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-plots.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
 
 # Every figure id of doc/design.md §6, from the figure table (a new entry is tested in
 # the aggregator and both renderers without a change here).
@@ -128,8 +122,8 @@ check binomial_envelope_in_ayers_detail sh -c \
 mkdir -p "$tmp/known"
 head -1 "$fixture/dice-fig3.csv" >"$tmp/known/dice-fig3.csv"
 for v in 1 2 3 4 10; do
-	grep '^CAS,' "$fixture/dice-fig3.csv" | head -1 |
-		awk -F, -v OFS=, -v v=$v '{ $3 = 1; $16 = v; print }' >>"$tmp/known/dice-fig3.csv"
+	csvawk -v OFS=, -v v=$v '$col("counter") == "CAS" && !seen++ {
+		$col("threads") = 1; $col("ops_per_ms") = v; print }' "$fixture/dice-fig3.csv" >>"$tmp/known/dice-fig3.csv"
 done
 "$py" "$plots/aggregate.py" "$tmp/known" >/dev/null 2>&1
 check aggregate_statistics_known_values sh -c \
@@ -681,5 +675,4 @@ check report_reading_says_bimodal grep -q 'bimodal points: MorrisAdapt at 1 thr:
 	"$tmp/paper/REPORT.md"
 
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done
