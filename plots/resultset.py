@@ -322,6 +322,19 @@ def option_of(cmd, name):
     return None
 
 
+DATE_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
+
+
+def meta_dates(meta):
+    """The UTC start dates a meta.json speaks for: its own "date" and, for a
+    set merged by run-all.sh, the first and last of its parts' (run_all's
+    first_date and last_date). Only well-formed dates; anything else is
+    ignored, never shown."""
+    ra = meta.get("run_all") if isinstance(meta.get("run_all"), dict) else {}
+    found = [meta.get("date"), ra.get("first_date"), ra.get("last_date")]
+    return [t for t in found if isinstance(t, str) and DATE_RE.match(t)]
+
+
 def schema_version(meta):
     """The schema version of a .meta.json (results/README.md): 1 when it has no key."""
     v = meta.get("schema_version")
@@ -400,7 +413,7 @@ def machine_summary(rs):
         "cpu": next((mm["cpu"] for _, mm in metas if isinstance(mm.get("cpu"), dict)), None),
         "compiler_command": m.get("compiler_command"), "binary": m.get("binary"),
         "host": m.get("host"), "kernel": m.get("kernel"),
-        "dates": sorted(set(mm.get("date") for _, mm in metas if mm.get("date"))),
+        "dates": sorted(set(t for _, mm in metas for t in meta_dates(mm))),
         "scbench_version": m.get("scbench_version"),
         "source_revision": m.get("source_revision"),
         "compiler": m.get("compiler"), "cflags": m.get("cflags"),

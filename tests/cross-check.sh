@@ -10,7 +10,9 @@
 # tree as it is in the working directory (tracked and new files) and run
 # autogen.sh there; configure --host=aarch64-linux-gnu --without-hwloc
 # --without-papi --enable-werror in a separate build directory; build; run
-# make check under qemu-aarch64 with the "max" CPU model (Armv8.1+ LSE atomics
+# make check-arch under qemu-aarch64 (the test programs and the scripts that
+# drive scbench; the Python figure, report and planning tests are the same on
+# every CPU and run natively) with the "max" CPU model (Armv8.1+ LSE atomics
 # present: GCC's outline atomics take LSE), then the compiled test programs
 # (make check-programs: the counters and the library, what the atomics touch)
 # with "cortex-a57" (Armv8.0, no LSE: they take LL/SC loops), so both atomic
@@ -158,7 +160,7 @@ run_pass() {
 # Armv8.0 one, so that both of the helpers' paths run every test program.
 configure_build outline
 echo "cross-check: built after $(elapsed) s"
-run_pass outline max check "outline (runtime-detected): lse"
+run_pass outline max check-arch "outline (runtime-detected): lse"
 run_pass outline cortex-a57 check-programs "outline (runtime-detected): llsc"
 
 # --with-atomics=lse inlines LSE: the precise counters' tests on the LSE CPU

@@ -51,6 +51,7 @@ if [ -n "$lat" ]; then
 fi
 {
 	printf '{\n  "host": "%s",\n  "kernel": "6.1.0-fake",\n' "${FAKE_HOST:-fakehost}"
+	printf '  "date": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	printf '  "topology": {"nodes": 1, "cores": 2, "pus": 2},\n'
 	printf '  "cpu": {"model": "%s", "pus": 2},\n' "${FAKE_CPU:-Fake CPU}"
 	printf '  "command_line": ["fake"'

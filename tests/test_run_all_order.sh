@@ -131,6 +131,16 @@ sys.exit(0 if m["runs_per_point"] == 3 and m["order_seed"] == 4242 and m["parts"
          and m["reader"].startswith("off") and "per run" in m["invocations"]
          and a["runs_per_point"] == 30 and "count-to-N" in a["invocations"] else 1)' \
 	"$rs/dice-fig4-high.csv.meta.json" "$rs/ayers.csv.meta.json"
+# The merged meta spans all its parts' dates (its own "date" is one part's).
+check merged_meta_spans_part_dates "$PY" -c '
+import glob, json, os, sys
+rs = sys.argv[1]
+for merged in glob.glob(os.path.join(rs, "*.csv.meta.json")):
+    ident = os.path.basename(merged)[:-len(".csv.meta.json")]
+    parts = sorted(json.load(open(p))["date"] for p in glob.glob(os.path.join(rs, "parts", ident, "*.meta.json")))
+    ra = json.load(open(merged))["run_all"]
+    if not parts or (ra["first_date"], ra["last_date"]) != (parts[0], parts[-1]):
+        sys.exit("%s: %s..%s, parts %s..%s" % (ident, ra.get("first_date"), ra.get("last_date"), parts[:1], parts[-1:]))' "$rs"
 
 # A point whose --work cannot be calibrated (scbench exit 3) fails alone: the
 # sweep finishes (exit 0), failed-points.csv names every such point with

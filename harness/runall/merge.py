@@ -116,10 +116,11 @@ def merged_load(csv_text, load):
             "busy_rule": load.get("busy_rule")}
 
 
-def merged_meta(ctx, ident, meta, nparts, hosts):
+def merged_meta(ctx, ident, meta, nparts, hosts, dates):
     """The meta.json of the part with the most threads (its placement map;
     calibration and command line are that invocation's: each row's work_iters
-    is its own), plus "run_all", how the parts were made (results/README.md)."""
+    is its own), plus "run_all", how the parts were made (results/README.md);
+    dates: the start dates of all its parts, sorted."""
     cmd = meta.get("command_line") if isinstance(meta.get("command_line"), list) else []
     how = "one scbench invocation per run (--runs=1 --first-run=r: run r seeded --seed + r)"
     per = ctx.runs
@@ -134,6 +135,10 @@ def merged_meta(ctx, ident, meta, nparts, hosts):
                        "experiments": ",".join(ctx.experiments) or "all",
                        "variants": ",".join(ctx.variants) or "all", "order": ORDER_NOTE, "reader": reader,
                        "hosts": hosts}
+    if dates:
+        # The experiment's span, where "date" is one part's start only.
+        meta["run_all"]["first_date"] = dates[0]
+        meta["run_all"]["last_date"] = dates[-1]
     return meta
 
 
@@ -165,7 +170,8 @@ def merge(ctx, plan):
         if hist:
             write_file(out + ".latency.csv", "".join(hist))
         # The last part has the most threads: its placement map.
-        meta = merged_meta(ctx, ident, meta_of[mine[-1]], len(mine), hosts)
+        dates = sorted(t for t in (meta_of[k].get("date") for k in mine) if isinstance(t, str))
+        meta = merged_meta(ctx, ident, meta_of[mine[-1]], len(mine), hosts, dates)
         load = merged_load(text, meta.get("load"))
         if load is not None:
             meta["load"] = load
