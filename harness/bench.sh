@@ -30,7 +30,7 @@
 # / runs_now + noise_base^2 / runs_base) (the standard error of a difference of
 # medians; each noise at least 1%), a metric REGRESSED when d > max(log 1.10,
 # 3.5 se): worse by more than 10% and by more than 3.5 standard errors (one-
-# sided normal tail 2.3e-4 per metric, about 3e-3 for the 13 metrics). When
+# sided normal tail 2.3e-4 per metric, about 3.5e-3 for the 15 metrics). When
 # 3.5 se exceeds log 1.25 the two benches are too noisy to see a 25% slowdown:
 # the metric is NOISY (not judged). Exit 0 when nothing regressed and nothing
 # was too noisy, 1 on a regression, 3 when only too-noisy metrics remain
@@ -138,6 +138,10 @@ metrics() {
 			for (i = 0; i < nr; i++) x[i + 1] = tp[1, "CAS", i] / tp[1, a[j], i]
 			summarize("cost_vs_CAS_1t/" a[j], "lower")
 		}
+		# Scalable and Morris do the same kind of work at 1 thread (a
+		# probabilistic step taken with a random draw): Scalable paired with Morris.
+		for (i = 0; i < nr; i++) x[i + 1] = tp[1, "Morris", i] / tp[1, "Scalable", i]
+		summarize("cost_vs_Morris_1t/Scalable", "lower")
 		n = split("BFP-CSUP,Morris,Scalable", q, ",")
 		for (j = 1; j <= n; j++) {
 			for (i = 0; i < nr; i++) x[i + 1] = tp[2, q[j], i] / tp[2, "FetchAdd", i]
@@ -242,6 +246,8 @@ awk -F, '
 		for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^cost_vs_FetchAdd_1t/) line(m, "x", "target <= 1.5x:", v[m] <= 1.5)
 		print "\n1 thread, cost relative to CAS:"
 		for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^cost_vs_CAS_1t/) line(m, "x", "target <= 1.2x:", v[m] <= 1.2)
+		print "\n1 thread, cost relative to Morris (the same kind of work):"
+		line("cost_vs_Morris_1t/Scalable", "x", "target <= 1.0x:", v["cost_vs_Morris_1t/Scalable"] <= 1)
 		print "\n2 threads, one counter, throughput relative to FetchAdd:"
 		for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^speedup_vs_FetchAdd_2t/) line(m, "x", "target >= 3x:", v[m] >= 3)
 		nh = 0

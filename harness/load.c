@@ -78,8 +78,15 @@ bool load_is_busy(double other_pus, double steal_pct, unsigned pus)
 
 void load_between(const load_snap *a, const load_snap *b, unsigned pus, load_stats *out)
 {
-	long hz = sysconf(_SC_CLK_TCK);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	load_between_at(a, b, pus, sysconf(_SC_CLK_TCK), ncpu > 0 ? (unsigned)ncpu : pus, out);
+}
+
+void load_between_at(const load_snap *a, const load_snap *b, unsigned pus, long hz,
+                     unsigned ncpu, load_stats *out)
+{
 	double wall = b->wall - a->wall;
+	double other_judged = NAN, steal_judged = NAN;
 	out->load1 = a->load1;
 	out->runnable = fmax(a->running, b->running); /* fmax ignores one NAN */
 	out->other_pus = out->steal_pct = NAN;
@@ -89,11 +96,16 @@ void load_between(const load_snap *a, const load_snap *b, unsigned pus, load_sta
 		               (b->own_cpu_s - a->own_cpu_s);
 		/* /proc/stat counts in whole ticks, getrusage in microseconds: clamp at 0. */
 		out->other_pus = fmax(0.0, other / wall);
+		/* Judged less the ticks' allowance (load.h). */
+		other_judged = out->other_pus - (ncpu + 1.0) / ((double)hz * wall);
 	}
 	double total = b->total_ticks - a->total_ticks;
-	if (isfinite(total) && total > 0)
-		out->steal_pct = 100.0 * (b->steal_ticks - a->steal_ticks) / total;
-	out->busy = load_is_busy(out->other_pus, out->steal_pct, pus);
+	double steal = b->steal_ticks - a->steal_ticks;
+	if (isfinite(total) && total > 0 && isfinite(steal)) {
+		out->steal_pct = 100.0 * steal / total;
+		steal_judged = 100.0 * fmax(0.0, steal - ncpu) / total;
+	}
+	out->busy = load_is_busy(other_judged, steal_judged, pus);
 }
 
 static struct {
@@ -129,7 +141,7 @@ void load_meta_json(FILE *f, unsigned pus)
 	fprintf(f, ", \"load1_max\": %.2f, \"runnable_max\": %.0f, \"other_pus_max\": %.3f, "
 	           "\"steal_pct_max\": %.2f, \"busy_rule\": \"other processes used >= %.2f "
 	           "PUs (%.0f%% of %u PUs, at least %.2f) or >= %.0f%% of the time was "
-	           "stolen\"},\n",
+	           "stolen, beyond the clock ticks' resolution\"},\n",
 	        totals.load1_max, totals.runnable_max, totals.other_max, totals.steal_max,
 	        fmax(LOAD_BUSY_SHARE * pus, LOAD_BUSY_MIN_PUS), 100 * LOAD_BUSY_SHARE, pus,
 	        LOAD_BUSY_MIN_PUS, LOAD_BUSY_STEAL_PCT);

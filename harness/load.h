@@ -13,6 +13,14 @@
  * average are recorded, not judged: run-all's own earlier runs keep the load
  * average high for minutes.
  *
+ * /proc/stat counts whole clock ticks (1/CLK_TCK s) per CPU, so over a run of
+ * W seconds on a machine of n online CPUs the readings can be off by about
+ * n + 1 ticks: (n + 1) / (CLK_TCK W) PUs of "other" use, n ticks of steal.
+ * The rule is applied to the readings less that allowance (the columns keep
+ * what was measured): on a run of a few milliseconds one tick of a kernel
+ * thread is not a busy machine (it read as 2 PUs' worth), and a run shorter
+ * than the allowance is never busy.
+ *
  * Main thread only; no function fails: a field that cannot be read is NAN
  * (and a run with no usable reading is never busy).
  */
@@ -47,6 +55,9 @@ typedef struct load_stats {
 void load_take(load_snap *s);
 /* The stats of the interval a..b on a machine with pus PUs. */
 void load_between(const load_snap *a, const load_snap *b, unsigned pus, load_stats *out);
+/* Pure: the same with the clock tick rate hz and ncpu online CPUs given. */
+void load_between_at(const load_snap *a, const load_snap *b, unsigned pus, long hz,
+                     unsigned ncpu, load_stats *out);
 /* Pure: is a run with these figures busy on pus PUs (the rule above). */
 bool load_is_busy(double other_pus, double steal_pct, unsigned pus);
 
