@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * distributed.c - the slow paths of the distributed counters (sc_distributed.h):
- * configuration, allocation of the slot arrays, Striped's table growth, and
- * PerCPU's sched_getcpu() fallback (the only part that needs _GNU_SOURCE).
+ * configuration, allocation of the slot arrays and Striped's table growth.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* sched_getcpu */
-#endif
 #include <scounters/sc_distributed.h>
 
-#include <sched.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -354,13 +349,13 @@ int sc_percpu_config(sc_percpu_cfg *cfg, sc_params *p, const sc_env *env, sc_err
 
 int sc_percpu_init(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_err *err)
 {
-	c->slots = slots_alloc("PerCPU", cfg->cpus, err);
+	c->slots = slots_alloc("PerCPU", cfg->cpus + 1, err); /* + the overflow word */
 	return c->slots ? 0 : -1;
 }
 
 void sc_percpu_reset(sc_percpu_t *c, const sc_percpu_cfg *cfg)
 {
-	slots_zero(c->slots, cfg->cpus);
+	slots_zero(c->slots, cfg->cpus + 1);
 }
 
 void sc_percpu_destroy(sc_percpu_t *c, const sc_percpu_cfg *cfg)
@@ -372,12 +367,7 @@ void sc_percpu_destroy(sc_percpu_t *c, const sc_percpu_cfg *cfg)
 
 size_t sc_percpu_heap_bytes(const sc_percpu_t *c, const sc_percpu_cfg *cfg)
 {
-	return slots_bytes(c->slots, cfg->cpus);
-}
-
-uint32_t sc_percpu_cpu_slow(void)
-{
-	return (uint32_t)sched_getcpu(); /* -1 becomes UINT32_MAX, folded by the caller */
+	return slots_bytes(c->slots, cfg->cpus + 1);
 }
 
 /* ---- describe (sc_distributed.h) ------------------------------------------- */
@@ -419,6 +409,8 @@ int sc_batched_describe(const sc_batched_t *c, const sc_batched_cfg *cfg, char *
 
 int sc_percpu_describe(const sc_percpu_t *c, const sc_percpu_cfg *cfg, char *buf, size_t size)
 {
-	return snprintf(buf, size, "slots=%u;nonzero=%u", cfg->cpus,
-	                slots_nonzero(c->slots, cfg->cpus));
+	/* relaxed: a snapshot for diagnostics. */
+	uint64_t overflow = atomic_load_explicit(&c->slots[cfg->cpus].v, memory_order_relaxed);
+	return snprintf(buf, size, "path=%s;slots=%u;nonzero=%u;overflow=%llu", sc_percpu_path(),
+	                cfg->cpus, slots_nonzero(c->slots, cfg->cpus), (unsigned long long)overflow);
 }

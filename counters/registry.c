@@ -122,6 +122,11 @@ int sc_table_create(sc_table *t, const sc_variant *v, sc_params *p, const sc_env
 	t->same_seed = same_seed != 0;
 	if (v == &sc_variants[SC_ID_scalable])
 		t->thread_seed = sc_scalable_thread_seed(t->cfg);
+	/* PerCPUGroup: the table's counters are one group (sc_group.h), made here. */
+	if (v == &sc_variants[SC_ID_percpu_group] && sc_percpu_group_reserve(t->cfg, n, err)) {
+		sc_table_destroy(t);
+		return -1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (v->init(sc_table_at(t, i), t->cfg, err)) {
 			t->n = i;
@@ -138,6 +143,8 @@ void sc_table_destroy(sc_table *t)
 	if (t->base)
 		for (size_t i = 0; i < t->n; i++)
 			t->v->destroy(sc_table_at(t, i), t->cfg);
+	if (t->cfg && t->v == &sc_variants[SC_ID_percpu_group])
+		sc_percpu_group_release(t->cfg);
 	sc_free_lines(t->base);
 	sc_free_lines(t->cfg);
 	t->base = NULL;

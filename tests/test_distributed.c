@@ -69,7 +69,7 @@ static uint64_t percpu_preset(void *c, const void *cfg)
 	sc_percpu_t *k = c;
 	const sc_percpu_cfg *f = cfg;
 	uint64_t sum = 0;
-	for (uint32_t i = 0; i < f->cpus; i++) {
+	for (uint32_t i = 0; i <= f->cpus; i++) { /* the CPU words and the overflow word */
 		atomic_store(&k->slots[i].v, NEAR_WRAP);
 		sum += NEAR_WRAP;
 	}
@@ -136,45 +136,6 @@ static uint64_t counter_get(const counter *k)
 	return k->v->get(k->c, k->cfg);
 }
 
-/* ---- moving a thread between CPUs ------------------------------------------- */
-
-typedef struct cpu_hopper {
-	cpu_set_t orig;
-	int ids[CPU_SETSIZE];
-	int n;
-	bool ok; /* affinity can be read and set */
-} cpu_hopper;
-
-static void hopper_init(cpu_hopper *h)
-{
-	h->n = 0;
-	h->ok = sched_getaffinity(0, sizeof h->orig, &h->orig) == 0;
-	for (int i = 0; h->ok && i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &h->orig))
-			h->ids[h->n++] = i;
-}
-
-/* Move the calling thread to its k-th allowed CPU; the CPU id, or -1. */
-static int hopper_move(cpu_hopper *h, unsigned k)
-{
-	if (!h->ok || h->n < 2)
-		return -1;
-	cpu_set_t one;
-	CPU_ZERO(&one);
-	CPU_SET(h->ids[k % (unsigned)h->n], &one);
-	if (sched_setaffinity(0, sizeof one, &one)) {
-		h->ok = false;
-		return -1;
-	}
-	return h->ids[k % (unsigned)h->n];
-}
-
-static void hopper_restore(cpu_hopper *h)
-{
-	if (h->ok)
-		sched_setaffinity(0, sizeof h->orig, &h->orig);
-}
-
 /* ---- a multi-threaded run --------------------------------------------------- */
 
 typedef struct run {
@@ -211,7 +172,7 @@ static void run_writer(run *r, unsigned index)
 	sc_thread t;
 	cpu_hopper h;
 	uint64_t n = writer_count(r, index), changes = 0;
-	uint32_t last_cpu = sc_percpu_cpu();
+	uint32_t last_cpu = (uint32_t)sched_getcpu();
 	sc_thread_init(&t, index, 0, r->seed, false);
 	if (r->hop_every)
 		hopper_init(&h);
@@ -227,7 +188,7 @@ static void run_writer(run *r, unsigned index)
 		}
 		if (r->hop_every && i % r->hop_every == 0) {
 			hopper_move(&h, index + (unsigned)(i / r->hop_every));
-			uint32_t cpu = sc_percpu_cpu();
+			uint32_t cpu = (uint32_t)sched_getcpu();
 			changes += cpu != last_cpu;
 			last_cpu = cpu;
 		}
@@ -484,7 +445,7 @@ static void test_heap_bytes(void)
 		else if (v == BATCHED)
 			expect = 5 * per_slot;
 		else if (v == PERCPU)
-			expect = 3 * per_slot;
+			expect = 4 * per_slot; /* 3 CPUs + the overflow word */
 		tap_ok(v->heap_bytes(k.c, k.cfg) == expect, "%s_heap_bytes_%zu_before_use", v->name,
 		       expect);
 		counter_free(&k);
@@ -700,29 +661,49 @@ static void test_striped_grows_under_contention(void)
 
 /* ---- PerCPU ----------------------------------------------------------------- */
 
-static void test_percpu_cpu_lookup(void)
+/*
+ * Each increment lands on one word: on the locked path and on the sequence
+ * indexed by cpu_id, the word of the CPU the thread was moved to (folded
+ * modulo the slots, or the overflow word); indexed by mm_cid, some word.
+ */
+static void test_percpu_word_per_cpu(void)
 {
+	sc_env env = test_env(1, 0);
+	const char *path = sc_percpu_path();
+	counter k;
 	cpu_hopper h;
-#if SC_PERCPU_RSEQ
-	tap_diag("PerCPU: rseq compiled in, __rseq_size=%u (0: sched_getcpu fallback)",
-	         __rseq_size);
-#else
-	tap_diag("PerCPU: rseq not compiled in, sched_getcpu fallback");
-#endif
-	tap_ok(sc_percpu_cpu() < (uint32_t)CPU_SETSIZE, "percpu_current_cpu_is_a_cpu_id");
-	hopper_init(&h);
-	if (!h.ok || h.n < 2) {
-		tap_diag("fewer than 2 CPUs usable: migration checks skipped");
+	tap_diag("PerCPU: path %s", path);
+	if (!counter_new(&k, PERCPU, &env, 0)) {
+		tap_ok(false, "percpu_word_per_cpu");
 		return;
 	}
-	bool same = true;
-	for (int i = 0; i < 2 * h.n; i++) {
+	const sc_percpu_t *c = k.c;
+	uint32_t slots = ((const sc_percpu_cfg *)k.cfg)->cpus;
+	bool by_cpu = strcmp(path, "rseq-mm_cid") != 0, one = true, right = true;
+	hopper_init(&h);
+	for (int i = 0; i < 2 * (h.n > 1 ? h.n : 1); i++) {
 		int cpu = hopper_move(&h, (unsigned)i);
-		same = same && cpu >= 0 && sc_percpu_cpu() == (uint32_t)cpu &&
-		       sched_getcpu() == cpu;
+		if (cpu < 0)
+			cpu = sched_getcpu();
+		uint64_t before[CPU_SETSIZE + 1], moved = 0;
+		uint32_t which = 0;
+		for (uint32_t s = 0; s <= slots && s <= CPU_SETSIZE; s++)
+			before[s] = atomic_load(&c->slots[s].v);
+		PERCPU->inc(k.c, k.cfg, &(sc_thread){0, 0, 1, 1});
+		for (uint32_t s = 0; s <= slots && s <= CPU_SETSIZE; s++)
+			if (atomic_load(&c->slots[s].v) != before[s]) {
+				moved += atomic_load(&c->slots[s].v) - before[s];
+				which = s;
+			}
+		one = one && moved == 1;
+		uint32_t want = strcmp(path, "lock") == 0 ? (uint32_t)cpu % slots
+		                : (uint32_t)cpu < slots ? (uint32_t)cpu : slots;
+		right = right && (!by_cpu || which == want);
 	}
 	hopper_restore(&h);
-	tap_ok(same, "percpu_cpu_follows_the_thread_after_each_migration");
+	tap_ok(one, "percpu_each_increment_adds_1_to_one_word");
+	tap_ok(right, "percpu_word_is_the_cpus_on_the_%s_path", path);
+	counter_free(&k);
 }
 
 /* Writers move between CPUs by changing their affinity every 500 increments. */
@@ -761,7 +742,7 @@ static void test_percpu_folds_out_of_range_cpus(void)
 	run_init(&r, &k, 4, 10000, 41);
 	r.hop_every = 1000;
 	uint64_t total = run_go(&r, 0);
-	tap_ok(counter_get(&k) == total && PERCPU->heap_bytes(k.c, k.cfg) == SC_LINE_SIZE,
+	tap_ok(counter_get(&k) == total && PERCPU->heap_bytes(k.c, k.cfg) == 2 * SC_LINE_SIZE,
 	       "percpu_cpu_ids_beyond_the_slots_fold_in_bounds");
 	counter_free(&k);
 }
@@ -789,7 +770,7 @@ int main(void)
 	test_striped_grows_and_keeps_cells();
 	test_striped_base_wraps();
 	test_striped_grows_under_contention();
-	test_percpu_cpu_lookup();
+	test_percpu_word_per_cpu();
 	test_percpu_exact_with_migrations();
 	test_percpu_folds_out_of_range_cpus();
 	return tap_done();

@@ -2,13 +2,16 @@
 /*
  * testutil.h - helpers shared by the test programs: run a function on n
  * threads released together by a barrier, a few statistics, a monotonic
- * clock, and counters made through the registry from parameter strings.
+ * clock, counters made through the registry from parameter strings, and
+ * moving a thread between CPUs (needs _GNU_SOURCE, which the build defines).
  */
 #ifndef SC_TESTUTIL_H
 #define SC_TESTUTIL_H
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +141,45 @@ static inline uint64_t test_scaled(uint64_t n, uint64_t min)
 {
 	uint64_t m = (uint64_t)ceil((double)n * test_scale());
 	return m < min ? (min < n ? min : n) : m;
+}
+
+/* ---- moving a thread between CPUs ------------------------------------------- */
+
+typedef struct cpu_hopper {
+	cpu_set_t orig;
+	int ids[CPU_SETSIZE];
+	int n;
+	bool ok; /* affinity can be read and set */
+} cpu_hopper;
+
+static inline void hopper_init(cpu_hopper *h)
+{
+	h->n = 0;
+	h->ok = sched_getaffinity(0, sizeof h->orig, &h->orig) == 0;
+	for (int i = 0; h->ok && i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &h->orig))
+			h->ids[h->n++] = i;
+}
+
+/* Move the calling thread to its k-th allowed CPU; the CPU id, or -1. */
+static inline int hopper_move(cpu_hopper *h, unsigned k)
+{
+	if (!h->ok || h->n < 2)
+		return -1;
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(h->ids[k % (unsigned)h->n], &one);
+	if (sched_setaffinity(0, sizeof one, &one)) {
+		h->ok = false;
+		return -1;
+	}
+	return h->ids[k % (unsigned)h->n];
+}
+
+static inline void hopper_restore(cpu_hopper *h)
+{
+	if (h->ok)
+		sched_setaffinity(0, sizeof h->orig, &h->orig);
 }
 
 #endif /* SC_TESTUTIL_H */

@@ -28,27 +28,7 @@
 #define SC_DISTRIBUTED_H
 
 #include "sc_common.h"
-
-/*
- * PerCPU reads the current CPU from the rseq area that glibc >= 2.35
- * registers for every thread (<sys/rseq.h>: __rseq_offset, __rseq_size),
- * found at __builtin_thread_pointer() + __rseq_offset. That needs the header,
- * glibc, and a compiler that has __builtin_thread_pointer for the target.
- * Define SC_NO_RSEQ to always take the sched_getcpu() path.
- */
-#if !defined(SC_NO_RSEQ) && defined(__GLIBC__) && defined(__has_include) &&                 \
-	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) &&                    \
-	(defined(__x86_64__) || defined(__aarch64__))
-#if __has_include(<sys/rseq.h>) && defined(__has_builtin)
-#if __has_builtin(__builtin_thread_pointer) && (defined(__clang__) || __GNUC__ >= 11)
-#include <sys/rseq.h>
-#define SC_PERCPU_RSEQ 1
-#endif
-#endif
-#endif
-#ifndef SC_PERCPU_RSEQ
-#define SC_PERCPU_RSEQ 0
-#endif
+#include "sc_rseq.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -374,28 +354,29 @@ static inline void sc_batched_flush(sc_batched_t *c, const sc_batched_cfg *cfg, 
 }
 
 /*
- * PerCPU (rseq-style per-CPU counters, as in Linux's percpu counters and
- * librseq): one padded word per CPU; an increment adds 1 to the word of the
- * CPU it runs on with a relaxed atomic fetch-and-add; get sums the words.
- * The thread can be preempted or migrated between reading its CPU and the
- * add, so two threads may hit one word at once: the add must be atomic (a
- * true rseq critical section would avoid that, in assembly). Exact
- * regardless of placement; the CPU id only spreads the writes.
+ * PerCPU (Linux's this_cpu ops, librseq's per-CPU adds): one padded word per
+ * CPU and an overflow word; an increment adds 1 to the word of the CPU (or
+ * rseq concurrency id) it runs on by sc_percpu_add_at (sc_rseq.h): a
+ * restartable sequence whose commit is a plain add where the kernel and
+ * glibc provide rseq (x86-64), else an atomic fetch-and-add on the word of
+ * sched_getcpu(). get sums the words. Exact under preemption, migration,
+ * signals and oversubscription on either path; describe's `path` says which
+ * one this process takes.
  *
- * The CPU id: one load from the thread's rseq area when glibc registered it
- * (SC_PERCPU_RSEQ and __rseq_size != 0), else sc_percpu_cpu_slow(), which
- * calls sched_getcpu(). Slots: env->cpus, 0 meaning the OS's configured CPU
- * count. An id >= slots (a CPU brought online later, a smaller env->cpus,
- * -1 from a failed sched_getcpu, or the rseq area's "uninitialised" marker in
- * a thread glibc did not register) is folded in with a modulo, never used as
- * an index.
+ * Slots: env->cpus, 0 meaning the OS's configured CPU count, plus the
+ * overflow word. An id >= slots (a smaller env->cpus, a CPU brought online
+ * later) goes to the overflow word with an atomic add (restartable
+ * sequence), or is folded in with a modulo (locked path); never out of
+ * bounds.
  *
  * Range: 2^64 total, wraps. Errors: config fails when env->cpus is above
  * SC_DIST_MAX_SLOTS; init fails when out of memory. Bytes per counter: a
- * pointer (8) in the array, packed, plus slots * SC_LINE_SIZE on the heap.
+ * pointer (8) in the array, packed, plus (slots + 1) * SC_LINE_SIZE on the
+ * heap. The packed groups of sc_group.h keep many such counters in 8 bytes
+ * per CPU each.
  */
 typedef struct sc_percpu {
-	sc_padded_u64 *slots; /* cfg->cpus slots; the pointer is read-only after init */
+	sc_padded_u64 *slots; /* cfg->cpus + 1 words; the pointer is read-only after init */
 } sc_percpu_t;
 
 typedef struct sc_percpu_cfg {
@@ -404,58 +385,22 @@ typedef struct sc_percpu_cfg {
 
 SC_DIST_OPS_(percpu)
 SC_OP_RANGE_FULL(percpu)
-/*
- * sched_getcpu(), out of line: it needs _GNU_SOURCE, which a public header
- * must not impose on its includer. Cost trade-off: the rseq path is one
- * inlined TLS load (about 1 ns); this path is a call (about 1 ns more) into
- * sched_getcpu, itself a vDSO getcpu of some 5-20 ns (a system call on some
- * architectures), so not inlining it costs little next to what it calls.
- * It runs only where rseq is unavailable. (uint32_t)-1 on failure.
- */
-uint32_t sc_percpu_cpu_slow(void);
-
-/* The CPU the calling thread runs on now (it may have moved by the time it is used). */
-static inline uint32_t sc_percpu_cpu(void)
-{
-#if SC_PERCPU_RSEQ
-	if (__builtin_expect(__rseq_size != 0, 1)) {
-		const struct rseq *rs =
-			(const struct rseq *)((const char *)__builtin_thread_pointer() + __rseq_offset);
-		/*
-		 * volatile: the kernel rewrites cpu_id behind the compiler's back
-		 * on return to user space after a migration; a single aligned
-		 * 32-bit load is what the rseq ABI asks of its readers.
-		 */
-		return *(const volatile uint32_t *)&rs->cpu_id;
-	}
-#endif
-	return sc_percpu_cpu_slow();
-}
-
-static inline void sc_percpu_inc(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t)
-{
-	(void)t;
-	uint32_t cpu = sc_percpu_cpu();
-	if (__builtin_expect(cpu >= cfg->cpus, 0))
-		cpu %= cfg->cpus;
-	/* relaxed: the add is atomic whatever the order, and publishes nothing else. */
-	atomic_fetch_add_explicit(&c->slots[cpu].v, 1, memory_order_relaxed);
-}
 
 static inline void sc_percpu_add(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t,
                                  uint64_t n)
 {
 	(void)t;
-	uint32_t cpu = sc_percpu_cpu();
-	if (__builtin_expect(cpu >= cfg->cpus, 0))
-		cpu %= cfg->cpus;
-	/* relaxed: as in sc_percpu_inc. */
-	atomic_fetch_add_explicit(&c->slots[cpu].v, n, memory_order_relaxed);
+	sc_percpu_add_at((unsigned char *)(void *)c->slots, sizeof *c->slots, cfg->cpus, n);
+}
+
+static inline void sc_percpu_inc(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t)
+{
+	sc_percpu_add(c, cfg, t, 1);
 }
 
 static inline uint64_t sc_percpu_get(const sc_percpu_t *c, const sc_percpu_cfg *cfg)
 {
-	return sc_dist_slots_sum(c->slots, cfg->cpus);
+	return sc_dist_slots_sum(c->slots, cfg->cpus + 1);
 }
 
 SC_OP_NO_FLUSH(percpu)
@@ -467,7 +412,8 @@ SC_OP_NO_FLUSH(percpu)
  *            mode=cells;cells=<cells in the current table>
  *   Batched  batch=<B>;held=<increments held in per-thread counts, not yet
  *            in get; 0 once every thread has flushed>
- *   PerCPU   slots=<CPU slots>;nonzero=<slots written: CPUs incremented on>
+ *   PerCPU   path=<rseq-mm_cid, rseq-cpu_id or lock: sc_percpu_path>;
+ *            slots=<CPU slots>;nonzero=<CPU slots written>;overflow=<its count>
  */
 SC_OP_DECLARE_DESCRIBE(sharded)
 SC_OP_DECLARE_DESCRIBE(striped)

@@ -82,6 +82,7 @@
 #include "sc_bfp.h"
 #include "sc_counter.h"
 #include "sc_distributed.h"
+#include "sc_group.h"
 #include "sc_morris.h"
 #include "sc_node.h"
 #include "sc_numa.h"
@@ -171,8 +172,11 @@ SC_API_BEGIN
 	  "batch",                                                                         \
 	  "distributed", "baseline", "baselines")                                          \
 	X(percpu, "PerCPU", NULL, SC_PRECISE, SC_PACKED,                                   \
-	  "one padded slot per CPU, atomic add on the current CPU's slot (rseq style)", "", \
-	  "distributed", "baseline", "baselines")
+	  "one padded slot per CPU, restartable-sequence add on the current CPU's slot", "", \
+	  "distributed", "baseline", "baselines")                                          \
+	X(percpu_group, "PerCPUGroup", NULL, SC_PRECISE, SC_PACKED,                        \
+	  "a table's counters as one packed per-CPU group: 8 bytes per CPU each", "",       \
+	  "group", "baseline", "baselines")
 
 /* The run-time view of a variant: its descriptor and type-erased operations. */
 typedef struct sc_variant {

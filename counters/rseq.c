@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rseq.c - the per-CPU add's path (sc_rseq.h): chosen once per process,
+ * and the add for callers that do not inline the restartable sequence.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getcpu */
+#endif
+#include <scounters/sc_rseq.h>
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+SC_ATOMIC(uint64_t) sc_rseq_where_;
+
+#if SC_RSEQ_INLINE
+SC_STATIC_ASSERT(RSEQ_SIG == 0x53053053, "the abort signature in sc_rseq.h is glibc's RSEQ_SIG");
+#define AUX_RSEQ_FEATURE_SIZE 27 /* AT_RSEQ_FEATURE_SIZE (Linux 6.3) */
+#define RSEQ_CPU_ID_OFFSET 4
+#define RSEQ_MM_CID_OFFSET 24
+#define RSEQ_MM_CID_END 28 /* the kernel fills mm_cid when its feature size reaches this */
+#endif
+
+/* The path this process takes (sc_rseq.h); the same in every thread that asks. */
+static uint64_t choose(void)
+{
+	const char *want = getenv("SCOUNTERS_PERCPU");
+	if (want && strcmp(want, "lock") == 0)
+		return SC_RSEQ_LOCK_;
+#if SC_RSEQ_INLINE
+	/*
+	 * glibc sets __rseq_size once, before main and before any thread, to
+	 * 0 when it registered no area (glibc.pthread.rseq=0, or the kernel
+	 * refused: qemu-user, valgrind); every thread it starts then has none.
+	 */
+	if (__rseq_size == 0 || __rseq_offset < INT32_MIN || __rseq_offset > INT32_MAX)
+		return SC_RSEQ_LOCK_;
+	uint64_t id = RSEQ_CPU_ID_OFFSET;
+	if (!(want && strcmp(want, "cpu_id") == 0) &&
+	    getauxval(AUX_RSEQ_FEATURE_SIZE) >= RSEQ_MM_CID_END)
+		id = RSEQ_MM_CID_OFFSET;
+	return SC_RSEQ_ON_ | id << 32 | (uint32_t)(int32_t)__rseq_offset;
+#else
+	return SC_RSEQ_LOCK_;
+#endif
+}
+
+/* The path, chosen by the first caller (a constructor, or the first add). */
+static uint64_t where(void)
+{
+	/* relaxed: see sc_percpu_add_at; the value carries its own meaning. */
+	uint64_t w = atomic_load_explicit(&sc_rseq_where_, memory_order_relaxed);
+	if (w)
+		return w;
+	uint64_t mine = choose(), none = 0;
+	/* relaxed: every chooser computes the same value; the first store wins. */
+	if (atomic_compare_exchange_strong_explicit(&sc_rseq_where_, &none, mine,
+	                                            memory_order_relaxed, memory_order_relaxed))
+		return mine;
+	return none; /* the winner's value */
+}
+
+/*
+ * Choose before main: a program's first add then finds the path already
+ * in place (a constructor of another library that adds earlier chooses in
+ * where(), with the same result).
+ */
+__attribute__((constructor)) static void choose_early(void)
+{
+	(void)where();
+}
+
+void sc_percpu_add_slow(unsigned char *slot0, size_t stride, uint32_t slots, uint64_t v)
+{
+	uint64_t w = where();
+#if SC_RSEQ_INLINE
+	if (w & SC_RSEQ_ON_) {
+		sc_percpu_add_at(slot0, stride, slots, v); /* now takes the sequence */
+		return;
+	}
+#endif
+	(void)w;
+	uint32_t cpu = (uint32_t)sched_getcpu(); /* -1 (failure) is folded in like any id */
+	SC_ATOMIC(uint64_t) *word = (SC_ATOMIC(uint64_t) *)(void *)(slot0 + (size_t)(cpu % slots) * stride);
+	/* relaxed: the add is atomic whatever the order, and publishes nothing else. */
+	atomic_fetch_add_explicit(word, v, memory_order_relaxed);
+}
+
+const char *sc_percpu_path(void)
+{
+	uint64_t w = where();
+	if (!(w & SC_RSEQ_ON_))
+		return "lock";
+	return ((w >> 32) & 0xff) == 4 ? "rseq-cpu_id" : "rseq-mm_cid";
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sc_group.h - packed per-CPU counter groups: N exact counters (a block of
+ * statistics, N fixed when the group is made) kept in per-CPU rows, so that
+ * each costs 8 bytes per CPU instead of a padded line per CPU.
+ *
+ * Layout. One line-aligned allocation of slots + 2 rows of `row` bytes
+ * (8 x N rounded up to SC_LINE_SIZE): rows 0 .. slots-1 belong to CPUs (or
+ * rseq concurrency ids), row `slots` is the overflow row and row slots+1
+ * holds each counter's origin (its raw value at the last read_and_reset).
+ * Counter i of row r is the 64-bit word at rows + r * row + 8 * i: the
+ * counters one CPU increments sit side by side in its own lines, and no two
+ * CPUs write one line. Bytes: (slots + 2) * row, about 8 x (CPUs + 2) per
+ * counter for large N.
+ *
+ * Increment. Counter i's words form the per-CPU array of sc_rseq.h (slot0 =
+ * rows + 8 * i, stride = row), so an increment is one restartable sequence
+ * whose commit is a plain add to the current CPU's word, or a locked add
+ * where rseq is unavailable (sc_percpu_path says which). Exact under
+ * preemption, migration, signals and oversubscription.
+ *
+ * Reading. get and get_all sum each counter's words with relaxed loads
+ * (as Linux's percpu_counter_sum) and subtract the origin: a reading
+ * contains every increment that happened before it began and may contain
+ * some that run concurrently; successive readings by one thread never
+ * decrease. read_and_reset returns each counter's reading and moves its
+ * origin to the raw value read, with a compare-and-swap, so that every
+ * increment lands in exactly one reading, under any load and with any
+ * number of concurrent read_and_reset calls (no lock: safe across fork).
+ * The counters of one group are read one after another, not at a single
+ * instant.
+ *
+ * Range: each counter 2^64, wrapping (sums and origins are modulo 2^64;
+ * a reading is exact while fewer than 2^63 increments separate two
+ * read_and_resets).
+ *
+ * Two interfaces:
+ *  - inline: sc_pcgroup, a struct the caller owns, with an inlined
+ *    increment;
+ *  - handle: sc_group, an opaque pointer whose functions are all out of
+ *    line (a stable ABI, as the sc_counter handles).
+ * And the variant PerCPUGroup (sc_percpu_group_*): the counters of an
+ * sc_table (scbench --counters=N) as one group, for the benchmark.
+ */
+#ifndef SC_GROUP_H
+#define SC_GROUP_H
+
+#include "sc_common.h"
+#include "sc_rseq.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+SC_API_BEGIN
+
+/* Most counters one group may hold, and most CPU rows. */
+#define SC_GROUP_MAX_COUNTERS (1u << 26)
+#define SC_GROUP_MAX_SLOTS (1u << 20)
+
+/* ---- inline: sc_pcgroup ------------------------------------------------------- */
+
+typedef struct sc_pcgroup {
+	unsigned char *rows; /* slots + 2 rows (see above); read-only after init */
+	size_t row;          /* bytes per row: 8 * n rounded up to SC_LINE_SIZE */
+	uint32_t slots;      /* CPU rows */
+	uint32_t n;          /* counters */
+} sc_pcgroup;
+
+/*
+ * Make a group of n counters, all 0, with env->cpus CPU rows (0: the OS's
+ * configured CPU count; env's other fields are not used). 0, or -1 with
+ * err set (n outside 1 .. SC_GROUP_MAX_COUNTERS, cpus above
+ * SC_GROUP_MAX_SLOTS, out of memory) and nothing allocated. Not
+ * thread-safe with any other use of *g.
+ */
+int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err);
+
+/* Free the rows; g must not be used again until init. Only while nothing else uses g. */
+void sc_pcgroup_destroy(sc_pcgroup *g);
+
+/*
+ * Add v (inc: 1) to counter i. An index i >= n counts nothing (it never
+ * touches memory outside the group). Thread-safe with every operation but
+ * init, reset and destroy; never fails.
+ */
+static inline void sc_pcgroup_add(sc_pcgroup *g, uint32_t i, uint64_t v)
+{
+	if (__builtin_expect(i < g->n, 1))
+		sc_percpu_add_at(g->rows + (size_t)i * 8, g->row, g->slots, v);
+}
+
+static inline void sc_pcgroup_inc(sc_pcgroup *g, uint32_t i)
+{
+	sc_pcgroup_add(g, i, 1);
+}
+
+/*
+ * Counter i's reading (see "Reading"): its increments since the last
+ * read_and_reset; 0 for i >= n. Thread-safe as add; never fails.
+ */
+uint64_t sc_pcgroup_get(const sc_pcgroup *g, uint32_t i);
+
+/* Every counter's reading, into out[0 .. n-1]. Thread-safe as add; never fails. */
+void sc_pcgroup_get_all(const sc_pcgroup *g, uint64_t *out);
+
+/*
+ * Every counter's reading into out[0 .. n-1], each counter restarting from
+ * 0 at its reading: each increment is in exactly one reading of one
+ * read_and_reset (see "Reading"). Thread-safe as add, and with other
+ * read_and_reset calls; never fails.
+ */
+void sc_pcgroup_read_and_reset(sc_pcgroup *g, uint64_t *out);
+
+/* Every counter back to 0, origins too. Only while nothing else uses g. */
+void sc_pcgroup_reset(sc_pcgroup *g);
+
+/* Bytes the group allocated. Thread-safe; never fails. */
+size_t sc_pcgroup_bytes(const sc_pcgroup *g);
+
+/*
+ * "path=<sc_percpu_path>;slots=<CPU rows>;counters=<n>;row=<bytes per row>"
+ * into buf, as snprintf (the describe contract of scounters.h).
+ */
+int sc_pcgroup_describe(const sc_pcgroup *g, char *buf, size_t size);
+
+/* ---- handle: sc_group ---------------------------------------------------------- */
+
+/* An opaque group (the sc_pcgroup above behind a pointer). */
+typedef struct sc_group sc_group;
+
+/*
+ * A group of n counters, all 0, with a row per configured CPU. NULL with
+ * err set (when err is not NULL) on n outside 1 .. SC_GROUP_MAX_COUNTERS
+ * or out of memory. Thread-safe.
+ */
+sc_group *sc_group_new(uint32_t n, sc_err *err);
+
+/* Free g (NULL: nothing). Only once nothing else uses g. */
+void sc_group_free(sc_group *g);
+
+/* The number of counters. Thread-safe; never fails. */
+uint32_t sc_group_size(const sc_group *g);
+
+/*
+ * Add 1 (inc) or v (add) to counter i: 0, or -1 with errno EINVAL when
+ * i >= sc_group_size(g) (nothing counted). Thread-safe with every
+ * function but sc_group_free; async-signal-safe.
+ */
+int sc_group_inc(sc_group *g, uint32_t i);
+int sc_group_add(sc_group *g, uint32_t i, uint64_t v);
+
+/* Counter i's reading (sc_pcgroup_get); 0 for i >= size. Thread-safe. */
+uint64_t sc_group_get(const sc_group *g, uint32_t i);
+
+/* Every reading into out[0 .. size-1] (sc_pcgroup_get_all). Thread-safe. */
+void sc_group_get_all(const sc_group *g, uint64_t *out);
+
+/* Every reading, each counter restarting at it (sc_pcgroup_read_and_reset). Thread-safe. */
+void sc_group_read_and_reset(sc_group *g, uint64_t *out);
+
+/* Bytes the group allocated, its handle included. Thread-safe; never fails. */
+size_t sc_group_bytes(const sc_group *g);
+
+/* As sc_pcgroup_describe. Thread-safe; never fails. */
+int sc_group_describe(const sc_group *g, char *buf, size_t size);
+
+/* ---- the variant PerCPUGroup ------------------------------------------------------ */
+
+/*
+ * The counters of one sc_table as one group: sc_table_create makes a group
+ * of the table's n counters (sc_percpu_group_reserve) before it inits them,
+ * each init takes the next counter of the group, and sc_table_destroy frees
+ * the group (sc_percpu_group_release). A counter in the table is a pointer
+ * to its first word (8 bytes, packed). Increments are sc_pcgroup_add's;
+ * get is the raw sum (the handle API keeps its own origin); reset zeroes
+ * the counter's words (only while nothing increments).
+ *
+ * Range: 2^64 total, wraps. Errors: config fails when env->cpus is above
+ * SC_GROUP_MAX_SLOTS; reserve fails when n is above SC_GROUP_MAX_COUNTERS or
+ * out of memory; init fails when no group was reserved or it is full.
+ * Bytes per counter: 8 in the array plus the group's bytes over n, about
+ * 8 x (CPUs + 2) (heap_bytes reports the share, rounded up).
+ */
+typedef struct sc_percpu_group_pool sc_percpu_group_pool; /* private (group.c) */
+
+typedef struct sc_percpu_group {
+	unsigned char *col; /* the counter's word in row 0; read-only after init */
+} sc_percpu_group_t;
+
+typedef struct sc_percpu_group_cfg {
+	uint32_t cpus;              /* CPU rows */
+	size_t row;                 /* the group's row bytes, set by reserve */
+	sc_percpu_group_pool *pool; /* the group, set by reserve; NULL before */
+} sc_percpu_group_cfg;
+
+SC_OP_DECLARE_OUT_OF_LINE(percpu_group)
+SC_OP_SIZEOF(percpu_group)
+SC_OP_RANGE_FULL(percpu_group)
+SC_OP_NO_FLUSH(percpu_group)
+SC_OP_DECLARE_DESCRIBE(percpu_group)
+size_t sc_percpu_group_heap_bytes(const sc_percpu_group_t *c, const sc_percpu_group_cfg *cfg);
+
+/*
+ * Make the group that the next n inits take their counters from (at most
+ * once per configuration). 0, or -1 with err set. Set-up only.
+ */
+int sc_percpu_group_reserve(sc_percpu_group_cfg *cfg, size_t n, sc_err *err);
+/* Free the group (after every counter's destroy); NULL pool: nothing. */
+void sc_percpu_group_release(sc_percpu_group_cfg *cfg);
+
+static inline void sc_percpu_group_add(sc_percpu_group_t *c, const sc_percpu_group_cfg *cfg,
+                                       sc_thread *t, uint64_t n)
+{
+	(void)t;
+	sc_percpu_add_at(c->col, cfg->row, cfg->cpus, n);
+}
+
+static inline void sc_percpu_group_inc(sc_percpu_group_t *c, const sc_percpu_group_cfg *cfg,
+                                       sc_thread *t)
+{
+	sc_percpu_group_add(c, cfg, t, 1);
+}
+
+/* The raw sum of the counter's CPU and overflow words, relaxed loads (monotone words). */
+static inline uint64_t sc_percpu_group_get(const sc_percpu_group_t *c,
+                                           const sc_percpu_group_cfg *cfg)
+{
+	uint64_t sum = 0;
+	for (uint32_t r = 0; r <= cfg->cpus; r++)
+		/* relaxed: as every distributed counter's sum (sc_distributed.h). */
+		sum += atomic_load_explicit((const SC_ATOMIC(uint64_t) *)(const void *)(c->col + r * cfg->row),
+		                            memory_order_relaxed);
+	return sum;
+}
+
+SC_API_END
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SC_GROUP_H */
