@@ -147,6 +147,17 @@ metrics() {
 			for (i = 0; i < nr; i++) x[i + 1] = tp[2, q[j], i] / tp[2, "FetchAdd", i]
 			summarize("speedup_vs_FetchAdd_2t/" q[j], "higher")
 		}
+		# PerCPU (a restartable sequence where rseq exists) against a locked
+		# add and against Sharded (no atomic at all), and the packed group
+		# against PerCPU: cost ratios, paired by run.
+		for (i = 0; i < nr; i++) x[i + 1] = tp[1, "FetchAdd", i] / tp[1, "PerCPU", i]
+		summarize("percpu_cost/vs_FetchAdd_1t", "lower")
+		for (i = 0; i < nr; i++) x[i + 1] = tp[1, "Sharded", i] / tp[1, "PerCPU", i]
+		summarize("percpu_cost/vs_Sharded_1t", "lower")
+		for (i = 0; i < nr; i++) x[i + 1] = tp[2, "Sharded", i] / tp[2, "PerCPU", i]
+		summarize("percpu_cost/vs_Sharded_2t", "lower")
+		for (i = 0; i < nr; i++) x[i + 1] = tp[1, "PerCPU", i] / tp[1, "PerCPUGroup", i]
+		summarize("group_cost/vs_PerCPU_1t", "lower")
 		# handle API: ns added per increment by the node refresh (kernel - fixed)
 		while (handle != "" && (getline line < handle) > 0) {
 			split(line, h, " ")
@@ -199,10 +210,10 @@ trap 'rm -rf "$tmp"' EXIT
 echo "bench: $runs interleaved rounds of timed runs of ${dur} s (warm-up 0.2 s); 0% external work"
 i=0
 while [ "$i" -lt "$runs" ]; do
-	"$scbench" --counter="Sharded,FetchAdd,CAS,$prob,RBONumaAdapt,MultilineAdapt" --threads=1 \
+	"$scbench" --counter="Sharded,FetchAdd,CAS,$prob,RBONumaAdapt,MultilineAdapt,PerCPU,PerCPUGroup" --threads=1 \
 		--duration="$dur" --warmup=0.2 --runs=1 --first-run="$i" --events=none \
 		--output="$tmp/t1.$i.csv"
-	"$scbench" --counter="FetchAdd,BFP-CSUP,Morris,Scalable" --threads=2 \
+	"$scbench" --counter="FetchAdd,BFP-CSUP,Morris,Scalable,Sharded,PerCPU" --threads=2 \
 		--duration="$dur" --warmup=0.2 --runs=1 --first-run="$i" --events=none \
 		--output="$tmp/t2.$i.csv"
 	# The handle API's increment (sc_counter_inc, one thread): node ids from
@@ -227,6 +238,8 @@ awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "busy") c = i; next }
 	END { if (b) printf "bench: warning: the machine was busy (other processes or steal) during %d of %d runs: the figures and the gate are unreliable\n", b, n
 	      else printf "bench: the machine was quiet during all %d runs\n", n }' "$tmp/t1.csv" "$tmp/t2.csv"
 
+# The per-CPU path the runs took (PerCPU's describe: path=...).
+path=$(grep -o 'path=[a-z_-]*' "$tmp/t1.csv" | head -1 | cut -d= -f2)
 metrics "$tmp/t1.csv" "$tmp/t2.csv" "$([ -s "$tmp/handle" ] && echo "$tmp/handle")" >"$tmp/metrics"
 
 # The report: each target met or missed.
@@ -237,7 +250,7 @@ awk -F, '
 	function line(m, unit, target, ok) {
 		split(m, k, "/")
 		printf "  %-15s %7.2f%s  (robust run-to-run sd %4.1f%%)  %s %s\n", k[2], v[m], unit,
-			100 * nz[m], target, verdict(ok)
+			100 * nz[m], target, target == "" ? "" : verdict(ok)
 	}
 	END {
 		print "\nharness floor, 1 thread, ns per increment:"
@@ -248,6 +261,11 @@ awk -F, '
 		for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^cost_vs_CAS_1t/) line(m, "x", "target <= 1.2x:", v[m] <= 1.2)
 		print "\n1 thread, cost relative to Morris (the same kind of work):"
 		line("cost_vs_Morris_1t/Scalable", "x", "target <= 1.05x:", v["cost_vs_Morris_1t/Scalable"] <= 1.05)
+		printf "\nPerCPU (path: %s) and PerCPUGroup, cost ratios:\n", path
+		line("percpu_cost/vs_FetchAdd_1t", "x", "target <= 0.6x:", v["percpu_cost/vs_FetchAdd_1t"] <= 0.6)
+		line("percpu_cost/vs_Sharded_1t", "x", "", 1)
+		line("percpu_cost/vs_Sharded_2t", "x", "", 1)
+		line("group_cost/vs_PerCPU_1t", "x", "target <= 1.2x:", v["group_cost/vs_PerCPU_1t"] <= 1.2)
 		print "\n2 threads, one counter, throughput relative to FetchAdd:"
 		for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^speedup_vs_FetchAdd_2t/) line(m, "x", "target >= 3x:", v[m] >= 3)
 		nh = 0
@@ -260,7 +278,7 @@ awk -F, '
 					v[m], nz[m], verdict(v[m] <= 1)
 			}
 		}
-	}' src="$src" "$tmp/metrics"
+	}' src="$src" path="$path" "$tmp/metrics"
 
 if [ -n "${BENCH_SAVE:-}" ]; then
 	cp "$tmp/metrics" "$BENCH_SAVE"

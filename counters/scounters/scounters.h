@@ -103,7 +103,9 @@ SC_API_BEGIN
  * whose design it is ("dice", "ayers", both, or "baseline": the other designs
  * of doc/design.md §3); the groups are the run-all experiments that plot it
  * ("dice": Dice Figs. 3-5, and Fig. 6 for the ones that are not precise;
- * "ayers": Ayers's count-to-N; "baselines"): scbench --list=json gives both.
+ * "ayers": Ayers's count-to-N; "baselines"; "array": also run in Dice
+ * Fig. 5's 7500-counter array beside the "dice" variants, for its bytes per
+ * counter): scbench --list=json gives both.
  */
 #define SC_VARIANTS(X)                                                                     \
 	X(serial, "Serial", "racing", SC_RACY, SC_PADDED,                                  \
@@ -173,10 +175,10 @@ SC_API_BEGIN
 	  "distributed", "baseline", "baselines")                                          \
 	X(percpu, "PerCPU", NULL, SC_PRECISE, SC_PACKED,                                   \
 	  "one padded slot per CPU, restartable-sequence add on the current CPU's slot", "", \
-	  "distributed", "baseline", "baselines")                                          \
+	  "distributed", "baseline", "baselines,array")                                    \
 	X(percpu_group, "PerCPUGroup", NULL, SC_PRECISE, SC_PACKED,                        \
 	  "a table's counters as one packed per-CPU group: 8 bytes per CPU each", "",       \
-	  "group", "baseline", "baselines")
+	  "group", "baseline", "baselines,array")
 
 /* The run-time view of a variant: its descriptor and type-erased operations. */
 typedef struct sc_variant {

@@ -113,6 +113,9 @@ def points(mode, threads, reg):
     warmup, duration, runs, ayers_runs, ayers_steps = PROTOCOL[mode]
     timed = "--warmup=%s --duration=%s --runs=%d" % (warmup, duration, runs)
     dice, base = ",".join(reg.group("dice")), ",".join(reg.group("baselines"))
+    # the 7500-counter array: the Dice variants, then the compact exact ones
+    array = ",".join(reg.group("dice") + [v for v in reg.group("array")
+                                          if v not in reg.group("dice")])
     errors = ",".join(reg.errors())
     maxt = threads[-1]
     lines = []
@@ -129,7 +132,7 @@ def points(mode, threads, reg):
             add("dice-fig3", "t%d" % t, dice, "--work=99.02 " + at)
         add("dice-fig4-low", "t%d" % t, dice, "--work=99 " + at)
         add("dice-fig4-high", "t%d" % t, dice, "--work=0 " + at)
-        add("dice-fig5", "t%d" % t, dice, "--counters=7500 --work=0 " + at)
+        add("dice-fig5", "t%d" % t, array, "--counters=7500 --work=0 " + at)
         for w in (0, 99):
             add("baselines", "w%d-t%d" % (w, t), base, "--work=%d --threads=%d %s %s" % (w, t, WIDE, timed))
         add("latency", "t%d" % t, "all", "--latency --work=0 --threads=%d %s %s" % (t, WIDE, timed))
