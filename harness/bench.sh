@@ -30,7 +30,7 @@
 # / runs_now + noise_base^2 / runs_base) (the standard error of a difference of
 # medians; each noise at least 1%), a metric REGRESSED when d > max(log 1.10,
 # 3.5 se): worse by more than 10% and by more than 3.5 standard errors (one-
-# sided normal tail 2.3e-4 per metric, about 3.5e-3 for the 15 metrics). When
+# sided normal tail 2.3e-4 per metric, about 4.4e-3 for the 19 metrics). When
 # 3.5 se exceeds log 1.25 the two benches are too noisy to see a 25% slowdown:
 # the metric is NOISY (not judged). Exit 0 when nothing regressed and nothing
 # was too noisy, 1 on a regression, 3 when only too-noisy metrics remain

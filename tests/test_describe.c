@@ -329,12 +329,22 @@ static void test_distributed(void)
 	}
 	if (open_one(&t, "PerCPU", 1, 1, NULL)) {
 		const sc_percpu_cfg *cfg = t.cfg;
-		char want[64];
-		snprintf(want, sizeof want, "slots=%u;nonzero=0", cfg->cpus);
+		char want[96];
+		snprintf(want, sizeof want, "path=%s;slots=%u;nonzero=0;overflow=0", sc_percpu_path(),
+		         cfg->cpus);
 		SAYS(&t, want, "percpu_describe_fresh");
 		incs(&t, &a, 1);
-		snprintf(want, sizeof want, "slots=%u;nonzero=1", cfg->cpus);
+		snprintf(want, sizeof want, "path=%s;slots=%u;nonzero=1;overflow=0", sc_percpu_path(),
+		         cfg->cpus);
 		SAYS(&t, want, "percpu_describe_one_cpu");
+		sc_table_destroy(&t);
+	}
+	if (open_one(&t, "PerCPUGroup", 1, 1, NULL)) {
+		const sc_percpu_group_cfg *cfg = t.cfg;
+		char want[96];
+		snprintf(want, sizeof want, "path=%s;slots=%u;counters=1;row=%d", sc_percpu_path(),
+		         cfg->cpus, SC_LINE_SIZE);
+		SAYS(&t, want, "percpu_group_describe");
 		sc_table_destroy(&t);
 	}
 }

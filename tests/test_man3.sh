@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # test_man3.sh - the section-3 man pages (doc/man3) against the handle API's
 # header, as TAP: every function declared in counters/scounters/sc_counter.h
+# (and the group functions of sc_group.h and sc_rseq.h)
 # has a page (its own, or a ".so" link to the page that documents it, whose
 # NAME line names it); every page is named after a declared function or type,
 # names only declared ones, and is installed (listed in Makefile.am); every
@@ -17,18 +18,31 @@ man3=$src/doc/man3
 # The declared functions and types of the header: comments and preprocessor
 # lines dropped, then names followed by "(" outside any braces.
 "$PY" - "$hdr" >"$tmp/decls" <<'PYEOF' || { echo "Bail out! cannot read $hdr"; exit 1; }
-import re, sys
+import os, re, sys
 text = open(sys.argv[1]).read()
+# The per-CPU groups (sc_group.h, sc_rseq.h) have pages too: their handle
+# and inline functions and the path query, not the PerCPUGroup variant's
+# operations (the registry's contract, as every variant's).
+hdir = os.path.dirname(sys.argv[1])
+for extra in ("sc_group.h", "sc_rseq.h"):
+    more = open(os.path.join(hdir, extra)).read()
+    more = re.sub(r"/\*.*?\*/", " ", more, flags=re.S)
+    text += "\n" + "\n".join(l for l in more.split("\n")
+                             if not re.search(r"\bsc_percpu_(group|add)", l))
 text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
 text = re.sub(r"//[^\n]*", " ", text)
 text = "\n".join(l for l in text.split("\n") if not l.lstrip().startswith("#"))
 text = text.replace('extern "C" {', " ")
-top, depth = [], 0
+top, depth, body = [], 0, False
 for ch in text:
     if ch == "{":
+        if depth == 0:
+            body = "".join(top).rstrip().endswith(")")  # an inline function's body
         depth += 1
     elif ch == "}":
         depth = max(depth - 1, 0)
+        if depth == 0 and body:
+            top.append(";")  # ends the function's statement
     elif depth == 0:
         top.append(ch)
 top = "".join(top)
