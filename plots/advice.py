@@ -33,14 +33,17 @@ class Scenario:
     the worst |relative error| allowed over every run in error_rows
     [(csv, work_pct)]; memory_factor: only variants whose bytes per counter
     (median over the first panel's runs at that thread count) are at most this
-    factor times the smallest among the candidates; fresh: only variants whose
-    get returns every completed increment (not those of STALE_READ)."""
+    factor times the smallest among the candidates; max_bytes: only variants
+    whose bytes per counter (the same median) are at most this; fresh: only
+    variants whose get returns every completed increment (not those of
+    STALE_READ)."""
 
     def __init__(self, id, text, panels, at="most", lower=False, kinds=NOT_RACY,
-                 max_error_pct=None, error_rows=(), memory_factor=None, fresh=False):
+                 max_error_pct=None, error_rows=(), memory_factor=None, fresh=False,
+                 max_bytes=None):
         self.id, self.text, self.panels, self.at, self.lower = id, text, panels, at, lower
         self.kinds, self.max_error_pct, self.error_rows = kinds, max_error_pct, error_rows
-        self.memory_factor, self.fresh = memory_factor, fresh
+        self.memory_factor, self.fresh, self.max_bytes = memory_factor, fresh, max_bytes
 
     def rule(self):
         what = "lowest median ns per get" if self.lower else "highest median throughput"
@@ -55,6 +58,8 @@ class Scenario:
         if self.memory_factor:
             out += (" using at most %gx the smallest bytes per counter among them"
                     % self.memory_factor)
+        if self.max_bytes:
+            out += " using at most %g bytes per counter" % self.max_bytes
         if self.fresh:
             out += ", leaving out those whose get is stale (%s)" % ", ".join(sorted(STALE_READ))
         out += ("; every variant whose min-max band overlaps the best's is named with it "
@@ -92,6 +97,9 @@ SCENARIOS = [
              HIGH, max_error_pct=1.0, error_rows=HIGH_ROWS),
     Scenario("many-counters", "Many counters, one hot (7500 counters; memory per counter "
              "matters)", [("dice-fig5", "")], memory_factor=2),
+    Scenario("many-exact", "Many exact counters, one hot (7500 counters, precise only; at "
+             "most 1 KiB per counter, 7.3 MiB for the array)", [("dice-fig5", "")],
+             kinds=PRECISE, max_bytes=1024),
     Scenario("read-heavy", "Read-heavy, fresh reads: the cost of a get that sees every "
              "completed increment", [("read-cost", "-ns")], lower=True, fresh=True),
     Scenario("read-heavy-stale", "Read-heavy, a stale get acceptable: the cost of a get",
@@ -182,6 +190,9 @@ def recommend(rs, figs, sc):
             limit = sc.memory_factor * min(known)
             cands = {s: c for s, c in cands.items() if mem.get(s, float("inf")) <= limit}
             row["rule"] += " (here: at most %g bytes)" % limit
+    if sc.max_bytes and cands:
+        mem = bytes_at(rs, sources[0], t)
+        cands = {s: c for s, c in cands.items() if mem.get(s, float("inf")) <= sc.max_bytes}
     ranked = sorted(cands.items(), key=lambda kv: kv[1][1]["median"], reverse=not sc.lower)
     row["threads"] = t
     if not ranked:
@@ -191,7 +202,7 @@ def recommend(rs, figs, sc):
     row.update(best=best, figure=bfig[0], panel=bfig[0] + bfig[1],
                value=f_value(bp["median"], sc.lower),
                caveat=caveat(best.split("[")[0], kind.get(best.split("[")[0])))
-    if sc.memory_factor:
+    if sc.memory_factor or sc.max_bytes:
         row["value"] += ", %g bytes per counter" % bytes_at(rs, sources[0], t)[best]
     if sc.max_error_pct is not None:
         row["value"] += ", worst |error| %.3g%%" % errors.get(best, 0.0)

@@ -335,8 +335,8 @@ check partial_set_skips_missing_with_reason \
 # "Which counter to use": the rules pick known winners on a copy of the fixture
 # where the numbers are made decisive: RBO x1000 and Serial (racy) x1e6 at 0%
 # work; BFP-DUP x1e5 but with a 5% error (above the 1% of approx-high); Morris
-# x1000 with 7500 counters; CAS reads in 0.5 ns. Single-threaded cost has no
-# error bound: BFP-DUP wins it.
+# x1000 with 7500 counters, CAS x100 there (the best precise one: many-exact);
+# CAS reads in 0.5 ns. Single-threaded cost has no error bound: BFP-DUP wins it.
 copy_set adv
 scale() { # scale FILE VARIANT COLUMN FACTOR [COLUMN VALUE]
 	awk -F, -v OFS=, -v v="$2" -v c="$3" -v f="$4" -v c2="${5:-0}" -v x="${6:-}" \
@@ -346,13 +346,15 @@ scale "$tmp/adv/dice-fig4-high.csv" RBO 16 1000
 scale "$tmp/adv/dice-fig4-high.csv" Serial 16 1000000
 scale "$tmp/adv/dice-fig4-high.csv" BFP-DUP 16 100000 15 0.05
 scale "$tmp/adv/dice-fig5.csv" Morris 16 1000
+scale "$tmp/adv/dice-fig5.csv" CAS 16 100
 scale "$tmp/adv/read-cost.csv" CAS 23 0 23 0.5
 "$py" "$plots/aggregate.py" "$tmp/adv" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/adv" >/dev/null 2>&1
 check advice_picks_known_winners "$py" -c '
 import json, sys
 got = {a["id"]: a["best"] for a in json.load(open(sys.argv[1]))["advice"]}
 want = {"precise-high": "RBO", "approx-high": "RBO", "single-thread": "BFP-DUP",
-        "many-counters": "Morris", "read-heavy": "CAS", "read-heavy-stale": "CAS"}
+        "many-counters": "Morris", "many-exact": "CAS", "read-heavy": "CAS",
+        "read-heavy-stale": "CAS"}
 assert all(got[k] == v for k, v in want.items()), got
 assert got["precise-low"] not in (None, "Serial"), got
 ' "$tmp/adv/figdata/claims.json"
@@ -369,7 +371,7 @@ assert "lags" in caveat("Batched", "precise") and caveat("Sharded", "precise") i
 ' "$tmp/adv/figdata/claims.json" "$plots"
 check advice_caveat_in_report grep -qF 'Caveat: approximate' "$tmp/adv/REPORT.md"
 check advice_section_ends_report sh -c "sed -n '/^## Which counter to use on this machine\$/,\$p' '$tmp/adv/REPORT.md' |
-	grep -c '^| [A-Z].* | \*provisional: .*\*\. \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 7 &&
+	grep -c '^| [A-Z].* | \*provisional: .*\*\. \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 8 &&
 	test \"\$(grep '^## ' '$tmp/adv/REPORT.md' | tail -1)\" = '## Which counter to use on this machine'"
 check advice_rule_stated grep -qF 'whose worst \|relative error\| over every run of dice-fig4-high.csv at 0% work' "$tmp/adv/REPORT.md"
 # The fixture has 2 runs per point: every answer is provisional, and says why.
