@@ -167,6 +167,8 @@ static void meta_machine(FILE *f, const run_setup *s, const prov_cpu *cpu)
 	        : !topo_can_bind(s->topo) ? "none: this topology does not allow binding"
 	        : bind ? bind : "ok: every worker bound to its PU",
 	        true);
+	/* how PerCPU and PerCPUGroup add here (sc_rseq.h) */
+	json_kv(f, "percpu_path", sc_percpu_path(), true);
 	fprintf(f, "  \"pmu_events\": [");
 	for (unsigned e = 0; e < s->pmu->nevents; e++) {
 		fprintf(f, "%s", e ? ", " : "");
