@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "histogram.h"
+#include "meta.h"
 #include "output.h"
 
 /* A CSV field: quoted when it holds a comma, quote or newline. */
@@ -123,6 +124,69 @@ void out_csv_row(FILE *f, const run_setup *s, const plan_variant *pv, uint32_t t
 #undef CSV_LAT_PUT_
 	fputc('\n', f);
 }
+/*
+ * --format=json: the same columns as the CSV, one JSON object per row (JSON
+ * Lines); a number that is not finite, or an empty optional one, is null.
+ */
+static void json_num(FILE *f, bool have, double x, int decimals)
+{
+	if (have && isfinite(x))
+		fprintf(f, "%.*f", decimals, x);
+	else
+		fputs("null", f);
+}
+static void json_g(FILE *f, double x, int digits)
+{
+	if (isfinite(x))
+		fprintf(f, "%.*g", digits, x);
+	else
+		fputs("null", f);
+}
+static void json_put_TEXT(FILE *f, const char *s) { meta_json_string(f, s); }
+static void json_put_UINT(FILE *f, unsigned x) { fprintf(f, "%u", x); }
+static void json_put_U64(FILE *f, uint64_t x) { fprintf(f, "%llu", (unsigned long long)x); }
+static void json_put_FLAG(FILE *f, bool x) { fputc(x ? '1' : '0', f); }
+static void json_put_FIX1(FILE *f, double x) { json_num(f, true, x, 1); }
+static void json_put_FIX4(FILE *f, double x) { json_num(f, true, x, 4); }
+static void json_put_G6(FILE *f, double x) { json_g(f, x, 6); }
+static void json_put_G9(FILE *f, double x) { json_g(f, x, 9); }
+static void json_put_OPT0(FILE *f, double x) { json_num(f, true, x, 0); }
+static void json_put_OPT1(FILE *f, double x) { json_num(f, true, x, 1); }
+static void json_put_OPT2(FILE *f, double x) { json_num(f, true, x, 2); }
+static void json_put_OPT3(FILE *f, double x) { json_num(f, true, x, 3); }
+
+void out_json_row(FILE *f, const run_setup *s, const plan_variant *pv, uint32_t threads,
+                  unsigned run, const run_result *r)
+{
+	csv_row row = {.s = s, .p = s->plan, .v = pv->v, .threads = threads, .run = run, .r = r};
+	const csv_row *x = &row;
+	int col = 0;
+	row_prepare(&row, pv);
+	fputc('{', f);
+#define JSON_PUT_(name, format, value)                                                     \
+	fputs(col++ ? ",\"" #name "\":" : "\"" #name "\":", f);                            \
+	json_put_##format(f, (value));
+	CSV_COLUMNS(JSON_PUT_)
+#undef JSON_PUT_
+	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++) {
+		int k = pmu_column_event(s->pmu, e);
+		char key[256];
+		snprintf(key, sizeof key, "%s_per_op", s->pmu->requested[e]);
+		fputc(',', f);
+		meta_json_string(f, key);
+		fputc(':', f);
+		json_num(f, r->pmu_counted && k >= 0, k >= 0 ? r->per_op[k] : 0, 4);
+	}
+#define JSON_LAT_PUT_(name, i)                                                             \
+	fputs(",\"" #name "\":", f);                                                       \
+	json_num(f, r->latency, r->lat_ns[i], 1);
+	if (s->plan->latency) {
+		CSV_LATENCY_COLUMNS(JSON_LAT_PUT_)
+	}
+#undef JSON_LAT_PUT_
+	fputs("}\n", f);
+}
+
 const char out_latency_header[] = "counter,threads,run,bucket_low_ns,bucket_high_ns,count\n";
 
 void out_latency_rows(FILE *f, const sc_variant *v, uint32_t threads, unsigned run,
