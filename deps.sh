@@ -11,6 +11,7 @@
 #   --ci           also the packages only CI needs (clang++ builds, help2man,
 #                  man page rendering)
 #   --list         print the packages, one line, and exit
+#   -h, --help     this text; --version: the version line
 #
 # Exit status: 0 when everything is installed (or was just installed), 1 when
 # packages are missing and were not installed, 2 on a usage error. Where
@@ -34,8 +35,9 @@ for arg in "$@"; do
 	--no-install) no_install=1 ;;
 	--ci) PKGS="$PKGS $CI_PKGS" ;;
 	--list) list=1 ;;
-	-h | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "$me: unknown option $arg (expected --no-install, --ci, --list)" >&2; exit 2 ;;
+	-h | --help) sed -n '3,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--version) exec sh "$(dirname "$0")/harness/version.sh" deps.sh ;;
+	*) echo "$me: unknown option $arg (expected --no-install, --ci, --list, --help, --version)" >&2; exit 2 ;;
 	esac
 done
 # shellcheck disable=SC2086,SC2116

@@ -28,7 +28,6 @@ nothing read from a set is executed. Exit status 0, 1 when a file cannot be
 read or written, 2 on bad usage or a set that is refused.
 """
 
-import argparse
 import io
 import math
 import os
@@ -722,8 +721,9 @@ def build(args):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(
-        prog="plots/atlas",
+    import cli  # the parser of the plots tools (plots/cli.py)
+    ap = cli.Parser(
+        "plots/atlas",
         description="Read result sets from different machines side by side: writes "
                     "ATLAS.md, atlas-normalised.csv, atlas-unmatched.csv and figures "
                     "(README: An atlas across machines).")
