@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """atlas.py SET... [--out DIR] - which counter on which machine: result sets from
-different machines read side by side (doc/design.md §10, README "An atlas across
+different machines read side by side (doc/design.md §10, doc/figures.md "An atlas across
 machines").
 
 Run through plots/atlas, which finds a Python with matplotlib for the figures.
@@ -726,7 +726,7 @@ def main(argv):
         "plots/atlas",
         description="Read result sets from different machines side by side: writes "
                     "ATLAS.md, atlas-normalised.csv, atlas-unmatched.csv and figures "
-                    "(README: An atlas across machines).")
+                    "(doc/figures.md: An atlas across machines).")
     ap.add_argument("sets", metavar="SET", nargs="+", help="a result set (one per machine)")
     ap.add_argument("--out", metavar="DIR", default="atlas",
                     help="output directory (default ./atlas; created if missing; never "

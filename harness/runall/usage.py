@@ -154,7 +154,7 @@ Options:
                    set must be on a directory all nodes share, the nodes of
                    one kind. With --resume DIR: submit again only the shards
                    with parts to run, then the merge. Prints the job ids and
-                   the squeue and resume commands (README "Running on a
+                   the squeue and resume commands (doc/running.md "Running on a
                    cluster"); without sbatch on PATH, exit 2. The merge job
                    runs --resume DIR --slurm-merge --slurm-tasks=K
   --slurm-tasks=K  tasks of the array (default: one per invocation, at most 16)
