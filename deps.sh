@@ -8,8 +8,8 @@
 #                  otherwise, after one line naming the packages
 #   --no-install   (or SCOUNTERS_NO_INSTALL=1) install nothing: name the
 #                  apt-get line for what is missing and exit 1
-#   --ci           also the packages only CI needs (clang++ builds, help2man,
-#                  man page rendering)
+#   --ci           also the packages only CI needs (clang++ builds, man page
+#                  rendering)
 #   --list         print the packages, one line, and exit
 #   -h, --help     this text; --version: the version line
 #
@@ -22,9 +22,9 @@ set -u
 # Building, make check, scbench with hwloc and PAPI, the figures and report.
 PKGS="build-essential autoconf automake libtool pkg-config git libhwloc-dev hwloc
 libpapi-dev papi-tools gnuplot-nox python3-matplotlib python3-numpy python3-scipy"
-# CI only: clang++ builds of the embed examples, help2man for scbench(1),
-# groff and man-db to render the section-3 pages in make check.
-CI_PKGS="clang help2man groff-base man-db cmake meson ninja-build"
+# CI only: clang++ builds of the embed examples, groff and man-db to render
+# the man pages in make check.
+CI_PKGS="clang groff-base man-db cmake meson ninja-build"
 
 me=deps.sh
 no_install=${SCOUNTERS_NO_INSTALL:-}

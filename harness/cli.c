@@ -75,7 +75,7 @@ void cli_usage(FILE *f)
 	      "error), 130/143 interrupted by SIGINT/SIGTERM (nothing half-written is left\n"
 	      "behind; during start-up scbench ends at once).\n"
 	      "Environment: SCOUNTERS_NODE=rseq|getcpu|fixed (how node ids are read, see\n"
-	      "README); SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the\n"
+	      "man scbench); SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the\n"
 	      "pause as costing nothing (it then fails with status 3);\n"
 	      "SCBENCH_STARTUP_PROFILE=1: one line on standard error saying where the\n"
 	      "invocation's time went (hwloc topology, options, PAPI, calibration, runs).\n",
