@@ -38,7 +38,7 @@ void summary_add(summary *t, double ops_per_ms, double rel_error);
 void summary_point(summary *t, const sc_variant *v, uint32_t threads);
 void summary_free(summary *t);
 
-/* The line's figures (for tests of the arithmetic): medians and spread of n values. */
+/* The median of n values (sorts x in place); NAN for none. */
 double summary_median(double *x, unsigned n);
 
 #endif /* SC_SUMMARY_H */

@@ -11,11 +11,8 @@ set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 
-cp "$TOP_SRCDIR/run-all.sh" "$tmp/run-all.sh"
-mkdir "$tmp/harness" && cp -r "$TOP_SRCDIR/harness/runall" "$tmp/harness/" || exit 1
-"$SCBENCH" --list=json >"$tmp/list.json" || exit 1
-export FAKE_LIST=$tmp/list.json FAKE_LOG=$tmp/log
-cp "$TOP_SRCDIR/tests/fake-scbench.sh" "$tmp/fake-scbench" && chmod +x "$tmp/fake-scbench" || exit 1
+runall_tree || exit 1
+export FAKE_LOG=$tmp/log
 args="--quick --max-threads 2 --experiments=dice-fig3 --variants=FetchAdd,Serial --order-seed 7"
 
 # In a log: one line per invocation, each ending in a newline, no escapes.
