@@ -64,7 +64,9 @@ def parser():
     ap.add_argument("--slurm-merge", action="store_true")
     ap.add_argument("-h", "--help", action="store_true")
     ap.add_argument("--version", action=Version, default=False)
-    ap.set_defaults(mode="default", experiments="", variants="", sbatch_options=[])
+    # experiments and variants: None when not given, so that an empty value ("--variants=")
+    # can be told from none.
+    ap.set_defaults(mode="default", sbatch_options=[])
     return ap
 
 

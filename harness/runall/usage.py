@@ -167,9 +167,9 @@ One mode at a time: --quick, --paper and --paper-errors exclude each other
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
 PYTHON_MPL (a Python with matplotlib, default: found by plots/regen;
 "none": no PDF/SVG figures).
-A result set is never overwritten. Progress goes to standard error: on a terminal one
-line redrawn in place (runs done of all, the current point, time elapsed and
-left), else one line per invocation. --resume
+A result set is never overwritten. Progress goes to standard error: on a
+terminal one line redrawn in place (invocations done of all, the current
+point, time elapsed and left), else one line per invocation. --resume
 reads run-all.conf, run-all.plan and run-all.order as data (never runs them)
 and runs again any part that does not match its plan line. Exit status: 0,
 1 when a run or plots/regen failed (or --merge-only found parts missing or
