@@ -107,11 +107,9 @@ def aggregate(argv):
     write_atomically(os.path.join(outdir, "claims.json"),
                      json.dumps(doc, indent=1, sort_keys=False) + "\n")
     made = [w for _, s, w in figs.index if s == "ok"]
-    skipped = [(i, w) for i, s, w in figs.index if s != "ok"]
+    # The figures without data: plots/regen says them, once, in one line.
     print("aggregate.py: %d figure(s) with data in %s (%d .dat files), %d claims"
           % (len(made), outdir, sum(len(w.split()) for w in made), len(judged)))
-    for i, w in skipped:
-        print("aggregate.py: skipped %s: %s" % (i, w))
     for n in rs.notes + figs.notes + consistency.band_notes(figs.stats):
         print("aggregate.py: note: %s" % n)
     return 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """atlas.py SET... [--out DIR] - which counter on which machine: result sets from
-different machines read side by side (doc/design.md §10, README "An atlas across
+different machines read side by side (doc/design.md §10, doc/figures.md "An atlas across
 machines").
 
 Run through plots/atlas, which finds a Python with matplotlib for the figures.
@@ -28,7 +28,6 @@ nothing read from a set is executed. Exit status 0, 1 when a file cannot be
 read or written, 2 on bad usage or a set that is refused.
 """
 
-import argparse
 import io
 import math
 import os
@@ -722,11 +721,12 @@ def build(args):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(
-        prog="plots/atlas",
+    import cli  # the parser of the plots tools (plots/cli.py)
+    ap = cli.Parser(
+        "plots/atlas",
         description="Read result sets from different machines side by side: writes "
                     "ATLAS.md, atlas-normalised.csv, atlas-unmatched.csv and figures "
-                    "(README: An atlas across machines).")
+                    "(doc/figures.md: An atlas across machines).")
     ap.add_argument("sets", metavar="SET", nargs="+", help="a result set (one per machine)")
     ap.add_argument("--out", metavar="DIR", default="atlas",
                     help="output directory (default ./atlas; created if missing; never "

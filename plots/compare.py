@@ -44,7 +44,6 @@ The method (METHOD below, repeated in COMPARE.md):
 Exit status 0, 1 on a failure, 2 on bad usage or when A or B is not a result set.
 """
 
-import argparse
 import math
 import os
 import sys
@@ -459,8 +458,9 @@ def render(rows, a, b, ma, mb, figures, power, warn):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(
-        prog="plots/compare",
+    import cli  # the parser of the plots tools (plots/cli.py)
+    ap = cli.Parser(
+        "plots/compare",
         description="Compare result set B with result set A point by point: writes "
                     "compare.csv, COMPARE.md and overlay figures (see results/README.md).")
     ap.add_argument("a", metavar="A", help="the first result set (the baseline)")

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_atlas.sh - plots/atlas (README "An atlas across machines"), as TAP: an atlas
+# test_atlas.sh - plots/atlas (doc/figures.md "An atlas across machines"), as TAP: an atlas
 # of two machines, the committed reference set (2 PUs; in a tree without it, the
 # fixture results-small given a cpu record and a default mode) and the synthetic 256-PU, 4-node set
 # of tests/fixtures/synth_bigbox.py given a cpu record of its own. Checked: the

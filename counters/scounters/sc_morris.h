@@ -227,7 +227,7 @@ static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *
  *
  * switch-after (1 .. 4, default SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT):
  * Dice §3.2 switches "if the CAS fails multiple times", so the default is
- * above 1; the value was measured (see README, "MorrisAdapt's
+ * above 1; the value was measured (see doc/embedding.md, "MorrisAdapt's
  * switch-after"), 1 to 4 in one run.
  */
 #define SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT 2u

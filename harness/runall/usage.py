@@ -154,16 +154,22 @@ Options:
                    set must be on a directory all nodes share, the nodes of
                    one kind. With --resume DIR: submit again only the shards
                    with parts to run, then the merge. Prints the job ids and
-                   the squeue and resume commands (README "Running on a
+                   the squeue and resume commands (doc/running.md "Running on a
                    cluster"); without sbatch on PATH, exit 2. The merge job
                    runs --resume DIR --slurm-merge --slurm-tasks=K
   --slurm-tasks=K  tasks of the array (default: one per invocation, at most 16)
-  --help           this text
+  -h, --help       this text, on standard output
+  --version        the version (and git revision) on standard output
+
+One mode at a time: --quick, --paper and --paper-errors exclude each other
+(a second one is a usage error, never a silent switch).
 
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
 PYTHON_MPL (a Python with matplotlib, default: found by plots/regen;
 "none": no PDF/SVG figures).
-A result set is never overwritten. Progress goes to standard error. --resume
+A result set is never overwritten. Progress goes to standard error: on a
+terminal one line redrawn in place (invocations done of all, the current
+point, time elapsed and left), else one line per invocation. --resume
 reads run-all.conf, run-all.plan and run-all.order as data (never runs them)
 and runs again any part that does not match its plan line. Exit status: 0,
 1 when a run or plots/regen failed (or --merge-only found parts missing or
