@@ -111,11 +111,12 @@ def header_rows(rs):
             mode.append("only the %s %s" % (what, ", ".join(rs[key])))
     pt = rs.get("protocol_timed")
     if pt:
-        mode.append("timed points: %s s warm-up + %s s measured, %s runs per point"
-                    % (pt["warmup_s"], pt["duration_s"], pt["runs"]))
+        mode.append("timed points: %s s warm-up + %s s measured, %s run%s per point"
+                    % (pt["warmup_s"], pt["duration_s"], pt["runs"],
+                       "" if str(pt["runs"]) == "1" else "s"))
     pc = rs.get("protocol_count")
     if pc:
-        mode.append("count-to-N: %s runs per N" % pc["runs"])
+        mode.append("count-to-N: %s run%s per N" % (pc["runs"], "" if str(pc["runs"]) == "1" else "s"))
     order = rs.get("run_all_order")
     if order:
         mode.append("timed: each run its own scbench invocation, repetition r of every point "

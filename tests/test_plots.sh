@@ -374,6 +374,15 @@ check advice_section_ends_report sh -c "sed -n '/^## Which counter to use on thi
 	grep -c '^| [A-Z].* | \*provisional: .*\*\. \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 8 &&
 	test \"\$(grep '^## ' '$tmp/adv/REPORT.md' | tail -1)\" = '## Which counter to use on this machine'"
 check advice_rule_stated grep -qF 'whose worst \|relative error\| over every run of dice-fig4-high.csv at 0% work' "$tmp/adv/REPORT.md"
+# One run per point is "1 run" (it read "1 runs"): the baselines of a copy
+# of the fixture cut to run 0.
+copy_set one
+csvawk 'FNR == 1 || $col("run") == 0' "$tmp/one/baselines.csv" >"$tmp/one/b1" &&
+	mv "$tmp/one/b1" "$tmp/one/baselines.csv"
+"$py" "$plots/aggregate.py" "$tmp/one" >/dev/null 2>&1
+check one_run_is_singular sh -c "grep -qx '# runs: 1 run per point' '$tmp/one/figdata/baselines-w0.dat' &&
+	! grep -rq '1 runs' '$tmp/one/figdata'"
+
 # The fixture has 2 runs per point: every answer is provisional, and says why.
 check advice_provisional_with_two_runs "$py" -c '
 import json, sys
