@@ -97,6 +97,20 @@ void sc_percpu_add_slow(unsigned char *slot0, size_t stride, uint32_t slots, uin
 const char *sc_percpu_path(void);
 
 /*
+ * The start (label 0) and the descriptor (label 3, in section __rseq_cs:
+ * version 0, flags 0, start_ip 1, post_commit_offset 2 - 1, abort_ip 4) of
+ * the sequence below, the same on every architecture.
+ */
+#define SC_RSEQ_DESCRIPTOR_                                                                \
+	"0:\n\t"                                                                           \
+	".pushsection __rseq_cs, \"aw\"\n\t"                                               \
+	".balign 32\n\t"                                                                   \
+	"3:\n\t"                                                                           \
+	".long 0x0, 0x0\n\t"                                                               \
+	".quad 1f, 2f - 1f, 4f\n\t"                                                        \
+	".popsection\n\t"
+
+/*
  * Add v to the calling CPU's word of the array at slot0 (slots >= 1 CPU
  * words at stride bytes, a multiple of 8, then the overflow word; see
  * above). Exact under preemption, migration, signals (a signal handler may
@@ -137,13 +151,7 @@ SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint
 		 * "memory": the add writes the array and the area.
 		 */
 #if defined(__x86_64__)
-		__asm__ goto("0:\n\t"
-		             ".pushsection __rseq_cs, \"aw\"\n\t"
-		             ".balign 32\n\t"
-		             "3:\n\t"
-		             ".long 0x0, 0x0\n\t"
-		             ".quad 1f, 2f - 1f, 4f\n\t"
-		             ".popsection\n\t"
+		__asm__ goto(SC_RSEQ_DESCRIPTOR_
 		             "leaq 3b(%%rip), %%rax\n\t"
 		             "movq %%rax, 8(%[area])\n\t"
 		             "1:\n\t"
@@ -168,13 +176,7 @@ SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint
 		             : "rax", "memory", "cc"
 		             : overflow);
 #else
-		__asm__ goto("0:\n\t"
-		             ".pushsection __rseq_cs, \"aw\"\n\t"
-		             ".balign 32\n\t"
-		             "3:\n\t"
-		             ".long 0x0, 0x0\n\t"
-		             ".quad 1f, 2f - 1f, 4f\n\t"
-		             ".popsection\n\t"
+		__asm__ goto(SC_RSEQ_DESCRIPTOR_
 		             "adrp x9, 3b\n\t"
 		             "add x9, x9, :lo12:3b\n\t"
 		             "str x9, [%[area], #8]\n\t"
