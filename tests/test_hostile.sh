@@ -102,6 +102,17 @@ SCBENCH=$tmp/stand-in "$tmp/run-all.sh" --max-threads 99999999999999999999 --out
 check max_threads_huge_exit_2 test $? -eq 2
 check max_threads_huge_one_line sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q '^run-all.sh: --max-threads' '$tmp/err'"
 
+# issue 29, 5. An empty --experiments= or --variants= (an unset shell variable)
+# is refused, never "all": nothing is planned.
+for opt in experiments variants; do
+	for form in "--$opt=" "--$opt "; do
+		# shellcheck disable=SC2086 # "--opt " splits into the option and an empty value
+		SCBENCH=$tmp/stand-in "$tmp/run-all.sh" $form"" --out "$tmp/empty-list" >/dev/null 2>"$tmp/err"
+		check "empty_${opt}_refused (${form})" sh -c "test $? -eq 2 &&
+			grep -q '^run-all.sh: --$opt is empty' '$tmp/err' && test ! -e '$tmp/empty-list'"
+	done
+done
+
 # --- the plots: numbers read back are checked; one-line errors ----------------
 fixture=$TOP_SRCDIR/tests/fixtures/results-small
 agg() { "$PLOTPY" "$TOP_SRCDIR/plots/aggregate.py" "$@" >/dev/null 2>"$tmp/err"; }
@@ -192,6 +203,97 @@ cp "$fixture/dice-fig5.csv" "$tmp/keep/dice-fig5.csv"
 agg "$tmp/keep"
 check replaced_file_keeps_mode test "$(stat -c %a "$tmp/keep/figdata/claims.json")" = 600
 check stale_python_temp_removed test ! -e "$tmp/keep/figdata/claims.json.tmp.Zz9Zz9"
+
+# --- issue 29: one line and status 1 for what a tool did not expect ------------
+# Every Python entry point runs under one guard (harness/runall/guard.py): a
+# fault injected into each (SCOUNTERS_FAULT=its name) is one line and status 1;
+# SCOUNTERS_DEBUG=1 shows the traceback.
+ref=$TOP_SRCDIR/results/reference/bhyve-turin-2pu
+fresh_set guard
+for t in "aggregate.py aggregate.py" "report.py report.py" "compare.py plots/compare" \
+	"atlas.py plots/atlas" "mpl_figures.py mpl_figures.py" "style.py style.py" \
+	"gpvars.py gpvars.py"; do
+	set -- $t
+	SCOUNTERS_FAULT=$2 "$PLOTPY" "$TOP_SRCDIR/plots/$1" "$tmp/guard" "$tmp/guard" \
+		>/dev/null 2>"$tmp/err"
+	check "guard_${1%.py}_one_line" sh -c "test $? -eq 1 && grep -q '^$2: internal error: InjectedFault' '$tmp/err'"
+	check "guard_${1%.py}_no_traceback" one_line
+done
+SCOUNTERS_FAULT=run-all.sh run_all --resume "$rs"
+check guard_run_all_one_line sh -c "test $? -eq 1 && grep -q 'internal error: InjectedFault' '$tmp/err'"
+check guard_run_all_no_traceback one_line
+SCOUNTERS_DEBUG=1 SCOUNTERS_FAULT=aggregate.py agg "$tmp/guard"
+check guard_debug_traceback grep -q '^Traceback' "$tmp/err"
+# 3. A CSV without a column every result CSV has: one line naming it, status 1.
+for c in threads work_pct counters ops; do
+	fresh_set col
+	awk -F, -v OFS=, -v c="$c" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i }
+		{ $k = ""; sub(/,,/, ","); sub(/,$/, ""); print }' "$fixture/dice-fig5.csv" >"$tmp/col/dice-fig5.csv"
+	agg "$tmp/col"
+	check "no_column_${c}_aggregate" sh -c "test $? -eq 1 && grep -q 'dice-fig5.csv: no column $c' '$tmp/err'"
+	"$PLOTPY" "$TOP_SRCDIR/plots/compare.py" --no-figures --out "$tmp/col-cmp" "$fixture" "$tmp/col" \
+		>/dev/null 2>"$tmp/err"
+	check "no_column_${c}_compare" sh -c "test $? -eq 1 && grep -q 'dice-fig5.csv: no column $c' '$tmp/err'"
+done
+rm -rf "$tmp/refcol" && cp -r "$ref" "$tmp/refcol"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "counters") k = i }
+	{ $k = ""; sub(/,,/, ","); print }' "$ref/dice-fig5.csv" >"$tmp/refcol/dice-fig5.csv"
+"$PLOTPY" "$TOP_SRCDIR/plots/atlas.py" --no-figures --out "$tmp/col-atlas" "$ref" "$tmp/refcol" \
+	>/dev/null 2>"$tmp/err"
+check no_column_atlas sh -c "test $? -eq 1 && grep -q 'dice-fig5.csv: no column counters' '$tmp/err'"
+# 3. failed-points.csv not UTF-8: the report says so.
+fresh_set fp
+agg "$tmp/fp"
+printf 'experiment,part,args,reason\ndice-fig5,t1,x,\377\376\n' >"$tmp/fp/failed-points.csv"
+"$PLOTPY" "$TOP_SRCDIR/plots/report.py" "$tmp/fp" >/dev/null 2>"$tmp/err"
+check report_failed_points_not_utf8 sh -c "test $? -eq 0 && grep -q 'failed-points.csv is not UTF-8 text' '$tmp/fp/REPORT.md'"
+
+# --- issue 29, 1: no path reaches a shell --------------------------------------
+# Result sets whose paths hold ' " $() backquotes, spaces, a newline and a
+# leading dash, through plots/regen, run-all.sh (a run, --merge-only and their
+# regeneration), plots/compare and plots/atlas, all run in $tmp/meta: a command
+# of a path that ran would leave a file pwned* there. The outputs are those of
+# the same work on plain paths.
+meta=$tmp/meta
+mkdir "$meta" && ln -s "$TOP_SRCDIR/plots" "$tmp/plots" || exit 1
+nl='
+'
+odd="-s '\$(touch pwned1)' \"\`touch pwned2\`\" \$(touch pwned3)${nl}\`touch pwned4\`"
+cp -r -- "$fixture" "$meta/$odd" && cp -r "$fixture" "$tmp/plain" || exit 1
+(cd "$meta" && PYTHON_MPL=none "$TOP_SRCDIR/plots/regen" "$odd" >/dev/null 2>"$tmp/err")
+check odd_regen_exit_0 test $? -eq 0
+PYTHON_MPL=none "$TOP_SRCDIR/plots/regen" "$tmp/plain" >/dev/null 2>&1
+check odd_regen_same_figures sh -c "cd '$tmp/plain' && ls figdata/*.dat figures/*.png >'$tmp/made' &&
+	test \$(grep -c png '$tmp/made') -eq \$(grep -c '	ok	' figdata/figures.tsv) &&
+	while read -r f; do cmp -s \"\$f\" \"\$0/\$f\" || exit 1; done <'$tmp/made'" "$meta/$odd"
+check odd_regen_report test -s "$meta/$odd/REPORT.md"
+# run-all.sh: a run (with its merge and regen), then --merge-only, with the fake scbench.
+cp "$TOP_SRCDIR/tests/fake-scbench.sh" "$tmp/fake" && chmod +x "$tmp/fake" || exit 1
+fake_run() {
+	(cd "$meta" && FAKE_LIST=$tmp/list FAKE_LOG=$tmp/fake.log SCBENCH=$tmp/fake PYTHON_MPL=none \
+		"$tmp/run-all.sh" --quick --max-threads 1 "$@" >/dev/null 2>"$tmp/err")
+}
+small="--experiments=dice-fig5 --variants=CAS,FetchAdd --order-seed=5"
+fake_run $small "--out=$odd.run"
+check odd_run_all_exit_0 test $? -eq 0
+fake_run $small --out="$tmp/plain.run"
+check odd_run_all_same_csv cmp -s "$tmp/plain.run/dice-fig5.csv" "$meta/$odd.run/dice-fig5.csv"
+check odd_run_all_figure test -s "$meta/$odd.run/figures/dice-fig5.png"
+rm "$meta/$odd.run/dice-fig5.csv" "$meta/$odd.run/REPORT.md"
+fake_run --resume="$odd.run" --merge-only
+check odd_merge_only_exit_0 test $? -eq 0
+check odd_merge_only_same_csv cmp -s "$tmp/plain.run/dice-fig5.csv" "$meta/$odd.run/dice-fig5.csv"
+check odd_merge_only_report test -s "$meta/$odd.run/REPORT.md"
+# compare and atlas, their --out too.
+(cd "$meta" && "$TOP_SRCDIR/plots/compare" --out "$odd.cmp" -- "$odd.run" "$tmp/plain.run" \
+	>/dev/null 2>"$tmp/err")
+check odd_compare_exit_0 sh -c "test $? -eq 0 && test -s \"\$0/compare.csv\" && test -s \"\$0/COMPARE.md\"" "$meta/$odd.cmp"
+cp -r -- "$ref" "$meta/$odd.ref" && sed -i 's/"host": "vm"/"host": "other"/' -- "$meta/$odd.ref"/*.meta.json
+(cd "$meta" && "$PLOTPY" "$TOP_SRCDIR/plots/atlas.py" --no-figures --out "$odd.atlas" -- "$ref" "$odd.ref" \
+	>/dev/null 2>"$tmp/err")
+check odd_atlas_exit_0 sh -c "test $? -eq 0 && grep -q 'other' \"\$0/ATLAS.md\"" "$meta/$odd.atlas"
+check odd_nothing_ran test -z "$(find "$tmp" -name 'pwned*')"
+rm -f "$tmp/plots"
 
 # --- scbench -----------------------------------------------------------------
 sc() { "$SCBENCH" "$@" >"$tmp/out" 2>"$tmp/err"; }

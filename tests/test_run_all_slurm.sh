@@ -36,6 +36,7 @@ cat >"$tmp/bin/sbatch" <<'EOF'
 echo "$*" >>"$SB_LOG"
 if [ -n "${FAKE_SBATCH_FAIL:-}" ]; then
 	echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2
+	[ -n "${FAKE_SBATCH_BYTES:-}" ] && printf 'bytes \377\376 not UTF-8\n' >&2
 	exit 1
 fi
 n=$(($(wc -l <"$SB_LOG") + 100))
@@ -102,6 +103,10 @@ check merge_script_missing_exit_1 test $? -eq 1
 check merge_script_names_shards sh -c "grep -q 'not merged: shards 0, 2 of 3 ' '$tmp/err' && grep -q -- '--resume $tmp/set' '$tmp/err'"
 check merge_script_merges_nothing test -z "$(find "$tmp/set" -maxdepth 1 -name '*.csv')"
 
+# squeue's output not UTF-8 (issue 29): read all the same, not a traceback.
+printf '\377\376 x y\n101 101_2 RUNNING\n' >"$FAKE_SQUEUE"
+run_all --slurm --resume "$tmp/set"
+check squeue_not_utf8_read sh -c "test $? -eq 1 && grep -q '101_2 (RUNNING' '$tmp/err' && ! grep -q Traceback '$tmp/err' && test \$(wc -l <'$SB_LOG') -eq 2"
 # Resume while a task of the set is still running: refused, nothing submitted.
 echo "101 101_2 RUNNING" >"$FAKE_SQUEUE"
 run_all --slurm --resume "$tmp/set"
@@ -152,4 +157,7 @@ FAKE_SBATCH_FAIL=1 run_all --slurm $plan --out "$tmp/fail"
 check sbatch_failure_exit_1 sh -c "test $? -eq 1 && grep -q 'Invalid partition' '$tmp/err' &&
 	grep -q -- '--slurm --resume $tmp/fail' '$tmp/err' && test -f '$tmp/fail/run-all.plan'"
 check sbatch_called_once_on_failure test "$(wc -l <"$SB_LOG")" -eq $((nsb + 1))
+# sbatch's output not UTF-8 (issue 29): read, not a traceback.
+FAKE_SBATCH_FAIL=1 FAKE_SBATCH_BYTES=1 run_all --slurm $plan --out "$tmp/fail8"
+check sbatch_not_utf8_no_traceback sh -c "test $? -eq 1 && grep -q 'Invalid partition' '$tmp/err' && ! grep -q Traceback '$tmp/err'"
 tap_done

@@ -13,13 +13,14 @@ import subprocess
 import sys
 import time
 
-from . import Failure, Usage, say
+from . import PROG, Failure, Usage, say
 from . import merge as M
 from . import parts as P
 from . import plan as PL
 from . import resultset as RS
 from . import slurm as SL
 from . import usage
+from .guard import guarded
 
 HELP_ANSWERED = 10
 
@@ -27,7 +28,7 @@ HELP_ANSWERED = 10
 class Options:
     mode = "default"
     out = resume = max_threads = order_seed = shard = None
-    experiments = variants = ""
+    experiments = variants = None  # None: not given (all); "" given empty: refused
     plan_only = merge_only = help = False
     slurm = slurm_tasks = None
     slurm_merge = False
@@ -84,6 +85,9 @@ def parse(argv):
         o.order_seed = int(o.order_seed)
         if o.resume is not None:
             raise Usage("--order-seed is for a new result set; --resume follows the recorded order")
+    for name, value in (("--experiments", o.experiments), ("--variants", o.variants)):
+        if value == "":  # an unset shell variable: never "all" (leave the option out for all)
+            raise Usage("%s is empty: name at least one, or leave the option out for all" % name)
     if o.experiments:
         if not re.fullmatch(r"[a-z0-9-]+(,[a-z0-9-]+)*", o.experiments):
             raise Usage("--experiments=%s: expected a comma-separated list of: %s"
@@ -312,4 +316,4 @@ def entry():
 
 
 if __name__ == "__main__":
-    sys.exit(entry())
+    sys.exit(guarded(PROG, entry))

@@ -222,7 +222,7 @@ def write_script(path, text):
 def sbatch(options, args, script):
     """Submit script; its job id (sbatch --parsable prints ID or ID;CLUSTER)."""
     cmd = ["sbatch", "--parsable"] + options + args + [script]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
     out = p.stdout.strip()
     m = re.fullmatch(r"([1-9][0-9]{0,11})(;\S+)?", out)
     if p.returncode != 0 or not m:
@@ -237,7 +237,7 @@ def active_jobs(jobs):
         return []
     try:
         p = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%F %i %T"], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, universal_newlines=True)
+                           stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
     except OSError as e:
         raise Failure("squeue: %s (needed to see whether jobs of the set still run)" % e.strerror)
     if p.returncode != 0:
@@ -245,10 +245,10 @@ def active_jobs(jobs):
     want, found = set(jobs), []
     for line in p.stdout.splitlines():
         f = line.split()
-        if len(f) != 3 or not f[0].isdigit():
+        if len(f) != 3 or not re.fullmatch(r"[0-9]{1,12}", f[0]):  # ASCII only: '²'.isdigit()
             continue
         own = f[1].split("_", 1)[0]
-        if (int(f[0]) in want or (own.isdigit() and int(own) in want)) and f[2] not in ENDED:
+        if (int(f[0]) in want or (re.fullmatch(r"[0-9]{1,12}", own) and int(own) in want)) and f[2] not in ENDED:
             found.append("%s (%s)" % (f[1], f[2]))
     return found
 
