@@ -295,6 +295,38 @@ check odd_atlas_exit_0 sh -c "test $? -eq 0 && grep -q 'other' \"\$0/ATLAS.md\""
 check odd_nothing_ran test -z "$(find "$tmp" -name 'pwned*')"
 rm -f "$tmp/plots"
 
+# --- issue 29, 2 and 3: a merge is all of one schema or nothing -----------------
+# A part with two columns swapped, another schema_version or source_revision,
+# another point's rows or a field over csv's 128 KiB: --merge-only names the
+# part, exits 1 and leaves the set as it was (every file, byte for byte).
+fake_run --order-seed=5 --experiments=dice-fig5,latency --variants=CAS,FetchAdd,Serial --out="$tmp/m0"
+check merge_base_exit_0 test $? -eq 0
+p_cas=parts/dice-fig5/t1-CAS-r0.csv
+p_fa=parts/dice-fig5/t1-FetchAdd-r0.csv
+snapshot() { (cd "$1" && find . -type f ! -path './logs/*' | LC_ALL=C sort | xargs cksum); }
+# damage NAME WHAT: a copy of the set, then the part changed by WHAT (run in it).
+damage() {
+	rm -rf "${tmp:?}/$1" && cp -r "$tmp/m0" "$tmp/$1" && (cd "$tmp/$1" && eval "$2") &&
+		snapshot "$tmp/$1" >"$tmp/$1.before"
+}
+merge_refused() { # NAME PART TEXT: exit 1, the part and TEXT named, nothing changed
+	fake_run --resume="$tmp/$1" --merge-only
+	check "merge_refused_$1" sh -c "test $? -eq 1 && grep -q '$2.*$3' '$tmp/err'"
+	check "merge_refused_${1}_set_unchanged" sh -c "snapshot() { $(declare -f snapshot | sed 1,2d | sed '$d'); }
+		snapshot '$tmp/$1' | cmp -s - '$tmp/$1.before'"
+}
+damage swapped "awk -F, -v OFS=, '{ t = \$3; \$3 = \$4; \$4 = t; print }' $p_cas >x && mv x $p_cas"
+merge_refused swapped "$p_cas" "header differs from parts/dice-fig5/t1-[A-Za-z]*-r0.csv.s at column 3 (run, not threads)"
+damage schema "sed -i 's/^{/{\"schema_version\": 9,/' $p_fa.meta.json"
+merge_refused schema "$p_fa" 'schema_version 9'
+damage revision "sed -i 's/^{/{\"source_revision\": \"abc1234\",/' $p_cas.meta.json"
+merge_refused revision "$p_cas" 'source_revision "abc1234"'
+damage other_point "sed 's/^FetchAdd,/CAS,/' $p_fa >x && mv x $p_fa"
+merge_refused other_point "$p_fa" 'a row of another point (counter CAS'
+damage huge_field "$PY -c 'import sys; t = open(sys.argv[1]).read(); open(sys.argv[1], \"w\").write(t.replace(\"fake, a\", \"x\" * 140000, 1))' $p_cas"
+merge_refused huge_field "$p_cas" 'not a CSV file'
+check merge_huge_field_no_traceback one_line
+
 # --- scbench -----------------------------------------------------------------
 sc() { "$SCBENCH" "$@" >"$tmp/out" 2>"$tmp/err"; }
 short="--counter=Serial --threads=1 --duration=0.01 --warmup=0 --runs=1 --read-cost=off"
