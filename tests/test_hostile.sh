@@ -327,6 +327,23 @@ damage huge_field "$PY -c 'import sys; t = open(sys.argv[1]).read(); open(sys.ar
 merge_refused huge_field "$p_cas" 'not a CSV file'
 check merge_huge_field_no_traceback one_line
 
+# --- issue 29, 11: CI's own tally -------------------------------------------------
+# .ci/run reads each stage's "# PASS: n" / "# FAIL: n" through ci_counts:
+# a carriage return (a VM's serial console) is dropped, anything but a plain
+# count is no summary (status 1: .ci/run then counts the stage failed).
+# shellcheck source=.ci/tally.sh
+. "$TOP_SRCDIR/.ci/tally.sh"
+counts_of() { printf "$1" >"$tmp/summary"; ci_counts "$tmp/summary"; }
+check tally_plain test "$(counts_of '# TOTAL: 5\n# PASS:  354\n# FAIL: 0\n')" = "354 0"
+check tally_carriage_return test "$(counts_of '# PASS: 354\r\n# FAIL: 2\r\n')" = "354 2"
+check tally_leading_zero test "$(counts_of '# PASS: 08\n# FAIL: 09\n')" = "8 9"
+for bad in '# PASS: 3\n' '# PASS: 3x\n# FAIL: 0\n' '# PASS: \n# FAIL: 0\n' \
+	'# PASS: 12345678901\n# FAIL: 0\n' '# PASS: -1\n# FAIL: 0\n' '# PASS: 1+1\n# FAIL: 0\n' ''; do
+	check "tally_refuses_$(printf '%s' "$bad" | tr -c 'A-Za-z0-9' _)" bash -c "! (. '$TOP_SRCDIR/.ci/tally.sh'; printf '$bad' >'$tmp/summary'; ci_counts '$tmp/summary')"
+done
+check tally_unreadable_log bash -c "! (. '$TOP_SRCDIR/.ci/tally.sh'; ci_counts '$tmp/no-such-log')"
+check ci_run_uses_tally sh -c "grep -q '^\. \"\$top/.ci/tally.sh\"' '$TOP_SRCDIR/.ci/run' && grep -q 'counted as a failure' '$TOP_SRCDIR/.ci/run'"
+
 # --- scbench -----------------------------------------------------------------
 sc() { "$SCBENCH" "$@" >"$tmp/out" 2>"$tmp/err"; }
 short="--counter=Serial --threads=1 --duration=0.01 --warmup=0 --runs=1 --read-cost=off"
