@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # .ci/tally.sh - sourced by bash in .ci/run (and tests/test_hostile.sh): reading a
 # stage's test summary, the "# PASS: n" and "# FAIL: n" lines that automake's
 # test-suite.log and the emulation scripts print.

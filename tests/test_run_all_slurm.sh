@@ -134,6 +134,15 @@ run_all --slurm --resume "$tmp/set"
 check resume_complete_merge_alone sh -c "test $? -eq 0 && grep -q 'parts are done: submitted the merge as job 105' '$tmp/out' &&
 	sed -n 5p '$SB_LOG' | grep -q merge.sh && ! sed -n 5p '$SB_LOG' | grep -q -- --array"
 
+# A set whose path holds quotes and commands (issue 29; --slurm refuses a line
+# break): the job scripts quote it; nothing of it runs (the scripts run in $tmp).
+odd="$tmp/odd \$(touch pwned-subst) \`touch pwned-bq\` 'x\" ;touch pwned-semi"
+run_all --slurm $plan --out "$odd"
+check odd_path_submitted test $? -eq 0
+(cd "$tmp" && unset SLURM_ARRAY_TASK_ID && "$odd/slurm/shard.sh" >/dev/null 2>&1)
+check odd_path_shard_script_nothing_ran sh -c "test $? -eq 2 && test -z \"\$(find '$tmp' -maxdepth 1 -name 'pwned-*')\""
+check odd_path_scripts_parse sh -c "bash -n \"\$0/slurm/shard.sh\" && bash -n \"\$0/slurm/merge.sh\"" "$odd"
+
 # Bad options and data.
 run_all --slurm='--array=1-3' $plan --out "$tmp/bad1"
 check own_option_refused sh -c "test $? -eq 2 && test ! -e '$tmp/bad1'"

@@ -169,6 +169,13 @@ def read_record(sdir, invocations):
 
 
 # --- the job scripts ---------------------------------------------------------------
+# Every path in a script's code is shlex.quote()d; in its comments, a path is
+# shown with its control characters as '?' (a newline would end the comment and
+# make the rest of the path a command).
+
+def comment_text(s):
+    return re.sub(r"[\x00-\x1f\x7f]", "?", s)
+
 
 def shard_script(top, d, tasks, pus, scbench):
     """An array task: the node checked against the plan, then its shard."""
@@ -190,7 +197,7 @@ fi
 cd {qtop} || exit 1
 echo "{prog}: shard $i of {tasks} on $(hostname) (job ${{SLURM_ARRAY_JOB_ID:-?}}_$i), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 exec {runall} --resume {qd} --shard="$i/{tasks}"
-""".format(d=d, tasks=tasks, pus=pus, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
+""".format(d=comment_text(d), tasks=tasks, pus=pus, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
            runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d))
 
 
@@ -205,7 +212,7 @@ export SCOUNTERS_NO_INSTALL=1 SCBENCH={qscbench}
 cd {qtop} || exit 1
 echo "{prog}: merge of {tasks} shards on $(hostname) (job ${{SLURM_JOB_ID:-?}}), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 exec {runall} --resume {qd} --slurm-merge --slurm-tasks={tasks}
-""".format(d=d, tasks=tasks, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
+""".format(d=comment_text(d), tasks=tasks, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
            runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d))
 
 
