@@ -327,6 +327,25 @@ damage huge_field "$PY -c 'import sys; t = open(sys.argv[1]).read(); open(sys.ar
 merge_refused huge_field "$p_cas" 'not a CSV file'
 check merge_huge_field_no_traceback one_line
 
+# issue 29, 4. --resume and --merge-only check run-all.conf against the plan,
+# and each part's recorded command line against its plan line.
+conf_refused() { # NAME SED TEXT: run-all.conf edited by SED: both refused, TEXT said
+	damage "$1" "sed -i '$2' run-all.conf"
+	fake_run --resume="$tmp/$1" --merge-only
+	check "conf_refused_merge_$1" sh -c "test $? -eq 2 && grep -q '$3' '$tmp/err'"
+	fake_run --resume="$tmp/$1"
+	check "conf_refused_resume_$1" sh -c "test $? -eq 2 && grep -q '$3' '$tmp/err'"
+	check "conf_refused_${1}_set_unchanged" sh -c "snapshot() { $(declare -f snapshot | sed 1,2d | sed '$d'); }
+		snapshot '$tmp/$1' | cmp -s - '$tmp/$1.before'"
+}
+conf_refused conf_mode 's/^mode=.*/mode=paper/' 'not mode paper.s 2 and 8'
+conf_refused conf_variants 's/^variants=.*/variants=CAS,Bogus/' 'variants=CAS,Bogus, but run-all.plan runs no Bogus'
+conf_refused conf_fewer_variants 's/^variants=.*/variants=CAS/' 'runs FetchAdd too'
+conf_refused conf_experiments 's/^experiments=.*/experiments=dice-fig5,ayers/' 'runs no ayers'
+conf_refused conf_threads 's/^threads=.*/threads="1 2"/' 'runs at most 1 threads'
+damage part_cmd "sed -i 's/--duration=0.2/--duration=8/' $p_cas.meta.json"
+merge_refused part_cmd "$p_cas" 'made by scbench .*--duration=8'
+
 # --- issue 29, 11: CI's own tally -------------------------------------------------
 # .ci/run reads each stage's "# PASS: n" / "# FAIL: n" through ci_counts:
 # a carriage return (a VM's serial console) is dropped, anything but a plain

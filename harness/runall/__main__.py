@@ -190,6 +190,7 @@ def open_result_set(o):
         raise Usage("--resume %s: no run-all.plan/run-all.order (made by an older run-all.sh, which ran "
                     "all runs of a point in one invocation): finish it with that version" % d)
     plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
+    RS.check_conf(conf, plan, os.path.join(d, "run-all.conf"))
     return os.path.abspath(d), conf, plan, order
 
 

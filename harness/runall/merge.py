@@ -155,6 +155,12 @@ def check_schema(d, done, meta_of):
             v, other = sets[label]
             if f(ident, chunk) != v:
                 bad.append("%s: %s %s (%s has %s)" % (name, label, f(ident, chunk), other, v))
+        cmd = meta_of[(ident, chunk)].get("command_line")
+        if isinstance(cmd, list) and all(isinstance(a, str) for a in cmd) and \
+                any(a.startswith("--output=") for a in cmd):  # scbench's record of its invocation
+            ran = [a for a in cmd[1:] if not a.startswith("--output=")]
+            if ran != args.split():
+                bad.append("%s: made by scbench %s, not by its plan line (%s)" % (name, " ".join(ran), args))
         h0, other = headers[ident]
         if tuple(header) != h0:
             at = next((i for i, (a, b) in enumerate(zip(header, h0)) if a != b), min(len(header), len(h0)))
