@@ -394,6 +394,29 @@ check long_latency_name_refused sh -c "test $? -eq 2 && grep -q 'latency.csv.tmp
 echo old >"$tmp/o/m.csv" && chmod 640 "$tmp/o/m.csv"
 sc $short --output="$tmp/o/m.csv"
 check replaced_csv_keeps_mode sh -c "test $? -eq 0 && test \$(stat -c %a '$tmp/o/m.csv') = 640"
+# issue 29, 6. A device as --output is written in place, with no sidecar
+# beside it (as root, --output=/dev/null made /dev/null.meta.json): a null
+# device made in $tmp (mknod: root only); nothing under /dev is touched.
+if mknod "$tmp/o/null" c 1 3 2>/dev/null; then
+	sc $short --latency --output="$tmp/o/null"
+	check device_output_no_sidecar sh -c "test $? -eq 0 && test ! -e '$tmp/o/null.meta.json' &&
+		test ! -e '$tmp/o/null.latency.csv' && grep -q 'null is a device: no sidecar' '$tmp/err'"
+else
+	skip device_output_no_sidecar "mknod needs root"
+fi
+# issue 29, 7. Another user's file in a sticky directory cannot be replaced:
+# refused before the runs (usage, 2), not found after them. scbench runs as
+# nobody (setpriv: root only), $tmp opened to it for the test.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 711 "$tmp" && mkdir -m 1777 "$tmp/sticky" && echo keep >"$tmp/sticky/x.csv"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SCBENCH" $short --runs=3 \
+		--output="$tmp/sticky/x.csv" >/dev/null 2>"$tmp/err"
+	check sticky_output_refused_before_runs sh -c "test $? -eq 2 && grep -qx keep '$tmp/sticky/x.csv' &&
+		grep -q \"another user's file in the sticky directory\" '$tmp/err'"
+	chmod 700 "$tmp"
+else
+	skip sticky_output_refused_before_runs "needs root and setpriv"
+fi
 # 9. --list and --help fail on a write error: a full file, a closed pipe.
 for opt in --list --help; do
 	sh -c "ulimit -f 0; exec '$SCBENCH' $opt >'$tmp/o/full' 2>'$tmp/o/e'"
