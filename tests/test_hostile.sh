@@ -372,6 +372,11 @@ for bad in --duration=0x10 --work=0x1p4 "--seed=	-1" "--seed= 1" "--runs= 2" --d
 	sc "$bad"
 	check "usage_error_$bad" sh -c "test $? -eq 2 && grep -q -- '$bad' '$tmp/err'"
 done
+# issue 29, 8. A parameter is decimal too (the library's readers; --help says so).
+for bad in Morris:accuracy=0x1p0 Batched:batch=0x10 Morris:accuracy=+2; do
+	sc --counter="${bad%%:*}" --param="${bad#*:}" --ops=10 --runs=1
+	check "param_not_decimal_${bad#*:}" sh -c "test $? -eq 2 && grep -q '${bad#*:} is invalid: expected a decimal' '$tmp/err'"
+done
 sc --work=-0 $short
 rc=$?
 check minus_zero_work_is_zero sh -c "test $rc -eq 0 && test '$(csvcut work_pct "$tmp/out" 2>/dev/null | sed -n 2p)' = 0.0000"
