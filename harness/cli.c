@@ -68,8 +68,9 @@ void cli_usage(FILE *f)
 	      "error), 130/143 interrupted by SIGINT/SIGTERM (nothing half-written is left\n"
 	      "behind; during start-up scbench ends at once).\n"
 	      "Environment: SCOUNTERS_NODE=rseq|getcpu|fixed (how node ids are read, see\n"
-	      "README); SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the\n"
-	      "pause as costing nothing (it then fails with status 3);\n"
+	      "README; another value is ignored, with a warning); SCBENCH_TEST_FREE_PAUSE=1,\n"
+	      "a test hook: calibration measures the pause as costing nothing (it then\n"
+	      "fails with status 3);\n"
 	      "SCBENCH_STARTUP_PROFILE=1: one line on standard error saying where the\n"
 	      "invocation's time went (hwloc topology, options, PAPI, calibration, runs).\n",
 	      f);
@@ -252,7 +253,8 @@ static int parse_number(cli_opts *o, int c, const char *arg, bool *work_given)
 	switch (c) {
 	case OPT_OPS:
 		if (!parse_u64(arg, 1, UINT64_MAX / CLI_MAX_THREADS, &u))
-			return usage_error("ops", arg, "expected a positive integer");
+			return usage_error("ops", arg, "expected an integer in [1, %llu] (2^50 - 1)",
+			                   (unsigned long long)(UINT64_MAX / CLI_MAX_THREADS));
 		o->plan.count_mode = true;
 		o->plan.ops = u;
 		return CLI_OK;

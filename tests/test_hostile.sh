@@ -377,6 +377,19 @@ for bad in Morris:accuracy=0x1p0 Batched:batch=0x10 Morris:accuracy=+2; do
 	sc --counter="${bad%%:*}" --param="${bad#*:}" --ops=10 --runs=1
 	check "param_not_decimal_${bad#*:}" sh -c "test $? -eq 2 && grep -q '${bad#*:} is invalid: expected a decimal' '$tmp/err'"
 done
+# issue 29, 10. Messages: --ops past its bound names it; an unknown
+# SCOUNTERS_NODE is said once; regen without its TMPDIR says so.
+sc --counter=CAS --ops=1125899906842624
+check ops_bound_named sh -c "test $? -eq 2 && grep -q 'expected an integer in \[1, 1125899906842623\]' '$tmp/err'"
+SCOUNTERS_NODE=bogus sc --counter=CAS --ops=10 --runs=2 --output="$tmp/node.csv"
+check node_env_unknown_warned_once sh -c "test $? -eq 0 && test \$(grep -c 'SCOUNTERS_NODE=bogus is not rseq, getcpu or fixed' '$tmp/err') -eq 1"
+SCOUNTERS_NODE=fixed sc --counter=CAS --ops=10 --runs=1 --output="$tmp/node.csv"
+check node_env_known_silent sh -c "test $? -eq 0 && ! grep -q SCOUNTERS_NODE '$tmp/err'"
+fresh_set notmp
+agg "$tmp/notmp"
+TMPDIR=$tmp/no-such-dir PYTHON_MPL=none "$TOP_SRCDIR/plots/regen" "$tmp/notmp" >/dev/null 2>"$tmp/err"
+check regen_missing_tmpdir_said sh -c "test $? -eq 1 && grep -q 'cannot create a temporary directory in $tmp/no-such-dir' '$tmp/err' &&
+	! grep -q 'gnuplot failed' '$tmp/err'"
 sc --work=-0 $short
 rc=$?
 check minus_zero_work_is_zero sh -c "test $rc -eq 0 && test '$(csvcut work_pct "$tmp/out" 2>/dev/null | sed -n 2p)' = 0.0000"
