@@ -6,7 +6,11 @@
 # go, failures give a non-zero exit; the plots refuse non-numbers and
 # out-of-range numbers with one line naming file, line and column; scbench's
 # strict parsing, early output checks, kept file mode, write errors of --list
-# and --help, and signals during start-up. Everything in a mktemp -d directory.
+# and --help, and signals during start-up. Issue 29: paths holding shell
+# metacharacters through every tool, a merge of one schema or nothing, the
+# Python tools' one-line guard, run-all.conf held to the plan, CI's tally, a
+# device or sticky-directory output, decimal parameters, messages. Everything
+# in a mktemp -d directory.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
 : "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
