@@ -51,7 +51,8 @@ void cli_usage(FILE *f)
 	      "                       empty                                                [on]\n"
 	      "  --output=FILE        CSV output, plus FILE.meta.json; - is standard output\n"
 	      "                       (a symlink is followed; an existing FIFO or device is\n"
-	      "                       written in place, never replaced)      [standard output]\n"
+	      "                       written in place, never replaced; a device has no\n"
+	      "                       FILE.meta.json)                        [standard output]\n"
 	      "  --format=csv|json    the rows as CSV with a header, or as JSON Lines (one\n"
 	      "                       object per run, the CSV's columns as keys)        [csv]\n"
 	      "  --summary[=WHEN]     a table on standard error, one line per point:\n"
@@ -76,8 +77,9 @@ void cli_usage(FILE *f)
 	      "error), 130/143 interrupted by SIGINT/SIGTERM (nothing half-written is left\n"
 	      "behind; during start-up scbench ends at once).\n"
 	      "Environment: SCOUNTERS_NODE=rseq|getcpu|fixed (how node ids are read, see\n"
-	      "man scbench); SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the\n"
-	      "pause as costing nothing (it then fails with status 3);\n"
+	      "man scbench; another value is ignored, with a warning);\n"
+	      "SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the pause as\n"
+	      "costing nothing (it then fails with status 3);\n"
 	      "SCBENCH_STARTUP_PROFILE=1: one line on standard error saying where the\n"
 	      "invocation's time went (hwloc topology, options, PAPI, calibration, runs).\n",
 	      f);
@@ -262,7 +264,8 @@ static int parse_number(cli_opts *o, int c, const char *arg, bool *work_given)
 	switch (c) {
 	case OPT_OPS:
 		if (!parse_u64(arg, 1, UINT64_MAX / CLI_MAX_THREADS, &u))
-			return usage_error("ops", arg, "expected a positive integer");
+			return usage_error("ops", arg, "expected an integer in [1, %llu] (2^50 - 1)",
+			                   (unsigned long long)(UINT64_MAX / CLI_MAX_THREADS));
 		o->plan.count_mode = true;
 		o->plan.ops = u;
 		return CLI_OK;

@@ -438,6 +438,19 @@ static int answer(const cli_opts *o, int rc, const topo *tp)
 	return 0;
 }
 
+/*
+ * The library reads SCOUNTERS_NODE silently (sc_node.h) and takes an unknown
+ * value as unset: say so, once, before the runs.
+ */
+static void warn_node_env(void)
+{
+	const char *v = getenv("SCOUNTERS_NODE");
+	if (v && *v && strcmp(v, "rseq") != 0 && strcmp(v, "getcpu") != 0 && strcmp(v, "fixed") != 0)
+		fprintf(stderr, "scbench: warning: SCOUNTERS_NODE=%.40s%s is not rseq, getcpu or fixed: "
+		        "ignored (the default, rseq where the kernel has it)\n", v,
+		        strlen(v) > 40 ? "..." : "");
+}
+
 int main(int argc, char **argv)
 {
 	cli_opts o;
@@ -453,6 +466,8 @@ int main(int argc, char **argv)
 	sp_note(SP_TOPO);
 	int rc = cli_parse(&o, argc, argv, topo_pus(tp));
 	sp_note(SP_CLI);
+	if (rc == CLI_OK)
+		warn_node_env();
 	rc = rc == CLI_OK ? bench(&o.plan, tp) : answer(&o, rc, tp);
 	topo_destroy(tp);
 	cli_free(&o);

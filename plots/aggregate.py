@@ -39,6 +39,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree (it may be read-only)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
+from runall.guard import guarded  # noqa: E402
 import advice  # noqa: E402
 import claims  # noqa: E402
 import consistency  # noqa: E402
@@ -116,4 +118,4 @@ def aggregate(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(guarded("aggregate.py", main, sys.argv))

@@ -36,6 +36,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
+from runall.guard import guarded  # noqa: E402
 
 import advice  # noqa: E402
 import claims  # noqa: E402
@@ -773,4 +775,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(guarded("plots/atlas", main, sys.argv))

@@ -454,12 +454,18 @@ else
 fi
 
 # ---- gnuplot --------------------------------------------------------------------
+# gp_figure DIR ID: figure ID of result set DIR as plots/regen draws it (the
+# figure's variables from gpvars.py, figures/ made beforehand).
+gp_figure() {
+	mkdir -p "$1/figures" && "$PY" "$plots/gpvars.py" "$1/figdata" "$2" >"$tmp/gp.vars" &&
+		"$gp" -c "$plots/gnuplot/$2.gp" "$1" "$tmp/gp.vars"
+}
 for id in $FIGURES; do
 	if [ -z "$gp" ]; then
 		skip "gnuplot_$id" "gnuplot not installed"
 		continue
 	fi
-	"$gp" -c "$plots/gnuplot/$id.gp" "$rs" >"$tmp/gp.log" 2>&1
+	gp_figure "$rs" "$id" >"$tmp/gp.log" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ] && [ -s "$rs/figures/$id.png" ] &&
 	   [ "$(od -An -c -N4 "$rs/figures/$id.png" | tr -d ' ')" = "211PNG" ]; then
@@ -612,7 +618,7 @@ for c in json.load(open(sys.argv[1]))["claims"]:
 	check "bigbox_verdict_$cid ($got)" test "$got" = "$expect"
 done <"$tmp/big/expected-verdicts.txt"
 if [ -n "$gp" ]; then
-	"$gp" -c "$plots/gnuplot/dice-fig4-low.gp" "$tmp/big" >/dev/null 2>&1
+	gp_figure "$tmp/big" dice-fig4-low >/dev/null 2>&1
 	check gnuplot_bigbox_256_threads test -s "$tmp/big/figures/dice-fig4-low.png"
 else
 	skip gnuplot_bigbox_256_threads "gnuplot not installed"

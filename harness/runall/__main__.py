@@ -14,13 +14,14 @@ import subprocess
 import sys
 import time
 
-from . import Failure, Usage, say
+from . import PROG, Failure, Usage, say
 from . import merge as M
 from . import parts as P
 from . import plan as PL
 from . import resultset as RS
 from . import slurm as SL
 from . import usage
+from .guard import guarded
 
 HELP_ANSWERED = 10
 
@@ -93,6 +94,9 @@ def parse(argv):
         o.order_seed = int(o.order_seed)
         if o.resume is not None:
             raise Usage("--order-seed is for a new result set; --resume follows the recorded order")
+    for name, value in (("--experiments", o.experiments), ("--variants", o.variants)):
+        if value == "":  # an unset shell variable: never "all" (leave the option out for all)
+            raise Usage("%s is empty: name at least one, or leave the option out for all" % name)
     if o.experiments:
         if not re.fullmatch(r"[a-z0-9-]+(,[a-z0-9-]+)*", o.experiments):
             raise Usage("--experiments=%s: expected a comma-separated list of: %s"
@@ -195,6 +199,7 @@ def open_result_set(o):
         raise Usage("--resume %s: no run-all.plan/run-all.order (made by an older run-all.sh, which ran "
                     "all runs of a point in one invocation): finish it with that version" % d)
     plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
+    RS.check_conf(conf, plan, os.path.join(d, "run-all.conf"))
     return os.path.abspath(d), conf, plan, order
 
 
@@ -331,4 +336,4 @@ def entry():
 
 
 if __name__ == "__main__":
-    sys.exit(entry())
+    sys.exit(guarded(PROG, entry))

@@ -141,9 +141,10 @@ Options:
                    j-th invocation of run-all.order (from 0) is shard j mod K;
                    complete parts are kept; no merge, no figures
   --merge-only     with --resume DIR: run nothing; check that every part of the
-                   plan is there and that all come from machines of one kind
-                   (CPU model, PUs, NUMA nodes, kernel), then merge and make the
-                   figures and REPORT.md as a run does
+                   plan is there, all from machines of one kind (CPU model,
+                   PUs, NUMA nodes, kernel) and of one schema (header,
+                   schema_version, source_revision, the plan's points), then
+                   merge and make the figures and REPORT.md as a run does
   --slurm[=SBATCH_OPTIONS]
                    on a Slurm cluster: plan here, then submit a job array
                    whose task I runs shard I on one whole node (--exclusive
