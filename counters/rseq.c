@@ -51,7 +51,7 @@ static uint64_t choose(void)
 #endif
 }
 
-/* The path, chosen by the first caller (a constructor, or the first add). */
+/* The path, chosen by the first caller (the first add, or sc_percpu_path). */
 static uint64_t where(void)
 {
 	/* relaxed: see sc_percpu_add_at; the value carries its own meaning. */
@@ -67,14 +67,11 @@ static uint64_t where(void)
 }
 
 /*
- * Choose before main: a program's first add then finds the path already
- * in place (a constructor of another library that adds earlier chooses in
- * where(), with the same result).
+ * No constructor chooses before main: the first add does (one call through
+ * sc_percpu_add_slow). A constructor's atomic would run before a program
+ * could check its CPU, as scbench does for an aarch64 build whose inlined
+ * LSE atomics the CPU lacks, and die of SIGILL instead.
  */
-__attribute__((constructor)) static void choose_early(void)
-{
-	(void)where();
-}
 
 void sc_percpu_add_slow(unsigned char *slot0, size_t stride, uint32_t slots, uint64_t v)
 {
