@@ -129,15 +129,35 @@ static void fork_parent(void)
 /*
  * The child has one thread, the one that forked: the locks are made anew,
  * every thread index but its own is free again (the threads that held them
- * do not exist here; their exit destructors never run, so what they held
- * back in a Batched counter is not in the child's copy), and it gets a new
- * random stream, so parent and child do not draw the same numbers.
+ * do not exist here and their exit destructors never run, so what they held
+ * back in a Batched counter is handed over here), and it gets a new random
+ * stream, so parent and child do not draw the same numbers.
  */
 static void fork_child(void)
 {
 	pthread_mutex_init(&registry_lock, NULL);
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_init(&c->reset_lock, NULL);
+	/*
+	 * What the parent's other threads held back in a Batched counter is in
+	 * their slots of the child's copy, which no thread of the child owns:
+	 * added to the shared word here, so the child's copy counts every
+	 * increment completed before the fork and a thread that takes such an
+	 * index later starts from an empty slot. Relaxed: the child has one thread.
+	 */
+	for (sc_counter *c = flush_list; c; c = c->next) {
+		sc_batched_t *b = c->obj;
+		const sc_batched_cfg *cfg = c->t.cfg;
+		for (uint32_t i = 0; i < cfg->threads; i++) {
+			if (self_ready && i == self_ctx.index)
+				continue;
+			uint64_t n = atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
+			if (n) {
+				atomic_fetch_add_explicit(&b->shared, n, memory_order_relaxed);
+				atomic_store_explicit(&b->local[i].v, 0, memory_order_relaxed);
+			}
+		}
+	}
 	if (index_used)
 		memset(index_used, 0, index_cap);
 	if (self_ready) {
@@ -153,6 +173,25 @@ static void handle_init(void)
 	    pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
 		abort(); /* only when the process is out of keys or memory: nothing sensible remains */
 }
+
+/*
+ * The fork handlers are registered when the library is loaded, not at its
+ * first use: pthread_atfork runs prepare handlers in the reverse order of
+ * registration and parent and child handlers in that order, so handlers
+ * registered before ours would run inside our locks (prepare after ours has
+ * taken them, child before ours has made them anew), and a program's
+ * handler that calls sc_counter_read_and_reset (prepare) or sc_counter_new
+ * (child) would wait for itself. Registered first, ours wrap every handler
+ * the program registers after the library is loaded (an executable's
+ * constructors and main run after those of its libraries). The pthread_once
+ * of the entry points stays, for compilers without constructors.
+ */
+#if defined(__GNUC__)
+__attribute__((constructor)) static void handle_load(void)
+{
+	pthread_once(&handle_once, handle_init);
+}
+#endif
 
 static sc_thread *self_create(void)
 {

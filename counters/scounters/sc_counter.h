@@ -27,10 +27,15 @@
  * state, as the runtime's per-thread generator.
  *
  * fork(): the library's locks are held across it (pthread_atfork), so a
- * child may use the handle API at once, from any thread it makes. In the
- * child only the forking thread keeps its index; it gets a new random
- * stream; what the parent's other threads held back in a Batched counter
- * is not in the child's copy.
+ * child may use the handle API at once, from any thread it makes. The
+ * library registers its fork handlers when it is loaded, so they run
+ * outside every handler the program registers later (in its constructors or
+ * main): such a handler may call any sc_counter_ function (prepare: a
+ * read_and_reset; child: a new counter). In the child only the forking
+ * thread keeps its index; it gets a new random stream; what the parent's
+ * other threads held back in a Batched counter is handed over to the
+ * child's copy by the child's handler, so the copy counts (get and get_sum)
+ * every increment completed before the fork.
  *
  * Any number of threads. Sharded and Batched counters made here have
  * per-thread slots for 2 x (the OS's configured CPU count) threads, at
