@@ -587,6 +587,14 @@ uint64_t sc_counter_get_sum(const sc_counter *c)
 	const sc_batched_cfg *cfg = c->t.cfg;
 	/* acquire: as in sc_counter_get. */
 	uint64_t origin = atomic_load_explicit(&c->origin, memory_order_acquire);
+	/*
+	 * The shared word first, with acquire: it pairs with the release of the
+	 * hand-over (sc_batched_hand_over_, which empties the local count before
+	 * adding the batch), so a batch seen here is seen emptied in the local
+	 * counts below and never counted twice; a batch handed over after this
+	 * load is missed or still read locally, never both.
+	 */
+	uint64_t shared = atomic_load_explicit(&b->shared, memory_order_acquire);
 	uint64_t held = 0;
 	/*
 	 * relaxed: each slot is an atomic its owner writes (no data race); the
@@ -595,7 +603,7 @@ uint64_t sc_counter_get_sum(const sc_counter *c)
 	 */
 	for (uint32_t i = 0; i < cfg->threads; i++)
 		held += atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
-	return (sc_batched_get(b, cfg) + held - origin) & c->mask;
+	return (shared + held - origin) & c->mask;
 }
 
 sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)

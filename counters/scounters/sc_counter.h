@@ -153,9 +153,11 @@ int sc_counter_add_signed(sc_counter *c, int64_t n);
  *   no flush needed. Exact when no thread updates c during the call and the
  *   caller has synchronised with the updating threads' last updates (a join,
  *   a mutex, a barrier, an acquire of a flag they released). While threads
- *   update, a flush that runs during the call may be missed or counted
- *   twice: an error of at most B per thread flushing during the call. Other
- *   variants: the same as get_fast.
+ *   update it never exceeds the updates begun (a batch being handed over is
+ *   never counted twice), and it may miss what a thread hands over during
+ *   the call: at least (updates completed before the call) - (B - 1) per
+ *   thread that hands a batch over during the call. Other variants: the same
+ *   as get_fast.
  *
  * Both: thread-safe with any other call but sc_counter_free; never fail;
  * values since the last read_and_reset as sc_counter_get.
@@ -171,7 +173,8 @@ typedef enum sc_reading {
 
 /* What a reading's error bound is. */
 typedef enum sc_bound_kind {
-	SC_BOUND_EXACT = 0, /* no error once the updates it should see are complete */
+	SC_BOUND_EXACT = 0, /* no error once the updates it should see are complete
+	                       (Batched's sum: see sc_counter_get_sum while threads update) */
 	SC_BOUND_LAG = 1,   /* it may trail the truth by at most lag (Batched's fast reading) */
 	SC_BOUND_RSTDV = 2, /* an unbiased estimate, relative standard deviation <= rstdv */
 	SC_BOUND_NONE = 3   /* no bound: Serial loses updates; Scalable runtime=dotnet is biased */
