@@ -117,8 +117,11 @@ uint64_t sc_counter_get(const sc_counter *c);
  * old word's value is returned, so every applied update lands in exactly
  * one reading; each reading is the variant's estimate, with its error
  * contract, of the increments since the previous one (Morris and
- * MorrisAdapt round the projection at random, so that the readings are
- * unbiased one by one and summed). Never fails.
+ * MorrisAdapt take the exact projection of the float thresholds the word
+ * went through, the sum of 1/p over its updates, and round it at random, so
+ * that the readings are unbiased one by one and summed; that walk costs one
+ * float step per update applied, about a ln(1 + n/a) for n increments, 26,500
+ * at n = 10^6 and a = 5000). Never fails.
  */
 uint64_t sc_counter_read_and_reset(sc_counter *c);
 
