@@ -58,6 +58,36 @@ static void test_new_validates(void)
 	sc_counter_free(NULL);
 }
 
+/*
+ * sc_counter_new's error path lists the valid names (sc_variant_names) from
+ * several threads at once: the list was built on first use into a static
+ * buffer, written by every thread that found it empty (a data race, which
+ * ThreadSanitizer reports: make check-precise). Each thread's message must
+ * be whole.
+ */
+static void names_worker(test_thread_arg *a)
+{
+	sc_err err;
+	bool *whole = a->shared;
+	whole[a->index] = sc_counter_new("nosuch", "", &err) == NULL &&
+	                  strstr(err.msg, "Serial, CAS, FetchAdd") != NULL &&
+	                  strstr(err.msg, ", PerCPU") != NULL;
+}
+
+static void test_names_from_threads(void)
+{
+	bool whole[4] = {false, false, false, false};
+	test_run_threads(4, names_worker, whole);
+	tap_ok(whole[0] && whole[1] && whole[2] && whole[3],
+	       "sc_counter_new's error message from 4 threads at once lists every variant");
+	const char *names = sc_variant_names();
+	size_t n = 0;
+	for (const char *p = names; (p = strstr(p, ", ")) != NULL; p += 2)
+		n++;
+	tap_ok(n + 1 == SC_VARIANT_COUNT && strncmp(names, "Serial, ", 8) == 0,
+	       "sc_variant_names lists the %d variants, in order: %s", SC_VARIANT_COUNT, names);
+}
+
 /* ---- many threads, no registration ---- */
 
 #define ROUNDS 3000
@@ -514,6 +544,7 @@ static void test_dotnet_handle_add(void)
 int main(void)
 {
 	tap_plan_lazy();
+	test_names_from_threads(); /* first: nothing has listed the names yet */
 	test_new_validates();
 	test_threads_never_register(8, false);
 	test_threads_never_register(40, true); /* more threads than the 8 (2-core) slots */
