@@ -88,6 +88,31 @@ static void test_names_from_threads(void)
 	       "sc_variant_names lists the %d variants, in order: %s", SC_VARIANT_COUNT, names);
 }
 
+/*
+ * RBONuma and RBONumaAdapt through the handle wrap at 2^(31 - nb), nb =
+ * ceil(log2 sc_node_count()) (sc_counter.h, Values): the node field takes nb
+ * of the word's 31 value bits (the header said 2^31 whatever the nodes).
+ */
+static void test_rbonuma_handle_range(void)
+{
+	static const char *const names[] = {"RBONuma", "RBONumaAdapt"};
+	uint32_t nodes = sc_node_count() < SC_RBONUMA_MAX_NODES ? sc_node_count()
+	                                                         : SC_RBONUMA_MAX_NODES;
+	uint64_t top = ((uint64_t)1 << (31 - sc_bits_for(nodes))) - 1;
+	for (int i = 0; i < 2; i++) {
+		sc_counter *c = sc_counter_new(names[i], "", NULL);
+		sc_counter_add(c, top);
+		uint64_t at_top = sc_counter_get(c);
+		sc_counter_inc(c);
+		uint64_t wrapped = sc_counter_get(c);
+		tap_ok(at_top == top && wrapped == 0,
+		       "%s handle on %u node(s): holds 2^%u - 1 (%llu), the next increment reads 0 "
+		       "(%llu)", names[i], nodes, 31 - sc_bits_for(nodes),
+		       (unsigned long long)at_top, (unsigned long long)wrapped);
+		sc_counter_free(c);
+	}
+}
+
 /* ---- many threads, no registration ---- */
 
 #define ROUNDS 3000
@@ -546,6 +571,7 @@ int main(void)
 	tap_plan_lazy();
 	test_names_from_threads(); /* first: nothing has listed the names yet */
 	test_new_validates();
+	test_rbonuma_handle_range();
 	test_threads_never_register(8, false);
 	test_threads_never_register(40, true); /* more threads than the 8 (2-core) slots */
 	test_batched_flushed_at_thread_exit();

@@ -42,7 +42,7 @@
  * least 8; threads whose index is beyond that share one overflow slot (an
  * atomic add), so the count stays exact and in bounds for any number of
  * threads; only those extra threads contend. NUMA-aware variants are made
- * for the machine's online nodes (sc_node_count, at most 256) and a
+ * for the machine's nodes with CPUs (sc_node_count, at most 256) and a
  * thread's node id follows it when the kernel moves it (sc_node.h: read
  * from the rseq area, or from getcpu every SC_NODE_REFRESH_CALLS calls);
  * PerCPU and Striped use the OS's CPUs.
@@ -50,9 +50,12 @@
  * Values. For precise variants a counter's value is the number of
  * increments (and added amounts) since it was made or since the last
  * read_and_reset, modulo 2^64 for CAS, FetchAdd, RBO, Multiline, Sharded,
- * Striped, Batched and PerCPU, 2^63 for MultilineAdapt, and 2^31 for
- * RBONuma and RBONumaAdapt (a 32-bit word with a node field; one node
- * here): those two wrap silently after 2^31 - 1. Probabilistic variants
+ * Striped, Batched and PerCPU, 2^63 for MultilineAdapt, and 2^(31 - nb)
+ * for RBONuma and RBONumaAdapt, nb = ceil(log2 nodes) with nodes =
+ * sc_node_count() (a 32-bit word whose node field takes nb bits: 2^31 on
+ * one node, 2^30 on two, 2^29 on 3 or 4, ..., 2^23 on 129 to 256): those
+ * two wrap silently at that range (sc_rbonuma_range of sc_numa.h).
+ * Probabilistic variants
  * give their estimate with their stated error, up to their range (the
  * family header; sc_variant range): the Scalable family defaults to
  * width=64 here, range about 1.7e19; Morris wraps to 0 past about 4.29e9,
