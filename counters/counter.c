@@ -663,12 +663,9 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
 		b.rstdv = 1.0 / sqrt(2.0 * ((const sc_morris_cfg *)cfg)->a);
 		break;
 	case SC_ID_bfp_dup:
+	case SC_ID_bfp_csup: /* sc_bfp.h: CSUP's exponent never exceeds DUP's at the same value */
 		b.kind = SC_BOUND_RSTDV;
 		b.rstdv = sqrt(3.0 / (4.0 * ((const sc_bfp_cfg *)cfg)->mant_threshold - 3.0));
-		break;
-	case SC_ID_bfp_csup:
-		b.kind = SC_BOUND_RSTDV;
-		b.rstdv = 1.0 / sqrt((double)((const sc_bfp_cfg *)cfg)->mant_threshold);
 		break;
 	case SC_ID_scalable:
 	case SC_ID_scalable_cas:

@@ -195,14 +195,16 @@ SC_ALWAYS_INLINE void sc_bfp_dup_inc(sc_bfp_dup_t *c, const sc_bfp_dup_cfg *cfg,
  * once m is below MantThreshold does the next step need MantThreshold - m
  * updates. Error contract, from what does hold: every step leaves m >= M =
  * MantThreshold/2 and bumps only raise m, so whenever e > 0 the value v =
- * m 2^e is at least M 2^e. An increment at exponent e adds variance
- * 2^e - 1 < v/M; increments are unbiased and their errors uncorrelated
- * (martingale differences), so after n increments the variance is below
- * the sum of E[v_i]/M = n(n - 1)/(2M): RSTDV below 1/sqrt(2M) (1.15% at
- * the default M = 3750), whatever the contention and grow-after. That is
- * above DUP's sqrt(3/(8M - 3)), which needs DUP's regular steps; measured
- * errors are far below both (Dice §5.4), and fewer steps (a larger
- * grow-after) only lower the variance.
+ * m 2^e is at least M 2^e: e <= floor(log2(v/M)), which is DUP's exponent
+ * at the same value (DUP keeps M <= m < 2M). An increment at exponent e
+ * adds variance 2^e - 1, so at every value an increment of CSUP adds at
+ * most what one of DUP adds there; increments are unbiased and their errors
+ * uncorrelated (martingale differences), so the variances sum as DUP's do
+ * and DUP's bound holds: RSTDV at most sqrt(3/(8M - 3)) (1.00005% at the
+ * default M = 3750), whatever the contention and grow-after (the cruder
+ * 2^e - 1 < v/M alone gives 1/sqrt(2M), valid but 15% looser). Measured
+ * errors are far below it (Dice §5.4): fewer steps (a larger grow-after, a
+ * lone thread) only lower the variance.
  */
 typedef sc_bfp sc_bfp_csup_t;
 typedef sc_bfp_cfg sc_bfp_csup_cfg;

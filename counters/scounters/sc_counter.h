@@ -173,8 +173,8 @@ uint64_t sc_counter_get_sum(const sc_counter *c);
 
 /* Which reading an error bound is about. */
 typedef enum sc_reading {
-	SC_READ_FAST = 0, /* sc_counter_get_fast and sc_counter_get */
-	SC_READ_SUM = 1   /* sc_counter_get_sum (and read_and_reset of precise variants) */
+	SC_READ_FAST = 0, /* sc_counter_get_fast, sc_counter_get and sc_counter_read_and_reset */
+	SC_READ_SUM = 1   /* sc_counter_get_sum */
 } sc_reading;
 
 /* What a reading's error bound is. */
@@ -210,8 +210,8 @@ typedef struct sc_counter_bound {
 /*
  * The error bound of reading r of c, from its variant and parameters (never
  * measured). Precise variants: SC_BOUND_EXACT, except Batched's fast
- * reading (SC_BOUND_LAG). Morris, MorrisAdapt: 1/sqrt(2a); BFP-DUP:
- * sqrt(3/(8M - 3)); BFP-CSUP: 1/sqrt(2M) (M = MantThreshold/2); Scalable,
+ * reading (SC_BOUND_LAG). Morris, MorrisAdapt: 1/sqrt(2a); BFP-DUP and
+ * BFP-CSUP: sqrt(3/(8M - 3)) (M = MantThreshold/2); Scalable,
  * ScalableCAS, ScalableCapped: sqrt(3/2^(T+2)); all SC_BOUND_RSTDV. Serial
  * and Scalable runtime=dotnet: SC_BOUND_NONE. Never fails (an r that is
  * neither reading is taken as SC_READ_FAST); thread-safe.
