@@ -80,6 +80,18 @@ for page in "$man3"/*.3; do
 	check "page $p is installed (Makefile.am lists doc/man3/$p.3)" grep -q "doc/man3/$p\\.3" "$src/Makefile.am"
 done
 
+# The overview, sc_counter(3), leads to every function: its SEE ALSO names
+# every other page, links included.
+sed -n '/^\.SH SEE ALSO/,/^\.SH/p' "$man3/sc_counter.3" | sed -n 's/^\.BR \([a-z_0-9]*\) (3).*/\1/p' \
+	>"$tmp/seealso"
+missing=""
+for page in "$man3"/*.3; do
+	p=$(basename "$page" .3)
+	[ "$p" = sc_counter ] && continue
+	grep -qx "$p" "$tmp/seealso" || missing="$missing $p"
+done
+check "sc_counter(3)'s SEE ALSO leads to every page${missing:+ (missing:$missing)}" [ -z "$missing" ]
+
 # Rendering. groff and man-db resolve ".so man3/X.3" from the directory above.
 if command -v groff >/dev/null 2>&1; then
 	for page in "$man3"/*.3; do
