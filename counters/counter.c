@@ -686,3 +686,41 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
 	}
 	return b;
 }
+
+/* -1, 0 or +1: the sign of v - x. */
+static int sign_of(uint64_t v, uint64_t x)
+{
+	return v < x ? -1 : v > x;
+}
+
+int sc_counter_compare(const sc_counter *c, uint64_t x)
+{
+	sc_counter_bound b = sc_counter_error_bound(c, SC_READ_FAST);
+	uint64_t fast = sc_counter_get(c);
+	switch (b.kind) {
+	case SC_BOUND_LAG:
+		/* fast <= begun, and completed before the call <= fast + lag */
+		if (fast > x)
+			return 1;
+		if (fast < x && x - fast > b.lag)
+			return -1;
+		return sign_of(sc_counter_get_sum(c), x);
+	case SC_BOUND_RSTDV: {
+		/*
+		 * Cantelli: for a count n <= x, E - n > x (1 + k r) - n >= k r x >= k sd
+		 * (sd <= r n <= r x), so a +1 is wrong with probability at most
+		 * 1/(1 + k^2); for n >= x, n - E > n - x (1 - k r) >= k r n >= k sd
+		 * (as k r < 1 below; when k r >= 1 there is no -1), likewise.
+		 */
+		double band = (double)SC_COMPARE_SIGMAS * b.rstdv * (double)x;
+		double e = (double)fast, xd = (double)x;
+		if (e > xd + band)
+			return 1;
+		if (e < xd - band)
+			return -1;
+		return 0;
+	}
+	default: /* SC_BOUND_EXACT, SC_BOUND_NONE */
+		return sign_of(fast, x);
+	}
+}

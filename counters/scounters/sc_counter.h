@@ -218,6 +218,38 @@ typedef struct sc_counter_bound {
  */
 sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r);
 
+/*
+ * Whether c's count is below, equal to or above x, decided with the
+ * guarantee of the variant's error contract (sc_counter_error_bound), in
+ * the spirit of Linux's percpu_counter_compare: the cheap reading when it
+ * settles the question, the full one only when it cannot. Returns -1
+ * (below), 0 or +1 (above). "The count" is the value as sc_counter_get
+ * gives it (since the last read_and_reset, modulo the range).
+ *
+ * Precise variants (SC_BOUND_EXACT): the sign of reading - x, the reading
+ *   counting every update completed before the call and none that has not
+ *   begun: exact when no thread updates c during the call.
+ * Batched: from the fast reading f alone when the lag L of its bound cannot
+ *   change the answer (f > x: at least f updates have begun, so +1; f + L <
+ *   x: fewer than x had completed before the call, so -1); otherwise from
+ *   sc_counter_get_sum, the sign of sum - x (exact when quiescent).
+ * Probabilistic variants (SC_BOUND_RSTDV, bound r): +1 when the estimate E
+ *   exceeds x (1 + k r), -1 when it is below x (1 - k r), 0 in between
+ *   ("cannot tell": the band where the estimate is within k standard
+ *   deviations of x), k = SC_COMPARE_SIGMAS = 10. By Cantelli's inequality
+ *   a +1 or -1 is wrong (the count on the other side of x, or equal to x)
+ *   with probability at most 1/(1 + k^2) < 1% whatever the estimate's
+ *   distribution; for the near-normal estimates of large counts it is far
+ *   smaller (2e-23 if normal). With x = 0: +1 exactly when E > 0 (every
+ *   probabilistic variant counts its first increments exactly), else 0.
+ * SC_BOUND_NONE (Serial, Scalable runtime=dotnet): the sign of the reading
+ *   - x, with no guarantee.
+ *
+ * Never fails; thread-safe as sc_counter_get; no allocation.
+ */
+#define SC_COMPARE_SIGMAS 10
+int sc_counter_compare(const sc_counter *c, uint64_t x);
+
 /* The variant's canonical name ("Sharded"). */
 const char *sc_counter_variant(const sc_counter *c);
 
