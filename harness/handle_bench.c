@@ -3,13 +3,26 @@
  * handle_bench.c - ns per sc_counter_inc on one thread, for make bench
  * (harness/bench.sh): what the handle API's increment costs, with the node
  * id refreshed from the kernel (sc_node.h) or, under SCOUNTERS_NODE=fixed,
- * without. Not installed.
+ * without; and what it costs next to the inlined increment of the same
+ * variant. Not installed.
  *
- *   handle_bench VARIANT SECONDS    prints: VARIANT NODE_SOURCE NS_PER_INC
+ *   handle_bench VARIANT SECONDS          prints: VARIANT NODE_SOURCE NS_PER_INC
+ *   handle_bench --paired VARIANT SECONDS prints: VARIANT INLINE_NS HANDLE_NS RATIO
+ *
+ * --paired: the inlined sc_P_inc (the family header's static inline
+ * function, on a counter made with the handle's configuration: the same
+ * parameters, thread slots and nodes, and the library's context from
+ * sc_thread_self) and sc_counter_inc alternate in chunks of 2^16 increments
+ * within one process, so both see the same machine state; RATIO is the
+ * median over the chunk pairs of handle/inline, INLINE_NS and HANDLE_NS the
+ * medians of each. Each inlined loop is its own function, not inlined into
+ * main, so the compiler treats both loops alike.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <scounters/scounters.h>
 
@@ -20,11 +33,118 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+#define CHUNK 65536
+#define MAX_PAIRS 4096
+
+/* One inlined loop per variant: CHUNK increments through sc_P_inc. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+#define SC_LOOP_(P, ...)                                                                   \
+	static NOINLINE void loop_##P(void *c, const void *cfg, sc_thread *t)              \
+	{                                                                                  \
+		for (int i = 0; i < CHUNK; i++)                                            \
+			sc_##P##_inc((sc_##P##_t *)c, (const sc_##P##_cfg *)cfg, t);        \
+	}
+SC_VARIANTS(SC_LOOP_)
+#undef SC_LOOP_
+
+typedef void (*loop_fn)(void *c, const void *cfg, sc_thread *t);
+#define SC_LOOP_ENTRY_(P, ...) loop_##P,
+static const loop_fn loops[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_LOOP_ENTRY_)};
+#undef SC_LOOP_ENTRY_
+
+static NOINLINE void handle_loop(sc_counter *c)
+{
+	for (int i = 0; i < CHUNK; i++)
+		sc_counter_inc(c);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *x, int n)
+{
+	qsort(x, (size_t)n, sizeof *x, cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* The handle API's configuration of v (counter.c): its thread slots, nodes and defaults. */
+static int inline_table(sc_table *t, const sc_variant *v, sc_err *err)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t threads = cpus > 0 ? 2 * (uint64_t)cpus : 8;
+	if (threads < 8)
+		threads = 8;
+	if (threads > SC_DIST_MAX_SLOTS)
+		threads = SC_DIST_MAX_SLOTS;
+	uint32_t nodes = sc_node_count();
+	sc_env env = {(uint32_t)threads, nodes < SC_RBONUMA_MAX_NODES ? nodes : SC_RBONUMA_MAX_NODES,
+	              0};
+	sc_params p;
+	sc_params_clear(&p);
+	if (strstr(v->params, "width") && sc_params_add(&p, "width=64", err))
+		return -1;
+	return sc_table_create(t, v, &p, &env, 1, err);
+}
+
+static int paired(const char *name, double secs)
+{
+	sc_err err;
+	const sc_variant *v = sc_variant_find(name);
+	sc_counter *c = v ? sc_counter_new(name, "", &err) : NULL;
+	sc_table t;
+	if (!c || inline_table(&t, v, &err)) {
+		fprintf(stderr, "handle_bench: %s\n", v ? err.msg : "unknown variant");
+		return 1;
+	}
+	loop_fn loop = loops[v - sc_variants];
+	void *obj = sc_table_at(&t, 0);
+	sc_thread *self = sc_thread_self();
+	static double ns_inline[MAX_PAIRS], ns_handle[MAX_PAIRS], ratio[MAX_PAIRS];
+	int n = 0;
+	double t0 = now();
+	/* a warm-up pair, not kept */
+	loop(obj, t.cfg, self);
+	handle_loop(c);
+	while (n < MAX_PAIRS && (n < 8 || now() - t0 < secs)) {
+		/* alternate which goes first, so neither always follows the other */
+		double a = now();
+		if (n % 2)
+			handle_loop(c);
+		else
+			loop(obj, t.cfg, self);
+		double b = now();
+		if (n % 2)
+			loop(obj, t.cfg, self);
+		else
+			handle_loop(c);
+		double e = now();
+		double first = (b - a) * 1e9 / CHUNK, second = (e - b) * 1e9 / CHUNK;
+		ns_inline[n] = n % 2 ? second : first;
+		ns_handle[n] = n % 2 ? first : second;
+		ratio[n] = ns_handle[n] / ns_inline[n];
+		n++;
+	}
+	printf("%s %.4f %.4f %.4f\n", sc_counter_variant(c), median(ns_inline, n),
+	       median(ns_handle, n), median(ratio, n));
+	sc_table_destroy(&t);
+	sc_counter_free(c);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sc_err err;
+	if (argc == 4 && strcmp(argv[1], "--paired") == 0 && atof(argv[3]) > 0)
+		return paired(argv[2], atof(argv[3]));
 	if (argc != 3 || atof(argv[2]) <= 0) {
-		fprintf(stderr, "usage: handle_bench VARIANT SECONDS\n");
+		fprintf(stderr, "usage: handle_bench [--paired] VARIANT SECONDS\n");
 		return 2;
 	}
 	sc_counter *c = sc_counter_new(argv[1], "", &err);
