@@ -3,6 +3,8 @@
  * counter.c - the handle API (sc_counter.h): counters made by name, each
  * thread's context made on first use and retired at thread exit.
  */
+/* The library's own, exported, sc_counter_inc and sc_counter_add are defined below. */
+#define SC_COUNTER_NO_INLINE 1
 #include <scounters/scounters.h>
 
 #include "node_priv.h"
@@ -40,8 +42,13 @@ static pthread_once_t handle_once = PTHREAD_ONCE_INIT;
  * of a call to __tls_get_addr; these bytes and node.c's fit the static TLS
  * surplus glibc keeps for libraries loaded by dlopen.
  */
-static _Thread_local sc_thread self_ctx SC_TLS_FAST;
-static _Thread_local bool self_ready SC_TLS_FAST;
+#ifdef SC_COUNTER_HAVE_TLS_
+__thread sc_counter_tls_t_ sc_counter_tls_ SC_TLS_FAST; /* read by sc_counter.h's inline code */
+#else
+static _Thread_local sc_counter_tls_t_ sc_counter_tls_;
+#endif
+#define self_ctx (sc_counter_tls_.ctx)
+#define self_ready (sc_counter_tls_.ready) /* 1 once the context is made, 0 before and at exit */
 /*
  * The thread's stream for counters whose variant fixes every thread's start
  * state (sc_table thread_seed: Scalable runtime=dotnet, the runtime's 100):
@@ -72,6 +79,7 @@ static uint32_t index_take(void)
 }
 
 struct sc_counter {
+	sc_counter_head_ head;     /* first: what sc_counter.h's inline increment reads */
 	sc_table t;                /* a table of one counter */
 	void *obj;                 /* the counter: sc_table_at(&t, 0) */
 	int id;                    /* enum sc_variant_id */
@@ -93,7 +101,7 @@ static void thread_exit(void *arg)
 		index_used[t->index] = 0;
 	pthread_mutex_unlock(&registry_lock);
 	/* a later destructor that counts again gets a fresh context and index */
-	self_ready = false;
+	self_ready = 0;
 	seeded_from = 0;
 }
 
@@ -207,7 +215,7 @@ static sc_thread *self_create(void)
 	 * slots pass to us with everything it wrote visible.
 	 */
 	pthread_setspecific(exit_key, &self_ctx);
-	self_ready = true;
+	self_ready = 1;
 	return &self_ctx;
 }
 
@@ -261,6 +269,11 @@ static sc_thread *context_for(const sc_counter *c)
 }
 
 /* ---- counters ------------------------------------------------------------------ */
+
+/* Each variant's family (the header sc_<family>.h): "numa" marks the ones that read t->node. */
+#define SC_FAMILY_(P, NAME, ALIAS, KIND, LAYOUT, SUMMARY, PARAMS, FAMILY, ...) [SC_ID_##P] = FAMILY,
+static const char *const family_of[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_FAMILY_)};
+#undef SC_FAMILY_
 
 /* Per-thread slots of the Sharded and Batched counters made here. */
 static uint32_t handle_threads(void)
@@ -389,6 +402,13 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 	}
 	c->obj = sc_table_at(&c->t, 0);
 	c->id = (int)(v - sc_variants);
+	c->head.inc = v->inc;
+	c->head.add = v->add;
+	c->head.obj = c->obj;
+	c->head.cfg = c->t.cfg;
+	/* the node (refreshed by context_for) or the seeded stream: the slow context */
+	c->head.slow = strcmp(family_of[c->id], "numa") == 0 || c->t.thread_seed != 0;
+	c->head.sharded = c->id == SC_ID_sharded;
 	/* A precise value wraps after its range, 2^bits - 1 for every precise variant. */
 	c->mask = v->range(c->t.cfg);
 	atomic_init(&c->origin, 0);
@@ -429,14 +449,20 @@ void sc_counter_free(sc_counter *c)
 	free(c);
 }
 
+sc_thread *sc_counter_context_(const sc_counter *c)
+{
+	return context_for(c);
+}
+
+/* For programs built with SC_COUNTER_NO_INLINE or without GNU C: the same as the inline ones. */
 void sc_counter_inc(sc_counter *c)
 {
-	c->t.v->inc(c->obj, c->t.cfg, context_for(c));
+	c->head.inc(c->head.obj, c->head.cfg, context_for(c));
 }
 
 void sc_counter_add(sc_counter *c, uint64_t n)
 {
-	c->t.v->add(c->obj, c->t.cfg, context_for(c), n);
+	c->head.add(c->head.obj, c->head.cfg, context_for(c), n);
 }
 
 void sc_counter_flush(sc_counter *c)

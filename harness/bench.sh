@@ -11,7 +11,8 @@
 #       BASELINE=FILE     compare with a saved FILE; exit 1 on a regression
 #       HANDLE_BENCH=PROG the handle_bench program (make bench sets it): also
 #                         measure the handle API's increment with node ids
-#                         from the kernel against SCOUNTERS_NODE=fixed
+#                         from the kernel against SCOUNTERS_NODE=fixed, and
+#                         against the inlined increment (--paired)
 #   bench.sh --compare CURRENT BASELINE    compare two saved metric files only
 #   bench.sh --metrics T1.CSV T2.CSV       the metric file of scbench CSVs (1 and
 #                                          2 threads, every run of every variant)
@@ -30,7 +31,8 @@
 # / runs_now + noise_base^2 / runs_base) (the standard error of a difference of
 # medians; each noise at least 1%), a metric REGRESSED when d > max(log 1.10,
 # 3.5 se): worse by more than 10% and by more than 3.5 standard errors (one-
-# sided normal tail 2.3e-4 per metric, about 3.5e-3 for the 15 metrics). When
+# sided normal tail 2.3e-4 per metric, about 5e-3 for the 23 metrics of make
+# bench). When
 # 3.5 se exceeds log 1.25 the two benches are too noisy to see a 25% slowdown:
 # the metric is NOISY (not judged). Exit 0 when nothing regressed and nothing
 # was too noisy, 1 on a regression, 3 when only too-noisy metrics remain
@@ -46,6 +48,8 @@
 set -eu
 
 prob="Morris,MorrisAdapt,BFP-DUP,BFP-CSUP,Scalable,ScalableCAS,ScalableCapped"
+# The handle API's increment against the inlined one (make bench, HANDLE_BENCH).
+handle_variants="FetchAdd Sharded PerCPU Morris Scalable"
 adapt="RBONumaAdapt,MultilineAdapt,MorrisAdapt"
 
 # The awk functions shared by the metrics and the gate: sort x[1..n] in place,
@@ -106,10 +110,11 @@ compare() {
 		}' "$1" "$2"
 }
 
-# metrics T1.CSV T2.CSV [HANDLE]: the metric file, on standard output. HANDLE
-# has lines "run variant kernel|fixed source ns" from handle_bench.
+# metrics T1.CSV T2.CSV [HANDLE [PAIRED]]: the metric file, on standard output.
+# HANDLE has lines "run variant kernel|fixed source ns" from handle_bench,
+# PAIRED lines "run variant inline_ns handle_ns ratio" from handle_bench --paired.
 metrics() {
-	awk -F, -v prob="$prob" -v adapt="$adapt" -v handle="${3:-}" "$AWK_LIB"'
+	awk -F, -v prob="$prob" -v adapt="$adapt" -v handle="${3:-}" -v paired="${4:-}" "$AWK_LIB"'
 	# columns by name (the schema is harness/csv.h): counter, run, ops_per_ms
 	FNR == 1 { f++; for (i = 1; i <= NF; i++) col[f, $i] = i; next }
 	{
@@ -165,6 +170,18 @@ metrics() {
 			for (i = 1; i <= hr; i++) x[i] = y[i]
 			printf "node_refresh_ns/%s,%.4f,%.4f,lower,%d,%s\n", hord[j], m, 1.4826 * med(hr), hr, vals
 		}
+		# handle API against the inlined increment, paired within each round
+		while (paired != "" && (getline line < paired) > 0) {
+			split(line, h, " ")
+			pr[h[1], h[2]] = h[5]
+			if (!(h[2] in pv)) { pv[h[2]] = 1; pord[++np] = h[2] }
+			if (h[1] + 1 > prn) prn = h[1] + 1
+		}
+		nr = prn
+		for (j = 1; j <= np; j++) {
+			for (i = 0; i < prn; i++) x[i + 1] = pr[i, pord[j]]
+			summarize("handle_vs_inline_1t/" pord[j], "lower")
+		}
 	}' "$1" "$2"
 }
 
@@ -213,6 +230,10 @@ while [ "$i" -lt "$runs" ]; do
 			SCOUNTERS_NODE=fixed "$HANDLE_BENCH" "$v" "$dur" |
 				awk -v r="$i" '{ print r, $1, "fixed", $2, $3 }' >>"$tmp/handle"
 		done
+		# sc_counter_inc against the inlined sc_P_inc, alternating within one process
+		for v in $handle_variants; do
+			"$HANDLE_BENCH" --paired "$v" "$dur" | awk -v r="$i" '{ print r, $1, $2, $3, $4 }' >>"$tmp/paired"
+		done
 	fi
 	i=$((i + 1))
 done
@@ -227,7 +248,8 @@ awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "busy") c = i; next }
 	END { if (b) printf "bench: warning: the machine was busy (other processes or steal) during %d of %d runs: the figures and the gate are unreliable\n", b, n
 	      else printf "bench: the machine was quiet during all %d runs\n", n }' "$tmp/t1.csv" "$tmp/t2.csv"
 
-metrics "$tmp/t1.csv" "$tmp/t2.csv" "$([ -s "$tmp/handle" ] && echo "$tmp/handle")" >"$tmp/metrics"
+metrics "$tmp/t1.csv" "$tmp/t2.csv" "$([ -s "$tmp/handle" ] && echo "$tmp/handle")" \
+	"$([ -s "$tmp/paired" ] && echo "$tmp/paired")" >"$tmp/metrics"
 
 # The report: each target met or missed.
 awk -F, '
@@ -250,6 +272,12 @@ awk -F, '
 		line("cost_vs_Morris_1t/Scalable", "x", "target <= 1.05x:", v["cost_vs_Morris_1t/Scalable"] <= 1.05)
 		print "\n2 threads, one counter, throughput relative to FetchAdd:"
 		for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^speedup_vs_FetchAdd_2t/) line(m, "x", "target >= 3x:", v[m] >= 3)
+		nh = 0
+		for (i = 1; i <= no; i++) if (ord[i] ~ /^handle_vs_inline_1t/) nh++
+		if (nh) {
+			print "\nhandle API, 1 thread, sc_counter_inc relative to the inlined increment (paired chunks, one process):"
+			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^handle_vs_inline_1t/) line(m, "x", "target <= 1.3x:", v[m] <= 1.3)
+		}
 		nh = 0
 		for (i = 1; i <= no; i++) if (ord[i] ~ /^node_refresh_ns/) nh++
 		if (nh) {

@@ -12,7 +12,7 @@
  * --paired: the inlined sc_P_inc (the family header's static inline
  * function, on a counter made with the handle's configuration: the same
  * parameters, thread slots and nodes, and the library's context from
- * sc_thread_self) and sc_counter_inc alternate in chunks of 2^16 increments
+ * sc_thread_self) and sc_counter_inc alternate in chunks of 2^18 increments
  * within one process, so both see the same machine state; RATIO is the
  * median over the chunk pairs of handle/inline, INLINE_NS and HANDLE_NS the
  * medians of each. Each inlined loop is its own function, not inlined into
@@ -33,7 +33,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-#define CHUNK 65536
+#define CHUNK 262144
 #define MAX_PAIRS 4096
 
 /* One inlined loop per variant: CHUNK increments through sc_P_inc. */

@@ -15,7 +15,8 @@ hdr=$src/counters/scounters/sc_counter.h
 man3=$src/doc/man3
 
 # The declared functions and types of the header: comments and preprocessor
-# lines dropped, then names followed by "(" outside any braces.
+# lines dropped, then names followed by "(" outside any braces (an inline
+# function counts; names ending in "_" are the inline code's own).
 "$PY" - "$hdr" >"$tmp/decls" <<'PYEOF' || { echo "Bail out! cannot read $hdr"; exit 1; }
 import re, sys
 text = open(sys.argv[1]).read()
@@ -29,6 +30,8 @@ for ch in text:
         depth += 1
     elif ch == "}":
         depth = max(depth - 1, 0)
+        if depth == 0:
+            top.append(";")  # a function's body ends its statement
     elif depth == 0:
         top.append(ch)
 top = "".join(top)
@@ -41,7 +44,7 @@ for stmt in top.split(";"):
     if re.search(r"\btypedef\b", stmt):
         continue
     m = re.search(r"\b(sc_\w+)\s*\(", stmt)
-    if m:
+    if m and not m.group(1).endswith("_"):  # sc_name_: the inline code's, not for programs
         print("function", m.group(1))
 PYEOF
 sed -n 's/^function //p' "$tmp/decls" >"$tmp/functions"

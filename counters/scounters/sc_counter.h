@@ -3,8 +3,9 @@
  * sc_counter.h - the handle API: a counter chosen by name, with the calling
  * thread's context managed by the library. For programs that do not want to
  * number their threads or keep a configuration next to every counter; the
- * price is one library call and one indirect call per increment (the
- * inlined per-variant API of the family headers has neither).
+ * price is one indirect call per increment (sc_counter_inc and _add are
+ * inlined up to the call of the variant's operation, see below; the inlined
+ * per-variant API of the family headers has no call at all).
  *
  *     sc_err err;
  *     sc_counter *hits = sc_counter_new("Sharded", "", &err);
@@ -73,6 +74,7 @@
 #define SC_COUNTER_H
 
 #include "sc_common.h"
+#include "sc_distributed.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -92,12 +94,89 @@ typedef struct sc_counter sc_counter;
  */
 sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err);
 
-/* One increment by the calling thread. Never fails. */
-void sc_counter_inc(sc_counter *c);
+/*
+ * Not for programs: what the inlined sc_counter_inc and sc_counter_add
+ * below read (their layout is part of the ABI). Every sc_counter begins
+ * with an sc_counter_head_: the variant's type-erased increment and add
+ * (the registry's, which inline the family header's sc_P_inc and sc_P_add),
+ * the counter and its configuration, and whether the thread's context must
+ * come from the library (slow != 0: a variant that reads the thread's node,
+ * whose freshness the library checks, or one that draws from a per-variant
+ * stream, Scalable runtime=dotnet). sc_counter_tls_ is the calling thread's
+ * context, made by the library on the thread's first call (ready = 1 from
+ * then on), in initial-exec TLS: the inlined code reads it with one load
+ * relative to the thread pointer, no call. sc_counter_context_ is the slow
+ * path: it makes the context, refreshes the node, or hands out the
+ * seeded stream.
+ */
+typedef struct sc_counter_head_ {
+	void (*inc)(void *obj, const void *cfg, sc_thread *t);
+	void (*add)(void *obj, const void *cfg, sc_thread *t, uint64_t n);
+	void *obj;
+	const void *cfg;
+	uint32_t slow;
+	uint32_t sharded; /* a Sharded counter: the increment is inlined whole, no call */
+} sc_counter_head_;
 
-/* n increments at once (the variant's sc_P_add: exact for precise variants,
- * unbiased for probabilistic ones). Never fails. */
+typedef struct sc_counter_tls_t_ {
+	sc_thread ctx;
+	uint32_t ready;
+} sc_counter_tls_t_;
+
+sc_thread *sc_counter_context_(const sc_counter *c);
+
+/*
+ * One increment by the calling thread. Never fails. n increments at once
+ * (sc_counter_add: the variant's sc_P_add, exact for precise variants,
+ * unbiased for probabilistic ones). Never fails.
+ *
+ * Inlined (GCC and Clang, on targets with initial-exec TLS): a TLS load and
+ * a test of the calling thread's context, then one indirect call, to the
+ * variant's increment (Sharded's increment, a load and a store, is inlined
+ * whole); the out-of-line sc_counter_context_ only on a
+ * thread's first call and for the variants that read the node or a seeded
+ * stream. Define SC_COUNTER_NO_INLINE before including to call the
+ * library's out-of-line sc_counter_inc and sc_counter_add instead (the
+ * same operations; the library exports both either way).
+ */
+#if defined(__GNUC__) && !defined(_WIN32)
+#define SC_COUNTER_HAVE_TLS_ 1
+extern __thread sc_counter_tls_t_ sc_counter_tls_ __attribute__((tls_model("initial-exec")));
+#endif
+
+#if defined(SC_COUNTER_HAVE_TLS_) && !defined(SC_COUNTER_NO_INLINE)
+
+static inline sc_thread *sc_counter_ctx_(const sc_counter_head_ *h, const sc_counter *c)
+{
+	if (__builtin_expect((h->slow | (sc_counter_tls_.ready ^ 1u)) == 0, 1))
+		return &sc_counter_tls_.ctx;
+	return sc_counter_context_(c);
+}
+
+static inline void sc_counter_inc(sc_counter *c)
+{
+	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
+	sc_thread *t = sc_counter_ctx_(h, c);
+	/*
+	 * Sharded's increment is a load and a store of the thread's own slot,
+	 * cheaper than any call: inlined here (the one variant that is).
+	 */
+	if (h->sharded) {
+		sc_sharded_inc((sc_sharded_t *)h->obj, (const sc_sharded_cfg *)h->cfg, t);
+		return;
+	}
+	h->inc(h->obj, h->cfg, t);
+}
+
+static inline void sc_counter_add(sc_counter *c, uint64_t n)
+{
+	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
+	h->add(h->obj, h->cfg, sc_counter_ctx_(h, c), n);
+}
+#else
+void sc_counter_inc(sc_counter *c);
 void sc_counter_add(sc_counter *c, uint64_t n);
+#endif
 
 /*
  * The value now (see Values above). While other threads increment it
