@@ -230,13 +230,25 @@ SC_ALWAYS_INLINE void sc_bfp_csup_inc(sc_bfp_csup_t *c, const sc_bfp_csup_cfg *c
 	uint32_t r = 0;
 	/* relaxed: the CAS validates what was read; see the top of this file. */
 	uint32_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	if (!sc_bfp_chosen_(w, &r, &t->rng))
-		return;
+	/*
+	 * The uncontended path of exact counting first: e = 0 and a mantissa
+	 * below its maximum are together w < 2^28 - 1, one compare, and the
+	 * update is then certain and w + 1 (what sc_bfp_chosen_ and
+	 * sc_bfp_bump_ decide there, without their tests of e and m).
+	 */
+	uint32_t next;
+	if (__builtin_expect(w < SC_BFP_MANT_MAX, 1)) {
+		next = w + 1;
+	} else {
+		if (!sc_bfp_chosen_(w, &r, &t->rng))
+			return;
+		next = sc_bfp_bump_(w);
+	}
 	/*
 	 * strong: a spurious failure would be taken for contention. relaxed:
 	 * only this word is involved; a failed CAS hands back the new value.
 	 */
-	if (atomic_compare_exchange_strong_explicit(&c->w, &w, sc_bfp_bump_(w), memory_order_relaxed,
+	if (atomic_compare_exchange_strong_explicit(&c->w, &w, next, memory_order_relaxed,
 	                                            memory_order_relaxed))
 		return;
 	sc_bfp_csup_inc_retry(c, cfg, t, w, r);
