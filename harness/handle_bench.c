@@ -8,6 +8,7 @@
  *
  *   handle_bench VARIANT SECONDS          prints: VARIANT NODE_SOURCE NS_PER_INC
  *   handle_bench --paired VARIANT SECONDS prints: VARIANT INLINE_NS HANDLE_NS RATIO
+ *   handle_bench --versus REF VARIANT SECONDS  prints: VARIANT REF NS NS_REF RATIO
  *
  * --paired: the inlined sc_P_inc (the family header's static inline
  * function, on a counter made with the handle's configuration: the same
@@ -138,13 +139,65 @@ static int paired(const char *name, double secs)
 	return 0;
 }
 
+/*
+ * --versus REF VARIANT SECONDS: the inlined increments of two variants
+ * alternating in chunks, as --paired does; prints VARIANT REF NS NS_REF RATIO
+ * (the median of VARIANT/REF over the chunk pairs). For the adaptive
+ * counters against CAS at 1 thread, where scbench's separate runs feel every
+ * other process of a shared machine.
+ */
+static int versus(const char *ref_name, const char *name, double secs)
+{
+	sc_err err;
+	const sc_variant *v = sc_variant_find(name), *r = sc_variant_find(ref_name);
+	sc_table tv, tr;
+	if (!v || !r || inline_table(&tv, v, &err) || inline_table(&tr, r, &err)) {
+		fprintf(stderr, "handle_bench: %s\n", v && r ? err.msg : "unknown variant");
+		return 1;
+	}
+	loop_fn lv = loops[v - sc_variants], lr = loops[r - sc_variants];
+	void *ov = sc_table_at(&tv, 0), *or_ = sc_table_at(&tr, 0);
+	sc_thread *self = sc_thread_self();
+	static double ns_v[MAX_PAIRS], ns_r[MAX_PAIRS], ratio[MAX_PAIRS];
+	int n = 0;
+	double t0 = now();
+	lv(ov, tv.cfg, self);
+	lr(or_, tr.cfg, self);
+	while (n < MAX_PAIRS && (n < 8 || now() - t0 < secs)) {
+		double a = now();
+		if (n % 2)
+			lr(or_, tr.cfg, self);
+		else
+			lv(ov, tv.cfg, self);
+		double b = now();
+		if (n % 2)
+			lv(ov, tv.cfg, self);
+		else
+			lr(or_, tr.cfg, self);
+		double e = now();
+		double first = (b - a) * 1e9 / CHUNK, second = (e - b) * 1e9 / CHUNK;
+		ns_v[n] = n % 2 ? second : first;
+		ns_r[n] = n % 2 ? first : second;
+		ratio[n] = ns_v[n] / ns_r[n];
+		n++;
+	}
+	printf("%s %s %.4f %.4f %.4f\n", v->name, r->name, median(ns_v, n), median(ns_r, n),
+	       median(ratio, n));
+	sc_table_destroy(&tv);
+	sc_table_destroy(&tr);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sc_err err;
 	if (argc == 4 && strcmp(argv[1], "--paired") == 0 && atof(argv[3]) > 0)
 		return paired(argv[2], atof(argv[3]));
+	if (argc == 5 && strcmp(argv[1], "--versus") == 0 && atof(argv[4]) > 0)
+		return versus(argv[2], argv[3], atof(argv[4]));
 	if (argc != 3 || atof(argv[2]) <= 0) {
-		fprintf(stderr, "usage: handle_bench [--paired] VARIANT SECONDS\n");
+		fprintf(stderr, "usage: handle_bench [--paired] VARIANT SECONDS | --versus REF VARIANT "
+		                "SECONDS\n");
 		return 2;
 	}
 	sc_counter *c = sc_counter_new(argv[1], "", &err);
