@@ -94,6 +94,53 @@ static int inline_table(sc_table *t, const sc_variant *v, sc_err *err)
 	return sc_table_create(t, v, &p, &env, 1, err);
 }
 
+/* One side of a pair: an inlined loop on a counter, or the handle's loop. */
+typedef struct side {
+	loop_fn loop;
+	void *obj;
+	const void *cfg;
+	sc_counter *handle; /* non-NULL: handle_loop(handle) */
+} side;
+
+static void run_side(const side *s, sc_thread *self)
+{
+	if (s->handle)
+		handle_loop(s->handle);
+	else
+		s->loop(s->obj, s->cfg, self);
+}
+
+/*
+ * a and b alternate in chunks for secs seconds (at least 8 pairs), each
+ * going first in every other pair; out: the medians of a's and b's ns per
+ * increment and of a/b.
+ */
+static void alternate(const side *a, const side *b, double secs, double out[3])
+{
+	static double ns_a[MAX_PAIRS], ns_b[MAX_PAIRS], ratio[MAX_PAIRS];
+	sc_thread *self = sc_thread_self();
+	int n = 0;
+	double t0 = now();
+	run_side(a, self); /* a warm-up pair, not kept */
+	run_side(b, self);
+	while (n < MAX_PAIRS && (n < 8 || now() - t0 < secs)) {
+		const side *first = n % 2 ? b : a, *second = n % 2 ? a : b;
+		double t1 = now();
+		run_side(first, self);
+		double t2 = now();
+		run_side(second, self);
+		double t3 = now();
+		double ns1 = (t2 - t1) * 1e9 / CHUNK, ns2 = (t3 - t2) * 1e9 / CHUNK;
+		ns_a[n] = n % 2 ? ns2 : ns1;
+		ns_b[n] = n % 2 ? ns1 : ns2;
+		ratio[n] = ns_a[n] / ns_b[n];
+		n++;
+	}
+	out[0] = median(ns_a, n);
+	out[1] = median(ns_b, n);
+	out[2] = median(ratio, n);
+}
+
 static int paired(const char *name, double secs)
 {
 	sc_err err;
@@ -104,36 +151,11 @@ static int paired(const char *name, double secs)
 		fprintf(stderr, "handle_bench: %s\n", v ? err.msg : "unknown variant");
 		return 1;
 	}
-	loop_fn loop = loops[v - sc_variants];
-	void *obj = sc_table_at(&t, 0);
-	sc_thread *self = sc_thread_self();
-	static double ns_inline[MAX_PAIRS], ns_handle[MAX_PAIRS], ratio[MAX_PAIRS];
-	int n = 0;
-	double t0 = now();
-	/* a warm-up pair, not kept */
-	loop(obj, t.cfg, self);
-	handle_loop(c);
-	while (n < MAX_PAIRS && (n < 8 || now() - t0 < secs)) {
-		/* alternate which goes first, so neither always follows the other */
-		double a = now();
-		if (n % 2)
-			handle_loop(c);
-		else
-			loop(obj, t.cfg, self);
-		double b = now();
-		if (n % 2)
-			loop(obj, t.cfg, self);
-		else
-			handle_loop(c);
-		double e = now();
-		double first = (b - a) * 1e9 / CHUNK, second = (e - b) * 1e9 / CHUNK;
-		ns_inline[n] = n % 2 ? second : first;
-		ns_handle[n] = n % 2 ? first : second;
-		ratio[n] = ns_handle[n] / ns_inline[n];
-		n++;
-	}
-	printf("%s %.4f %.4f %.4f\n", sc_counter_variant(c), median(ns_inline, n),
-	       median(ns_handle, n), median(ratio, n));
+	side handle = {NULL, NULL, NULL, c};
+	side inlined = {loops[v - sc_variants], sc_table_at(&t, 0), t.cfg, NULL};
+	double m[3];
+	alternate(&handle, &inlined, secs, m);
+	printf("%s %.4f %.4f %.4f\n", sc_counter_variant(c), m[1], m[0], m[2]);
 	sc_table_destroy(&t);
 	sc_counter_free(c);
 	return 0;
@@ -155,34 +177,11 @@ static int versus(const char *ref_name, const char *name, double secs)
 		fprintf(stderr, "handle_bench: %s\n", v && r ? err.msg : "unknown variant");
 		return 1;
 	}
-	loop_fn lv = loops[v - sc_variants], lr = loops[r - sc_variants];
-	void *ov = sc_table_at(&tv, 0), *or_ = sc_table_at(&tr, 0);
-	sc_thread *self = sc_thread_self();
-	static double ns_v[MAX_PAIRS], ns_r[MAX_PAIRS], ratio[MAX_PAIRS];
-	int n = 0;
-	double t0 = now();
-	lv(ov, tv.cfg, self);
-	lr(or_, tr.cfg, self);
-	while (n < MAX_PAIRS && (n < 8 || now() - t0 < secs)) {
-		double a = now();
-		if (n % 2)
-			lr(or_, tr.cfg, self);
-		else
-			lv(ov, tv.cfg, self);
-		double b = now();
-		if (n % 2)
-			lv(ov, tv.cfg, self);
-		else
-			lr(or_, tr.cfg, self);
-		double e = now();
-		double first = (b - a) * 1e9 / CHUNK, second = (e - b) * 1e9 / CHUNK;
-		ns_v[n] = n % 2 ? second : first;
-		ns_r[n] = n % 2 ? first : second;
-		ratio[n] = ns_v[n] / ns_r[n];
-		n++;
-	}
-	printf("%s %s %.4f %.4f %.4f\n", v->name, r->name, median(ns_v, n), median(ns_r, n),
-	       median(ratio, n));
+	side sv = {loops[v - sc_variants], sc_table_at(&tv, 0), tv.cfg, NULL};
+	side sr = {loops[r - sc_variants], sc_table_at(&tr, 0), tr.cfg, NULL};
+	double m[3];
+	alternate(&sv, &sr, secs, m);
+	printf("%s %s %.4f %.4f %.4f\n", v->name, r->name, m[0], m[1], m[2]);
 	sc_table_destroy(&tv);
 	sc_table_destroy(&tr);
 	return 0;
