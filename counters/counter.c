@@ -407,8 +407,15 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 	c->head.obj = c->obj;
 	c->head.cfg = c->t.cfg;
 	/* the node (refreshed by context_for) or the seeded stream: the slow context */
-	c->head.slow = strcmp(family_of[c->id], "numa") == 0 || c->t.thread_seed != 0;
-	c->head.sharded = c->id == SC_ID_sharded;
+	if (strcmp(family_of[c->id], "numa") == 0 || c->t.thread_seed != 0) {
+		c->head.mode = SC_HEAD_SLOW_;
+	} else if (c->id == SC_ID_sharded) {
+		c->head.mode = SC_HEAD_SHARDED_;
+		c->head.sharded = *(const sc_sharded_t *)c->obj; /* the slot pointer, fixed by init */
+		c->head.sharded_cfg = *(const sc_sharded_cfg *)c->t.cfg;
+	} else {
+		c->head.mode = SC_HEAD_CALL_;
+	}
 	/* A precise value wraps after its range, 2^bits - 1 for every precise variant. */
 	c->mask = v->range(c->t.cfg);
 	atomic_init(&c->origin, 0);

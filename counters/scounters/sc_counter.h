@@ -100,22 +100,29 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
  * with an sc_counter_head_: the variant's type-erased increment and add
  * (the registry's, which inline the family header's sc_P_inc and sc_P_add),
  * the counter and its configuration, and whether the thread's context must
- * come from the library (slow != 0: a variant that reads the thread's node,
- * whose freshness the library checks, or one that draws from a per-variant
- * stream, Scalable runtime=dotnet). sc_counter_tls_ is the calling thread's
+ * come from the library (mode SC_HEAD_SLOW_: a variant that reads the
+ * thread's node, whose freshness the library checks, or one that draws from
+ * a per-variant stream, Scalable runtime=dotnet). sc_counter_tls_ is the calling thread's
  * context, made by the library on the thread's first call (ready = 1 from
  * then on), in initial-exec TLS: the inlined code reads it with one load
  * relative to the thread pointer, no call. sc_counter_context_ is the slow
  * path: it makes the context, refreshes the node, or hands out the
  * seeded stream.
  */
+enum {
+	SC_HEAD_CALL_ = 0,    /* the thread's own context, one indirect call */
+	SC_HEAD_SHARDED_ = 1, /* the same, and Sharded's increment inlined whole (no call) */
+	SC_HEAD_SLOW_ = 2     /* the context from sc_counter_context_ (node, seeded stream) */
+};
+
 typedef struct sc_counter_head_ {
 	void (*inc)(void *obj, const void *cfg, sc_thread *t);
 	void (*add)(void *obj, const void *cfg, sc_thread *t, uint64_t n);
 	void *obj;
 	const void *cfg;
-	uint32_t slow;
-	uint32_t sharded; /* a Sharded counter: the increment is inlined whole, no call */
+	uint32_t mode;             /* SC_HEAD_*_ */
+	sc_sharded_cfg sharded_cfg; /* SC_HEAD_SHARDED_: copies of the counter's (read-only */
+	sc_sharded_t sharded;       /* after init), one load each from here */
 } sc_counter_head_;
 
 typedef struct sc_counter_tls_t_ {
@@ -146,9 +153,10 @@ extern __thread sc_counter_tls_t_ sc_counter_tls_ __attribute__((tls_model("init
 
 #if defined(SC_COUNTER_HAVE_TLS_) && !defined(SC_COUNTER_NO_INLINE)
 
-static inline sc_thread *sc_counter_ctx_(const sc_counter_head_ *h, const sc_counter *c)
+static inline sc_thread *sc_counter_ctx_(uint32_t mode, const sc_counter *c)
 {
-	if (__builtin_expect((h->slow | (sc_counter_tls_.ready ^ 1u)) == 0, 1))
+	/* one test for both (ready is 0 or 1; SC_HEAD_SLOW_ is the mode's only bit 1) */
+	if (__builtin_expect(((sc_counter_tls_.ready ^ 1u) | (mode & SC_HEAD_SLOW_)) == 0, 1))
 		return &sc_counter_tls_.ctx;
 	return sc_counter_context_(c);
 }
@@ -156,13 +164,15 @@ static inline sc_thread *sc_counter_ctx_(const sc_counter_head_ *h, const sc_cou
 static inline void sc_counter_inc(sc_counter *c)
 {
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
-	sc_thread *t = sc_counter_ctx_(h, c);
+	uint32_t mode = h->mode;
+	sc_thread *t = sc_counter_ctx_(mode, c);
 	/*
 	 * Sharded's increment is a load and a store of the thread's own slot,
-	 * cheaper than any call: inlined here (the one variant that is).
+	 * cheaper than any call: inlined here (the one variant that is), on the
+	 * head's copies of its slot pointer and thread count.
 	 */
-	if (h->sharded) {
-		sc_sharded_inc((sc_sharded_t *)h->obj, (const sc_sharded_cfg *)h->cfg, t);
+	if (mode == SC_HEAD_SHARDED_) {
+		sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, t);
 		return;
 	}
 	h->inc(h->obj, h->cfg, t);
@@ -171,7 +181,7 @@ static inline void sc_counter_inc(sc_counter *c)
 static inline void sc_counter_add(sc_counter *c, uint64_t n)
 {
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
-	h->add(h->obj, h->cfg, sc_counter_ctx_(h, c), n);
+	h->add(h->obj, h->cfg, sc_counter_ctx_(h->mode, c), n);
 }
 #else
 void sc_counter_inc(sc_counter *c);
