@@ -99,15 +99,17 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
  * below read (their layout is part of the ABI). Every sc_counter begins
  * with an sc_counter_head_: the variant's type-erased increment and add
  * (the registry's, which inline the family header's sc_P_inc and sc_P_add),
- * the counter and its configuration, and whether the thread's context must
- * come from the library (mode SC_HEAD_SLOW_: a variant that reads the
- * thread's node, whose freshness the library checks, or one that draws from
- * a per-variant stream, Scalable runtime=dotnet). sc_counter_tls_ is the calling thread's
- * context, made by the library on the thread's first call (ready = 1 from
- * then on), in initial-exec TLS: the inlined code reads it with one load
- * relative to the thread pointer, no call. sc_counter_context_ is the slow
- * path: it makes the context, refreshes the node, or hands out the
- * seeded stream.
+ * the counter and its configuration, and how the increment goes (mode:
+ * SC_HEAD_SLOW_ when the thread's context must come from the library, for a
+ * variant that reads the thread's node, whose freshness the library checks,
+ * or one that draws from a per-variant stream, Scalable runtime=dotnet;
+ * SC_HEAD_SHARDED_ for Sharded, whose increment is inlined on the head's
+ * copies of its slot pointer and thread count). sc_counter_tls_ is the
+ * calling thread's context, made by the library on the thread's first call
+ * (ready = 1 from then on), in initial-exec TLS: the inlined code reads it
+ * with one load relative to the thread pointer, no call.
+ * sc_counter_context_ is the slow path: it makes the context, refreshes the
+ * node, or hands out the seeded stream.
  */
 enum {
 	SC_HEAD_CALL_ = 0,    /* the thread's own context, one indirect call */
@@ -140,9 +142,8 @@ sc_thread *sc_counter_context_(const sc_counter *c);
  * Inlined (GCC and Clang, on targets with initial-exec TLS): a TLS load and
  * a test of the calling thread's context, then one indirect call, to the
  * variant's increment (Sharded's increment, a load and a store, is inlined
- * whole); the out-of-line sc_counter_context_ only on a
- * thread's first call and for the variants that read the node or a seeded
- * stream. Define SC_COUNTER_NO_INLINE before including to call the
+ * whole); the out-of-line sc_counter_context_ only on a thread's first call
+ * and for the variants that read the node or a seeded stream. Define SC_COUNTER_NO_INLINE before including to call the
  * library's out-of-line sc_counter_inc and sc_counter_add instead (the
  * same operations; the library exports both either way).
  */
@@ -155,7 +156,7 @@ extern __thread sc_counter_tls_t_ sc_counter_tls_ __attribute__((tls_model("init
 
 static inline sc_thread *sc_counter_ctx_(uint32_t mode, const sc_counter *c)
 {
-	/* one test for both (ready is 0 or 1; SC_HEAD_SLOW_ is the mode's only bit 1) */
+	/* one test for both: ready is 0 or 1, and of the modes only SC_HEAD_SLOW_ has bit 1 */
 	if (__builtin_expect(((sc_counter_tls_.ready ^ 1u) | (mode & SC_HEAD_SLOW_)) == 0, 1))
 		return &sc_counter_tls_.ctx;
 	return sc_counter_context_(c);
