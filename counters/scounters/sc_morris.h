@@ -306,9 +306,22 @@ static inline void sc_morris_adapt_inc(sc_morris_adapt_t *c, const sc_morris_ada
 {
 	/* relaxed: as Morris; the CAS below validates whatever was read. */
 	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	for (uint32_t fails = 0; sc_morris_adapt_exact_mode_(w) && fails < cfg->switch_after;
-	     fails++) {
+	/*
+	 * The first try of exact mode before anything else: the mode test is one
+	 * subtraction and compare (sc_morris_adapt_exact_mode_: the Morris half
+	 * at T0 and the exact half below 2^32 - 1 is w - INIT < 2^32 - 1), and
+	 * switch-after >= 1 allows it without reading the configuration.
+	 */
+	uint32_t fails = 0;
+	if (__builtin_expect(w - SC_MORRIS_ADAPT_INIT < UINT32_MAX, 1)) {
 		/* strong so that a lone thread never fails; relaxed: nothing else is published. */
+		if (atomic_compare_exchange_strong_explicit(&c->w, &w, w + 1, memory_order_relaxed,
+		                                            memory_order_relaxed))
+			return;
+		fails = 1;
+	}
+	for (; sc_morris_adapt_exact_mode_(w) && fails < cfg->switch_after; fails++) {
+		/* strong and relaxed: as above. */
 		if (atomic_compare_exchange_strong_explicit(&c->w, &w, w + 1, memory_order_relaxed,
 		                                            memory_order_relaxed))
 			return;
