@@ -14,6 +14,8 @@ Standard library only.
 
 import re
 
+from stats import MEDIAN_TAIL, ratio_false_verdict
+
 HOLDS, FAILS, NM = "holds", "does not hold", "not measurable"
 CONSISTENT, INCONCLUSIVE, BY_CONSTRUCTION = "consistent with", "inconclusive", "by construction"
 # The verdicts and their meaning (REPORT.md's legend); plots/report.py's
@@ -67,6 +69,9 @@ def not_measurable(cause, text):
 # creation and the barrier); claims/rules.py's startup_dominated applies it.
 STARTUP_FACTOR = 10
 
+# The fewest runs whose min-max band alone reaches the noise rule's one-sided miss.
+FULL_CONFIDENCE_RUNS = next(n for n in range(1, 64) if 2.0 ** -n <= MEDIAN_TAIL)
+
 # The general rules every verdict follows, stated in REPORT.md (in this order). A
 # rule in plots/claims that changes what is judged where gets a line here.
 RULES = [
@@ -80,8 +85,21 @@ RULES = [
      "whole axis) is judged at every count measured in it and holds only if the range was "
      "measured; a failure at a measured count stands."),
     ("noise", "A comparison is decided at a point only if it clears its line by more than the "
-     "noise: a point where leaving one run out changes the answer, or where the line falls "
-     "inside the ratio of the two series' min-max bands, is inconclusive."),
+     "noise: a point where leaving one run out changes the answer (a point one run decides), "
+     "or where the line falls inside the interval on the ratio of the two medians, is "
+     "inconclusive. The interval is distribution-free (order statistics, no resampling and "
+     "no seed): each series' median lies in [x(k), x(n+1-k)] of its n sorted runs, k the "
+     "largest whose one-sided miss P(Bin(n, 1/2) < k) is at most %.4g%% (the min-max band, k "
+     "= 1, below %d runs), and the ratio's interval is [lo(a)/hi(b), hi(a)/lo(b)]. It "
+     "narrows as runs are added (about as 1/sqrt(n)), so more runs decide more points. Its "
+     "false-verdict rate under the null (the true ratio of medians on the line) is at most "
+     "2(1 - (1 - q(a))(1 - q(b))) for any distributions, q the one-sided misses: at most "
+     "%.3g%% with %d or more runs per series, %.3g%% at 5 and %.3g%% at 3, where the min-max band "
+     "is the best interval those runs give (each point's reason states its rate)."
+     % (100 * MEDIAN_TAIL, FULL_CONFIDENCE_RUNS,
+        100 * ratio_false_verdict(MEDIAN_TAIL, MEDIAN_TAIL), FULL_CONFIDENCE_RUNS,
+        100 * ratio_false_verdict(2.0 ** -5, 2.0 ** -5),
+        100 * ratio_false_verdict(2.0 ** -3, 2.0 ** -3))),
     ("condition", "A claim is judged only where the paper's condition applies: points where "
      "an adaptive counter never left its initial mode are left out of a claim about its "
      "switched mode (end_state), points where a probabilistic counter was exact in every run "

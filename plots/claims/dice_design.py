@@ -66,7 +66,7 @@ def error_median_below(a, b):
         for s in (a, b):
             runs[s].sort()
         pa, pb = [{"median": percentile(runs[s], 0.5), "values": runs[s]} for s in (a, b)]
-        r, good, frag = ratio_point(pa, pb, lambda x: x < 1.0, band=False)
+        r, good, frag = ratio_point(pa, pb, lambda x: x < 1.0)
         meas = "median |relative error|: %s %s (%d runs), %s %s (%d runs)%s" % (
             a, f_pct(pa["median"]), len(runs[a]), b, f_pct(pb["median"]), len(runs[b]),
             left_text)

@@ -176,7 +176,7 @@ def higher_at_0pct(series, higher=True):
             a = {"median": percentile(vh, 0.5), "values": vh}
             b = {"median": percentile(vl, 0.5), "values": vl}
             r, good, frag = ratio_point(a, b, (lambda x: x > 1.0) if higher
-                                        else (lambda x: x <= 1.0), band=False)
+                                        else (lambda x: x <= 1.0))
             parts.append("%s %s (0%%, %d runs) vs %s (99%%, %d runs)"
                          % (s, f_pct(a["median"]), len(vh), f_pct(b["median"]), len(vl)))
             pts.append((s, r, good, frag, min(len(vh), len(vl))))

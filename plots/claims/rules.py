@@ -9,7 +9,7 @@ import math
 from claims.core import (CONDITION, CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM,
                          STARTUP_FACTOR, f_n, f_pct, f_rate, f_ratio, not_measurable)
 from endstates import never_switched
-from stats import percentile
+from stats import median_interval, percentile, ratio_false_verdict
 
 
 
@@ -78,13 +78,22 @@ def div(a, b):
     return a / b if b > 0 else float("inf")
 
 
-def ratio_point(pa, pb, ok, band=True):
+def ratio_interval(va, vb):
+    """(lo, hi, rate): the interval on median(a)/median(b) from the two series'
+    order-statistic median intervals (stats.median_interval), and the most it
+    decides a ratio on its line under the null (stats.ratio_false_verdict)."""
+    la, ha, qa = median_interval(va)
+    lb, hb, qb = median_interval(vb)
+    return div(la, hb), div(ha, lb), ratio_false_verdict(qa, qb)
+
+
+def ratio_point(pa, pb, ok):
     """(median(a)/median(b), ok of it, fragile): fragile is why the point clears
     its line by less than the noise (the "noise" rule), or "": the ratio's
     verdict changes when one run of a or of b is left out, or the line falls
-    inside the ratio of the min-max bands [min(a)/max(b), max(a)/min(b)] (band:
-    the values are repeated measurements of one quantity, not a sample of a
-    distribution such as the errors of many runs)."""
+    inside the interval on the ratio of medians (ratio_interval: each median's
+    distribution-free order-statistic interval; it narrows as runs are added,
+    unlike the min-max bands it replaced, which only widen)."""
     r = div(pa["median"], pb["median"])
     base = ok(r)
     alts = [ok(div(a, pb["median"])) for a in loo_medians(pa["values"])]
@@ -92,11 +101,13 @@ def ratio_point(pa, pb, ok, band=True):
     if any(x != base for x in alts):
         return r, base, "one run decides it: leaving one run out changes the answer"
     va, vb = pa["values"], pb["values"]
-    if band and len(va) > 1 and len(vb) > 1:
-        lo, hi = div(min(va), max(vb)), div(max(va), min(vb))
+    if len(va) > 1 and len(vb) > 1:
+        lo, hi, rate = ratio_interval(va, vb)
         if ok(lo) != base or ok(hi) != base:
-            return r, base, ("within the noise: the ratio of the min-max bands, %s-%s, "
-                             "straddles the line" % (f_ratio(lo), f_ratio(hi)))
+            return r, base, ("within the noise: the interval on the ratio of medians, %s-%s "
+                             "(%d and %d runs; false-verdict rate on the line at most %.3g%%), "
+                             "straddles the line" % (f_ratio(lo), f_ratio(hi), len(va),
+                                                     len(vb), 100 * rate))
     return r, base, ""
 
 
