@@ -301,15 +301,24 @@ def one_thread_work_ratio(variant, judge):
     return rule
 
 
-def rstdv_within(variant, bound_of, limit_only=False):
+def rstdv_within(variant, bound_of, limit_only=False, outside=None):
     """The RMS relative error of every timed run of variant (dice-fig4-low/high)
     within bound_of(params), allowing two standard errors of an RMS of k values.
     limit_only: the paper's bound holds only as the count tends to infinity (a
-    heuristic at any finite count), and the measurement says so."""
+    heuristic at any finite count), and the measurement says so. outside(row):
+    why a run has left the process the bound describes (the "condition" rule),
+    or None; such runs are named and not judged."""
     def rule(ctx, c):
         rows = ctx.timed_rows(("dice-fig4-low.csv", "dice-fig4-high.csv"), [variant])
+        left = [(r, outside(r)) for r in rows if outside and outside(r)]
+        rows = [r for r in rows if not (outside and outside(r))]
+        left_text = ("; left out (outside the claim's condition): %d runs, %s"
+                     % (len(left), left[0][1]) if left else "")
         k = len(rows)
         if not k:
+            if left:
+                return left_text[2:], NM, not_measurable(CONDITION, "every run of %s is "
+                                                         "outside the claim's condition" % variant)
             return "", NM, "no run of %s in dice-fig4-low/high.csv" % variant
         rms = math.sqrt(sum(r["rel_error"] ** 2 for r in rows) / k)
         bound = max(bound_of(r["params_map"]) for r in rows)
@@ -321,7 +330,7 @@ def rstdv_within(variant, bound_of, limit_only=False):
                 % (k, f_pct(100 * rms), f_pct(100 * bound), tol, k, f_n(ops[0]), f_n(ops[-1]),
                    "(the paper's bound holds only in the limit: at these counts it is the "
                    "heuristic the paper uses)" if limit_only else
-                   "(the bound holds at every count, so runs of any length test it)"))
+                   "(the bound holds at every count, so runs of any length test it)")) + left_text
         if rms <= bound:
             return meas, HOLDS, "RMS within the bound", k
         if rms <= bound * tol:
