@@ -13,6 +13,15 @@ from stats import median_interval, percentile, ratio_false_verdict
 
 
 
+# The paper's own scale of words (Dice §5.1): it calls a gap of a few percent "slightly
+# lower" throughput and still counts that counter among those that "perform similarly".
+# So in its claims "similar" is a spread within FEW_PERCENT (up to 10%), "slightly" a
+# gain above 1 within it, and "significantly" a gain beyond it.
+FEW_PERCENT = 1.1
+# "About x": within a factor ABOUT of x, either side.
+ABOUT = 2.0
+
+
 def verdict(ok, yes, no):
     """(HOLDS, yes) or (FAILS, no)."""
     return (HOLDS, yes) if ok else (FAILS, no)
