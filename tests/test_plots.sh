@@ -422,6 +422,119 @@ assert by["dice-getval-multilineadapt-serial-misses"].nodes == 2
 assert FEW_PERCENT == 1.1
 ' "$plots"
 
+# The claims the papers make that the report lacked (issue 28), each rule on points made
+# for it: one that holds and one that does not (or why it is not measurable); the two
+# experiments new to run-all's plan (dice-fig5-low.csv, hot-line.csv) are read from
+# their CSVs, and a set without them says so (no data: the experiment is new).
+check new_claims_rules "$py" -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from claims import CLAIMS
+from claims.core import BY_CONSTRUCTION, DATA, FAILS, HOLDS, MACHINE, NM, PLAN, Context, evaluate
+def pt(vals, rows=None):
+    vals = sorted(vals)
+    return {"median": vals[len(vals) // 2], "values": vals, "n": len(vals), "oversub": False,
+            "max": vals[-1], "min": vals[0], "total": len(vals), "rows": rows or [{}] * len(vals)}
+def tri(m, **row):
+    return pt([m, m * 1.001, m * 1.002], [dict(row)] * 3)
+class Figs:
+    def __init__(self, stats):
+        self.stats, self.table = stats, []
+    def entry(self, fid):
+        return type("Fig", (), {"mode": "timed", "id": fid})
+class RS:
+    def __init__(self, files):
+        self.files = files
+    def csv(self, name):
+        return self.files.get(name)
+    def rows(self, name, mode):
+        return [r for r in self.files.get(name) or [] if r.get("mode") == mode]
+by = {c.id: c for c in CLAIMS}
+def run(cid, stats, files=None, m=None):
+    c = by[cid]
+    ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 256, "cache_line": 64})
+    return c.rule(ctx, c)
+def ev(cid, stats, files=None, m=None):
+    c = by[cid]
+    ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 2, "cache_line": 64})
+    return evaluate(ctx, [c])[0]
+def v(res):
+    return res[1]
+H, L = ("dice-fig4-high", ""), ("dice-fig4-low", "")
+# per-thread parts: Sharded 3 lines at 2 threads against FetchAdd 1 line (by construction)
+w0 = ("baselines", "-w0")
+assert v(run("dice-perthread-space", {w0: {"Sharded": {2: tri(1, bytes_per_counter=192.0)},
+                                          "FetchAdd": {2: tri(1, bytes_per_counter=64.0)}}})) == HOLDS
+assert v(run("dice-perthread-space", {w0: {"Sharded": {2: tri(1, bytes_per_counter=64.0)},
+                                          "FetchAdd": {2: tri(1, bytes_per_counter=64.0)}}})) == FAILS
+assert by["dice-perthread-space"].by_construction
+# RBO family alone: at least 0.8x CAS at one thread, no work
+st = lambda r: {H: {"RBO": {1: tri(r)}, "RBONuma": {1: tri(r)}, "RBONumaAdapt": {1: tri(r)}, "CAS": {1: tri(1)}}}
+assert v(run("dice-rbo-family-single-thread", st(0.95))) == HOLDS
+assert v(run("dice-rbo-family-single-thread", st(0.5))) == FAILS
+# MultilineAdapt uninflated: one word
+assert v(run("dice-multilineadapt-space-low", {L: {"MultilineAdapt": {1: tri(1, end_state="mode=word", bytes_per_counter=8.0)}}})) == HOLDS
+assert v(run("dice-multilineadapt-space-low", {L: {"MultilineAdapt": {1: tri(1, end_state="mode=word", bytes_per_counter=64.0)}}})) == FAILS
+assert run("dice-multilineadapt-space-low", {L: {"MultilineAdapt": {1: tri(1, end_state="mode=inflated", bytes_per_counter=64.0)}}})[2].cause == "condition"
+# contention within one node: 2 threads below linear / 1.1; on two nodes not judged
+one = lambda r, nodes="0": {H: {s: {1: tri(10, nodes_used="0"), 2: tri(r, nodes_used=nodes)} for s in ("Multiline", "MultilineAdapt")}}
+assert v(run("dice-multiline-node-contention", one(5))) == HOLDS
+assert v(run("dice-multiline-node-contention", one(20))) == FAILS
+assert v(run("dice-multiline-node-contention", one(5, "0,1"))) == NM
+# RBO over CAS beyond 8 threads; on a 2-PU set not measurable (machine)
+f3 = lambda r: {("dice-fig3", ""): {"RBO": {8: tri(1), 16: tri(r)}, "CAS": {8: tri(1), 16: tri(1)}}}
+assert v(run("dice-rbo-backoff-helps", f3(2))) == HOLDS and v(run("dice-rbo-backoff-helps", f3(1.02))) == FAILS
+g = ev("dice-rbo-backoff-helps", {("dice-fig3", ""): {"RBO": {2: tri(1)}, "CAS": {2: tri(1)}}})
+assert g["verdict"] == NM and g["cause"] == MACHINE, g
+# a line per node: 256 bytes on 4 nodes holds, 64 does not (by construction)
+ml = lambda b: {H: {"Multiline": {4: tri(1, bytes_per_counter=b, nodes=4)}}}
+assert v(run("dice-multiline-line-per-node", ml(256.0))) == HOLDS
+assert v(run("dice-multiline-line-per-node", ml(64.0))) == FAILS
+# Multiline above MultilineAdapt in the array at low counts
+f5 = lambda r: {("dice-fig5", ""): {"Multiline": {2: tri(r), 64: tri(0.5)}, "MultilineAdapt": {2: tri(1), 64: tri(1)}}}
+assert v(run("dice-fig5-multiline-above-adapt-low", f5(2))) == HOLDS
+assert v(run("dice-fig5-multiline-above-adapt-low", f5(1.05))) == FAILS
+# one miss: below 2x the read cost of CAS
+rc = lambda r: {("read-cost", "-ns"): {s: {2: tri(r)} for s in ("RBONuma", "RBONumaAdapt", "BFP-DUP", "BFP-CSUP")} | {"CAS": {2: tri(100)}}}
+assert v(run("dice-getval-one-miss", rc(120))) == HOLDS and v(run("dice-getval-one-miss", rc(300))) == FAILS
+# atomic add does not scale: from 2 threads, 4 threads below 0.1 of linear
+fa = lambda r: {w0: {"FetchAdd": {2: tri(100), 4: tri(r)}}}
+assert v(run("dice-atomic-add-no-fix", fa(15))) == HOLDS and v(run("dice-atomic-add-no-fix", fa(150))) == FAILS
+assert run("dice-atomic-add-no-fix", {w0: {"FetchAdd": {1: tri(1), 2: tri(1)}}})[2].cause == MACHINE
+# an order of magnitude under heavy contention
+rn = lambda r: {H: {"RBONuma": {256: tri(r)}, "RBO": {256: tri(1)}}}
+assert v(run("dice-rbonuma-10x-rbo-high", rn(12))) == HOLDS and v(run("dice-rbonuma-10x-rbo-high", rn(5))) == FAILS
+# the naive counters do not scale; the probabilistic ones in the array do
+nv = lambda r: {L: {s: {2: tri(10), 256: tri(r)} for s in ("Serial", "CAS", "RBO", "RBONuma", "RBONumaAdapt")}}
+assert v(run("dice-naive-not-scalable", nv(20))) == HOLDS and v(run("dice-naive-not-scalable", nv(500))) == FAILS
+ps = lambda r: {("dice-fig5", ""): {s: {2: tri(10), 4: tri(r)} for s in ("Morris", "MorrisAdapt", "BFP-DUP", "BFP-CSUP")}}
+assert v(run("dice-fig5-prob-scale", ps(18))) == HOLDS and v(run("dice-fig5-prob-scale", ps(6))) == FAILS
+# retries are not recorded: not measurable (plan)
+assert run("dice-prob-retries-fall", {})[2].cause == PLAN
+# the new experiments: read from their CSVs; a set without them: no data, the experiment is new
+def rows(name, pairs):
+    return {name: [{"mode": "timed", "counter": s, "threads": t, "ops_per_ms": y * (1 + 0.001 * k), "run": k}
+                   for s, t, y in pairs for k in range(3)]}
+for cid, name in (("dice-fig5-low-serial-better", "dice-fig5-low.csv"),
+                  ("dice-hotline-multilineadapt", "hot-line.csv")):
+    a = "Serial" if "serial" in cid else "MultilineAdapt"
+    assert v(run(cid, {}, rows(name, [(a, 2, 3.0), ("CAS", 2, 1.0)]))) == HOLDS, cid
+    assert v(run(cid, {}, rows(name, [(a, 2, 1.0), ("CAS", 2, 1.0)]))) == FAILS, cid
+    r = run(cid, {})
+    assert r[1] == NM and r[2].cause == DATA and "no data" in r[2] and "new" in r[2], r
+assert v(run("ayers-scalable-false-sharing", {}, rows("hot-line.csv", [("Scalable", 1, 10.0), ("Scalable", 2, 8.0)]))) == HOLDS
+assert v(run("ayers-scalable-false-sharing", {}, rows("hot-line.csv", [("Scalable", 1, 10.0), ("Scalable", 2, 20.0)]))) == FAILS
+# Ayers: one location (by construction), capping costs little, racing is costly under contention
+rb = lambda b: {("read-cost", "-bytes"): {"Scalable": {2: tri(b)}, "FetchAdd": {2: tri(8.0)}}}
+assert v(run("ayers-one-location", rb(8.0))) == HOLDS and v(run("ayers-one-location", rb(64.0))) == FAILS
+assert by["ayers-one-location"].by_construction
+cap = lambda r: rows("latency.csv", [("ScalableCapped", 2, r), ("Scalable", 2, 1.0)])
+assert v(run("ayers-capped-little-scalability", {}, cap(0.97))) == HOLDS
+assert v(run("ayers-capped-little-scalability", {}, cap(0.7))) == FAILS
+rc2 = lambda r: {H: {"Serial": {1: tri(10), 2: tri(r)}}}
+assert v(run("ayers-racing-contention-costly", rc2(5))) == HOLDS and v(run("ayers-racing-contention-costly", rc2(15))) == FAILS
+' "$plots"
+
 # The general rules of plots/claims/core.py's RULES, each on its own: a "not
 # measurable" verdict carries its cause (machine, plan, data ...) and the report
 # counts them apart; the "paper's machine" rule makes a verdict at fewer threads
@@ -841,6 +954,11 @@ PYEOF
 got=$(claim_field "$tmp/paper" dice-bfpcsup-under-0.25pct)
 check "error_claim_paper_length_runs_judged (${got%%|*})" \
 	sh -c 'case "$1" in "holds|"*|"does not hold|"*) exit 0 ;; esac; exit 1' _ "$got"
+# BFP-CSUP's worst error "often close to zero" on the paper-length fixture: judged (its
+# 2 runs per point are below the 3 every claim needs, so the rule's verdict is said).
+got=$(claim_field "$tmp/paper" dice-csup-error-near-zero)
+check "new_claim_csup_error_near_zero_judged (${got%%|*})" \
+	sh -c 'case "$1" in "inconclusive|too few runs: 2 per point"*"the rule alone would say "*"BFP-CSUP points"*) exit 0 ;; esac; exit 1' _ "$got"
 check figdata_marks_mixed_modes grep -q '^# mixed_modes: MorrisAdapt@1thr MorrisAdapt@2thr' \
 	"$tmp/paper/figdata/dice-fig4-high.dat"
 check figdata_note_says_bimodal grep -q '^# note: bimodal: MorrisAdapt at 1 thr ended in different modes (exact 1, morris 1)' \
