@@ -92,6 +92,39 @@ def ratio_false_verdict(miss_a, miss_b):
     return 2.0 * (1.0 - (1.0 - miss_a) * (1.0 - miss_b))
 
 
+# Bimodal throughput (issue 28): a point's runs split in two groups when two
+# neighbours of its sorted runs differ by more than BIMODAL_GAP (a ratio): more than
+# run-to-run noise (a few percent here), e.g. one run of three 1.3-3.5x faster.
+BIMODAL_GAP = 1.25
+
+
+def bimodal_split(values):
+    """(runs below the gap, runs above it, ratio of the gap) of a point's values
+    when they split in two by more than BIMODAL_GAP, else None (fewer than 3 runs
+    cannot show two groups beside noise)."""
+    v = sorted(x for x in values if x is not None and x > 0)
+    if len(v) < 3:
+        return None
+    gaps = [(v[i + 1] / v[i], i) for i in range(len(v) - 1)]
+    g, i = max(gaps)
+    return (i + 1, len(v) - i - 1, g) if g > BIMODAL_GAP else None
+
+
+def timer_step(values, resolution):
+    """The step in which a timer's readings move (ns), measured: the smallest gap
+    between distinct values larger than half the nominal resolution (ns per
+    tick), then the mean of the gaps within half a step of it; None with fewer than
+    3 distinct values. A coarser step than the tick means the clock source
+    advances in steps of several ticks."""
+    v = sorted(set(round(x, 6) for x in values if x is not None))
+    gaps = [b - a for a, b in zip(v, v[1:]) if b - a > resolution / 2.0]
+    if len(v) < 3 or not gaps:
+        return None
+    g0 = min(gaps)
+    near = [g for g in gaps if abs(g - g0) <= g0 / 2.0]
+    return sum(near) / len(near)
+
+
 def ranks(v):
     """Ranks from 0, ties given the average of their positions."""
     order = sorted(range(len(v)), key=lambda i: v[i])

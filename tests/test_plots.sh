@@ -535,6 +535,47 @@ rc2 = lambda r: {H: {"Serial": {1: tri(10), 2: tri(r)}}}
 assert v(run("ayers-racing-contention-costly", rc2(5))) == HOLDS and v(run("ayers-racing-contention-costly", rc2(15))) == FAILS
 ' "$plots"
 
+# What the report did not say (issue 28): the timer's real step, measured from the
+# values (read_ns moving in 10.02 ns steps while meta.json states 0.477 ns per tick),
+# said beside a read-cost claim; bimodal throughput (one run of three 3x the others)
+# flagged in the figure notes and in a claim naming that series at that count.
+check timer_step_and_bimodal_said "$py" -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from stats import BIMODAL_GAP, bimodal_split, timer_step
+from claims.core import Claim, Context, bimodal_notes, timing_notes
+assert bimodal_split([1.0, 1.01, 3.5])[:2] == (2, 1)
+assert bimodal_split([1.0, 1.05, 1.1]) is None and bimodal_split([1.0, 3.0]) is None
+assert bimodal_split([1.0, 1.0, BIMODAL_GAP * 1.01])
+step = timer_step([10.02 * k + 0.01 * (k % 3) for k in (6, 7, 8, 17, 18, 30)], 0.477)
+assert abs(step - 10.02) < 0.05, step
+assert abs(timer_step([0.477 * k for k in range(1, 9)], 0.477) - 0.477) < 1e-6
+assert timer_step([5.0, 6.0], 0.477) is None
+class RS:
+    def rows(self, name, mode):
+        return [{"read_ns": 10.02 * k} for k in (6, 7, 8, 17, 18)] if name == "read-cost.csv" else []
+    def meta(self, name):
+        return {"ns_per_tick": 0.477}
+class Panel:
+    ylabel, suffix = "throughput (ops/ms)", ""
+class Fig:
+    id, panels = "dice-fig5", [Panel()]
+def pt(v):
+    return {"values": sorted(v)}
+class Figs:
+    table = [Fig()]
+    stats = {("dice-fig5", ""): {"Morris": {2: pt([10, 10.2, 31])}, "RBO": {2: pt([5, 5.1, 5.2])}}}
+ctx = Context(RS(), Figs(), {"pus": 2})
+rc = Claim("r", "Dice §0", "its median read cost above", "read-cost", None)
+n = timing_notes(ctx, rc, "x")
+assert n and n[0].startswith("timer step here 10 ns") and "0.477 ns per tick" in n[0], n
+ar = Claim("a", "Dice §0", "Morris beats RBO", "dice-fig5", None)
+n = timing_notes(ctx, ar, "Morris/RBO: 2x at 2 thr")
+assert n == ["bimodal throughput: Morris at 2 thr: 1 of 3 runs 3x above the rest"], n
+assert timing_notes(ctx, ar, "Morris/RBO: 2x at 1 thr") == []
+assert "Morris at 2 thr" in bimodal_notes(ctx)["dice-fig5"][0] and "RBO" not in bimodal_notes(ctx)["dice-fig5"][0]
+' "$plots"
+
 # The general rules of plots/claims/core.py's RULES, each on its own: a "not
 # measurable" verdict carries its cause (machine, plan, data ...) and the report
 # counts them apart; the "paper's machine" rule makes a verdict at fewer threads

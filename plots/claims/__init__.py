@@ -9,9 +9,10 @@ rules shared by a family). A new family gets a new module, listed here.
 
 from claims import (ayers_accuracy, ayers_cost, ayers_more, ayers_notes, dice_array,
                     dice_design, dice_error, dice_more, dice_scaling, dice_serial)
-from claims.core import NM_CAUSES, RULES, VERDICTS, Context, evaluate
+from claims.core import NM_CAUSES, RULES, VERDICTS, Context, bimodal_notes, evaluate
 
-__all__ = ["CLAIMS", "MODULES", "NM_CAUSES", "RULES", "VERDICTS", "Context", "evaluate"]
+__all__ = ["CLAIMS", "MODULES", "NM_CAUSES", "RULES", "VERDICTS", "Context", "bimodal_notes",
+           "evaluate"]
 
 MODULES = [dice_serial, dice_scaling, dice_array, dice_error, dice_design, ayers_accuracy,
            ayers_cost, ayers_notes, dice_more, ayers_more]

@@ -14,7 +14,8 @@ Standard library only.
 
 import re
 
-from stats import MEDIAN_TAIL, group_stats, ratio_false_verdict
+from stats import (BIMODAL_GAP, MEDIAN_TAIL, bimodal_split, group_stats, ratio_false_verdict,
+                   timer_step)
 
 HOLDS, FAILS, NM = "holds", "does not hold", "not measurable"
 CONSISTENT, INCONCLUSIVE, BY_CONSTRUCTION = "consistent with", "inconclusive", "by construction"
@@ -119,6 +120,12 @@ RULES = [
      "measurable (runs too short)."),
     ("runs", "No claim is judged on fewer than %d runs per point (more where the claim says)."
      % MIN_RUNS),
+    ("what the timer and the runs hide", "Beside every read-cost claim on nanoseconds the "
+     "report states the timer's real step, measured from the values (the usual gap between "
+     "distinct readings), next to the ns per tick meta.json states: a difference below a step "
+     "is not resolved. A throughput point whose runs split in two by more than %gx is "
+     "bimodal (two regimes, not noise): its figure's notes list it, and so does every claim "
+     "that names that variant at that thread count." % BIMODAL_GAP),
     ("by construction", "A claim that holds because the harness or the algorithm makes it so "
      "(a calibration, an exact mode by definition) is listed apart and not counted."),
 ]
@@ -242,6 +249,53 @@ class Context:
                     return "%s is not in this result set" % fig.source
                 return "%s has no usable rows" % fig.source
         return "no data"
+
+    def timer_note(self, name):
+        """What the timer of CSV name (read-cost.csv: read_ns; latency.csv: its
+        histograms' buckets) resolves, measured: its real step beside the ns per
+        tick its meta.json states; "" when it cannot be measured."""
+        key = ("timer", name)
+        if key not in self.cache:
+            tick = ((self.rs.meta(name) or {}).get("ns_per_tick")
+                    if self.rs is not None else None)
+            if name == "latency.csv":
+                found = self.rs.histograms(name) if self.rs is not None else None
+                hists = found[0] if found else {}   # (histograms, paths read)
+                # only buckets one tick wide can show the step (wider ones are the
+                # histogram's own log-linear resolution)
+                vals = [lo for h in hists.values() for (lo, hi), n in h.items()
+                        if n > 0 and tick and hi - lo <= 1.01 * tick]
+                what = "the occupied one-tick latency buckets"
+            else:
+                vals = [r.get("read_ns") for r in (self.rs.rows(name, "timed")
+                                                  if self.rs is not None else [])]
+                what = "the distinct read_ns values"
+            step = timer_step(vals, tick or 0.0) if tick else None
+            self.cache[key] = "" if step is None else (
+                "timer step here %.3g ns (measured: the usual gap between %s of %s; "
+                "meta.json states %.3g ns per tick)%s"
+                % (step, what, name, tick, "; a difference below a step is not resolved"
+                   if step > 1.5 * tick else ""))
+        return self.cache[key]
+
+    def bimodal(self):
+        """{(figure, panel): [(series, x, low runs, high runs, gap)]}: the throughput
+        points whose runs split in two (stats.bimodal_split)."""
+        if "bimodal" not in self.cache:
+            out = {}
+            for fig in getattr(self.figs, "table", []):
+                for panel in fig.panels:
+                    if not panel.ylabel.startswith("throughput"):
+                        continue
+                    st = self.figs.stats.get((fig.id, panel.suffix)) or {}
+                    for s, pts in st.items():
+                        for x in sorted(pts):
+                            sp = bimodal_split(pts[x]["values"])
+                            if sp:
+                                out.setdefault((fig.id, panel.suffix), []).append(
+                                    (s, x) + sp)
+            self.cache["bimodal"] = out
+        return self.cache["bimodal"]
 
     def count_rows(self, name):
         return self.rs.rows(name, "count")
@@ -386,6 +440,43 @@ def emulated_reason(ctx, c):
             % emu.get("hypervisor", "unknown"))
 
 
+def bimodal_text(points):
+    """'MultilineAdapt at 2 thr: 1 of 3 runs 1.4x above the rest; ...'."""
+    return "; ".join("%s at %g thr: %d of %d runs %.2gx %s the rest" % (
+        s, x, min(lo, hi), lo + hi, g, "above" if hi <= lo else "below")
+        for s, x, lo, hi, g in points)
+
+
+def bimodal_notes(ctx):
+    """{figure id: the note on its bimodal throughput points} (REPORT.md's figures)."""
+    out = {}
+    for (fid, panel), pts in sorted(ctx.bimodal().items()):
+        out.setdefault(fid, []).append(
+            "bimodal throughput%s (runs split by more than %gx, two regimes rather than "
+            "noise; a median of them is one regime's): %s"
+            % (" (%s)" % panel.lstrip("-") if panel else "", BIMODAL_GAP, bimodal_text(pts)))
+    return out
+
+
+def timing_notes(ctx, c, measured):
+    """The notes said beside claim c's measurement: the timer's real step for a
+    read-cost claim on ns, the bimodal throughput points of its figures among the
+    series it names at the thread counts its measurement names."""
+    out = []
+    figs = [f.strip() for f in c.figure.split(",")]
+    if "read-cost" in figs and ("read cost" in c.text or "ns of a get" in c.text
+                                or "ns per get" in c.text):
+        note = ctx.timer_note("read-cost.csv")
+        if note:
+            out.append(note)
+    pts = [p for (fid, _), ps in ctx.bimodal().items() if fid in figs for p in ps
+           if re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(p[0]), c.text)
+           and re.search(r"\b%g thr" % p[1], measured or "")]
+    if pts:
+        out.append("bimodal throughput: " + bimodal_text(pts))
+    return out
+
+
 def evaluate(ctx, claims):
     """Every claim's entry of claims.json, in order. A rule decides the verdict
     and says first why a claim is not measurable; then, whatever the rule says:
@@ -431,6 +522,9 @@ def evaluate(ctx, claims):
             reason = "%s; by design: %s" % (reason, c.design_note)
         if c.by_construction and verdict in (HOLDS, CONSISTENT):
             verdict, reason = BY_CONSTRUCTION, "%s; measured: %s" % (c.by_construction, reason)
+        notes = timing_notes(ctx, c, measured)
+        if notes and verdict != NM:
+            measured = "; ".join([measured] + notes) if measured else "; ".join(notes)
         entry = {"id": c.id, "source": c.source, "claim": c.text, "figure": c.figure,
                  "measured": measured, "verdict": verdict, "reason": reason, "runs": runs}
         if verdict == NM:
