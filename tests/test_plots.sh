@@ -301,29 +301,51 @@ for n in (3, 10, 30, 100):
     assert decided[(1.0, n)] <= 100 * ratio_false_verdict(q, q), (n, decided[(1.0, n)])
 ' "$plots"
 
+# Stubs of the claim tests of issue 28: a point of runs (pt, tri: three runs 0.1% apart),
+# the figures' statistics (Figs), a result set of CSV rows (RS), and run(): one claim'"'"'s
+# rule on them.
+CLAIM_STUBS='
+import sys
+sys.path.insert(0, sys.argv[1])
+from claims import CLAIMS
+from claims.core import Context
+def pt(vals, rows=None):
+    vals = sorted(vals)
+    return {"median": vals[len(vals) // 2], "values": vals, "n": len(vals), "oversub": False,
+            "max": vals[-1], "min": vals[0], "total": len(vals),
+            "rows": rows or [{"rel_error": 0.01, "bytes_per_counter": 64.0}] * len(vals)}
+def tri(m, rows=None, **row):
+    return pt([m, m * 1.001, m * 1.002], rows or ([dict(row)] * 3 if row else None))
+class Figs:
+    def __init__(self, stats):
+        self.stats, self.table = stats, []
+    def entry(self, fid):
+        return type("Fig", (), {"mode": "timed", "id": fid})
+class RS:
+    def __init__(self, files):
+        self.files = files
+    def csv(self, name):
+        return self.files.get(name)
+    def rows(self, name, mode):
+        return [r for r in self.files.get(name) or [] if r.get("mode") == mode]
+by = {c.id: c for c in CLAIMS}
+def run(cid, stats, files=None, m=None, timed=None, count_rows=None):
+    c = by[cid]
+    ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 256, "cache_line": 64})
+    if timed is not None:
+        ctx.timed_rows = lambda names, variants: [r for r in timed if r["counter"] in variants]
+    if count_rows is not None:
+        ctx.count_rows = lambda name: list(count_rows)
+    return c.rule(ctx, c)
+'
 # Five verdicts by the papers' own conditions (issue 28): "slightly" reduces latency has
 # an upper side (21x is not slight); BFP-CSUP's speed is judged where it stayed exact (the
 # paper names no contention condition); BFP-DUP's RSTDV bound is judged only on runs
 # whose exponent did not saturate at SC_BFP_EXP_MAX; Interlocked's exactness and
 # Sharded's size hold by construction.
-check verdicts_by_papers_conditions "$py" -B -c '
-import sys
-sys.path.insert(0, sys.argv[1])
-from claims import CLAIMS
-from claims.core import CONDITION, FAILS, HOLDS, NM, Context
+check verdicts_by_papers_conditions "$py" -B -c "$CLAIM_STUBS"'
+from claims.core import CONDITION, FAILS, HOLDS, NM
 from claims.dice_error import bfp_exp_max, exponent_saturated
-def pt(vals, rows=None):
-    vals = sorted(vals)
-    return {"median": vals[1], "values": vals, "n": 3, "oversub": False, "max": vals[-1],
-            "min": vals[0], "rows": rows or [{"rel_error": 0.01}] * 3}
-class Figs:
-    def __init__(self, stats):
-        self.stats = stats
-def run(cid, stats, rows=()):
-    c = [c for c in CLAIMS if c.id == cid][0]
-    ctx = Context(None, Figs(stats), {"pus": 2})
-    ctx.timed_rows = lambda names, variants: [r for r in rows if r["counter"] in variants]
-    return c.rule(ctx, c)
 fast = {("dice-fig4-high", ""): {"Serial": {1: pt([21, 21.5, 22])}, "CAS": {1: pt([1, 1.01, 1.02])}}}
 slight = {("dice-fig4-high", ""): {"Serial": {1: pt([1.05, 1.051, 1.052])}, "CAS": {1: pt([1, 1.001, 1.002])}}}
 assert run("dice-serial-latency-vs-cas", fast)[1] == FAILS
@@ -340,11 +362,11 @@ assert exponent_saturated({"end_state": "exp=%d;mant=27948" % top})
 assert exponent_saturated({"end_state": "exp=%d;mant=5000" % (top - 1)}) is None
 rows = [{"counter": "BFP-DUP", "rel_error": 0.005, "params_map": {"mantissa-threshold": "7500"},
          "ops": 10 ** 6, "end_state": "exp=%d;mant=9" % (top if i % 2 else 9)} for i in range(12)]
-r = run("dice-bfpdup-rstdv", {}, rows)
+r = run("dice-bfpdup-rstdv", {}, timed=rows)
 assert r[1] == HOLDS and r[3] == 6 and "left out (outside the claim" in r[0] and "6 runs" in r[0], r
 for r_ in rows:
     r_["end_state"] = "exp=%d;mant=9" % top
-r = run("dice-bfpdup-rstdv", {}, rows)
+r = run("dice-bfpdup-rstdv", {}, timed=rows)
 assert r[1] == NM and r[2].cause == CONDITION, r
 bc = {c.id: c.by_construction for c in CLAIMS}
 assert bc["ayers-interlocked-exact"] and bc["ayers-sharded-size"]
@@ -355,28 +377,9 @@ assert bc["ayers-interlocked-exact"] and bc["ayers-sharded-size"]
 # few percent (rules.FEW_PERCENT); "about 20x" with both sides (rules.ABOUT);
 # MultilineAdapt's space half; "at high counts" above 2^(T+1); BFP-CSUP's accuracy with
 # its exact runs kept over 1-256 threads; the inflated read needs two real nodes.
-check paraphrases_faithful "$py" -B -c '
-import sys
-sys.path.insert(0, sys.argv[1])
-from claims import CLAIMS
-from claims.core import FAILS, HOLDS, Context
+check paraphrases_faithful "$py" -B -c "$CLAIM_STUBS"'
+from claims.core import FAILS, HOLDS
 from claims.rules import ABOUT, FEW_PERCENT
-def pt(vals, rows=None):
-    vals = sorted(vals)
-    return {"median": vals[len(vals) // 2], "values": vals, "n": len(vals), "oversub": False,
-            "max": vals[-1], "min": vals[0], "total": len(vals),
-            "rows": rows or [{"rel_error": 0.01, "bytes_per_counter": 64.0}] * len(vals)}
-def tri(m, rows=None):
-    return pt([m, m * 1.001, m * 1.002], rows)
-class Figs:
-    def __init__(self, stats):
-        self.stats = stats
-def run(cid, stats, count_rows=()):
-    c = [c for c in CLAIMS if c.id == cid][0]
-    ctx = Context(None, Figs(stats), {"pus": 256})
-    ctx.count_rows = lambda name: list(count_rows)
-    return c.rule(ctx, c)
-by = {c.id: c for c in CLAIMS}
 # every run: a median above 99% with one run at 98% does not hold
 st = {("dice-fig6-high", ""): {"Serial": {256: pt([98.0, 99.5, 99.6])}}}
 assert run("dice-serial-99pct-256", st)[1] == FAILS
@@ -408,8 +411,9 @@ for b, want in ((128.0, FAILS), (8.0, HOLDS)):
 sc = [{"counter": "Scalable", "params_map": {"threshold": "13"}}]
 def times(n):
     return {"FetchAdd": {12: tri(1e-6), n: tri(2e-3)}, "Scalable": {12: tri(1e-6), n: tri(1e-3)}}
-assert "12,288" not in run("ayers-interlocked-costlier", {("ayers-scaling", ""): times(12288)}, sc)[0]
-r = run("ayers-interlocked-costlier", {("ayers-scaling", ""): times(32768)}, sc)
+assert "12,288" not in run("ayers-interlocked-costlier", {("ayers-scaling", ""): times(12288)},
+                           count_rows=sc)[0]
+r = run("ayers-interlocked-costlier", {("ayers-scaling", ""): times(32768)}, count_rows=sc)
 assert r[1] == HOLDS and "32,768" in r[0], r
 # BFP-CSUP accuracy: its exact 1-thread runs are kept, and the claim spans 1-256 threads
 ex = [{"rel_error": 0.0}] * 3
@@ -426,34 +430,8 @@ assert FEW_PERCENT == 1.1
 # for it: one that holds and one that does not (or why it is not measurable); the two
 # experiments new to run-all's plan (dice-fig5-low.csv, hot-line.csv) are read from
 # their CSVs, and a set without them says so (no data: the experiment is new).
-check new_claims_rules "$py" -B -c '
-import sys
-sys.path.insert(0, sys.argv[1])
-from claims import CLAIMS
-from claims.core import BY_CONSTRUCTION, DATA, FAILS, HOLDS, MACHINE, NM, PLAN, Context, evaluate
-def pt(vals, rows=None):
-    vals = sorted(vals)
-    return {"median": vals[len(vals) // 2], "values": vals, "n": len(vals), "oversub": False,
-            "max": vals[-1], "min": vals[0], "total": len(vals), "rows": rows or [{}] * len(vals)}
-def tri(m, **row):
-    return pt([m, m * 1.001, m * 1.002], [dict(row)] * 3)
-class Figs:
-    def __init__(self, stats):
-        self.stats, self.table = stats, []
-    def entry(self, fid):
-        return type("Fig", (), {"mode": "timed", "id": fid})
-class RS:
-    def __init__(self, files):
-        self.files = files
-    def csv(self, name):
-        return self.files.get(name)
-    def rows(self, name, mode):
-        return [r for r in self.files.get(name) or [] if r.get("mode") == mode]
-by = {c.id: c for c in CLAIMS}
-def run(cid, stats, files=None, m=None):
-    c = by[cid]
-    ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 256, "cache_line": 64})
-    return c.rule(ctx, c)
+check new_claims_rules "$py" -B -c "$CLAIM_STUBS"'
+from claims.core import DATA, FAILS, HOLDS, MACHINE, NM, PLAN, evaluate
 def ev(cid, stats, files=None, m=None):
     c = by[cid]
     ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 2, "cache_line": 64})
