@@ -8,9 +8,10 @@
 #                  otherwise, after one line naming the packages
 #   --no-install   (or SCOUNTERS_NO_INSTALL=1) install nothing: name the
 #                  apt-get line for what is missing and exit 1
-#   --ci           also the packages only CI needs (clang++ builds, help2man,
-#                  man page rendering)
+#   --ci           also the packages only CI needs (clang++ builds, man page
+#                  rendering)
 #   --list         print the packages, one line, and exit
+#   -h, --help     this text; --version: the version line
 #
 # Exit status: 0 when everything is installed (or was just installed), 1 when
 # packages are missing and were not installed, 2 on a usage error. Where
@@ -21,9 +22,9 @@ set -u
 # Building, make check, scbench with hwloc and PAPI, the figures and report.
 PKGS="build-essential autoconf automake libtool pkg-config git libhwloc-dev hwloc
 libpapi-dev papi-tools gnuplot-nox python3-matplotlib python3-numpy python3-scipy"
-# CI only: clang++ builds of the embed examples, help2man for scbench(1),
-# groff and man-db to render the section-3 pages in make check.
-CI_PKGS="clang help2man groff-base man-db cmake meson ninja-build"
+# CI only: clang++ builds of the embed examples, groff and man-db to render
+# the man pages in make check.
+CI_PKGS="clang groff-base man-db cmake meson ninja-build"
 
 me=deps.sh
 no_install=${SCOUNTERS_NO_INSTALL:-}
@@ -34,8 +35,9 @@ for arg in "$@"; do
 	--no-install) no_install=1 ;;
 	--ci) PKGS="$PKGS $CI_PKGS" ;;
 	--list) list=1 ;;
-	-h | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "$me: unknown option $arg (expected --no-install, --ci, --list)" >&2; exit 2 ;;
+	-h | --help) sed -n '3,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--version) exec sh "$(dirname "$0")/harness/version.sh" deps.sh ;;
+	*) echo "$me: unknown option $arg (expected --no-install, --ci, --list, --help, --version)" >&2; exit 2 ;;
 	esac
 done
 # shellcheck disable=SC2086,SC2116

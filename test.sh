@@ -10,7 +10,9 @@ deps=""
 for arg in "$@"; do
 	case $arg in
 	--no-install) deps=--no-install ;;
-	*) echo "test.sh: unknown option $arg (expected --no-install)" >&2; exit 2 ;;
+	-h | --help) sed -n '3,6s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--version) exec sh harness/version.sh test.sh ;;
+	*) echo "test.sh: unknown option $arg (expected --no-install, --help, --version)" >&2; exit 2 ;;
 	esac
 done
 ./deps.sh $deps

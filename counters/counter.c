@@ -3,6 +3,8 @@
  * counter.c - the handle API (sc_counter.h): counters made by name, each
  * thread's context made on first use and retired at thread exit.
  */
+/* The library's own, exported, sc_counter_inc and sc_counter_add are defined below. */
+#define SC_COUNTER_NO_INLINE 1
 #include <scounters/scounters.h>
 
 #include "node_priv.h"
@@ -40,8 +42,13 @@ static pthread_once_t handle_once = PTHREAD_ONCE_INIT;
  * of a call to __tls_get_addr; these bytes and node.c's fit the static TLS
  * surplus glibc keeps for libraries loaded by dlopen.
  */
-static _Thread_local sc_thread self_ctx SC_TLS_FAST;
-static _Thread_local bool self_ready SC_TLS_FAST;
+#ifdef SC_COUNTER_HAVE_TLS_
+__thread sc_counter_tls_t_ sc_counter_tls_ SC_TLS_FAST; /* read by sc_counter.h's inline code */
+#else
+static _Thread_local sc_counter_tls_t_ sc_counter_tls_;
+#endif
+#define self_ctx (sc_counter_tls_.ctx)
+#define self_ready (sc_counter_tls_.ready) /* 1 once the context is made, 0 before and at exit */
 /*
  * The thread's stream for counters whose variant fixes every thread's start
  * state (sc_table thread_seed: Scalable runtime=dotnet, the runtime's 100):
@@ -72,6 +79,7 @@ static uint32_t index_take(void)
 }
 
 struct sc_counter {
+	sc_counter_head_ head;     /* first: what sc_counter.h's inline increment reads */
 	sc_table t;                /* a table of one counter */
 	void *obj;                 /* the counter: sc_table_at(&t, 0) */
 	int id;                    /* enum sc_variant_id */
@@ -93,7 +101,7 @@ static void thread_exit(void *arg)
 		index_used[t->index] = 0;
 	pthread_mutex_unlock(&registry_lock);
 	/* a later destructor that counts again gets a fresh context and index */
-	self_ready = false;
+	self_ready = 0;
 	seeded_from = 0;
 }
 
@@ -129,15 +137,35 @@ static void fork_parent(void)
 /*
  * The child has one thread, the one that forked: the locks are made anew,
  * every thread index but its own is free again (the threads that held them
- * do not exist here; their exit destructors never run, so what they held
- * back in a Batched counter is not in the child's copy), and it gets a new
- * random stream, so parent and child do not draw the same numbers.
+ * do not exist here and their exit destructors never run, so what they held
+ * back in a Batched counter is handed over here), and it gets a new random
+ * stream, so parent and child do not draw the same numbers.
  */
 static void fork_child(void)
 {
 	pthread_mutex_init(&registry_lock, NULL);
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_init(&c->reset_lock, NULL);
+	/*
+	 * What the parent's other threads held back in a Batched counter is in
+	 * their slots of the child's copy, which no thread of the child owns:
+	 * added to the shared word here, so the child's copy counts every
+	 * increment completed before the fork and a thread that takes such an
+	 * index later starts from an empty slot. Relaxed: the child has one thread.
+	 */
+	for (sc_counter *c = flush_list; c; c = c->next) {
+		sc_batched_t *b = c->obj;
+		const sc_batched_cfg *cfg = c->t.cfg;
+		for (uint32_t i = 0; i < cfg->threads; i++) {
+			if (self_ready && i == self_ctx.index)
+				continue;
+			uint64_t n = atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
+			if (n) {
+				atomic_fetch_add_explicit(&b->shared, n, memory_order_relaxed);
+				atomic_store_explicit(&b->local[i].v, 0, memory_order_relaxed);
+			}
+		}
+	}
 	if (index_used)
 		memset(index_used, 0, index_cap);
 	if (self_ready) {
@@ -154,6 +182,25 @@ static void handle_init(void)
 		abort(); /* only when the process is out of keys or memory: nothing sensible remains */
 }
 
+/*
+ * The fork handlers are registered when the library is loaded, not at its
+ * first use: pthread_atfork runs prepare handlers in the reverse order of
+ * registration and parent and child handlers in that order, so handlers
+ * registered before ours would run inside our locks (prepare after ours has
+ * taken them, child before ours has made them anew), and a program's
+ * handler that calls sc_counter_read_and_reset (prepare) or sc_counter_new
+ * (child) would wait for itself. Registered first, ours wrap every handler
+ * the program registers after the library is loaded (an executable's
+ * constructors and main run after those of its libraries). The pthread_once
+ * of the entry points stays, for compilers without constructors.
+ */
+#if defined(__GNUC__)
+__attribute__((constructor)) static void handle_load(void)
+{
+	pthread_once(&handle_once, handle_init);
+}
+#endif
+
 static sc_thread *self_create(void)
 {
 	pthread_once(&handle_once, handle_init);
@@ -168,7 +215,7 @@ static sc_thread *self_create(void)
 	 * slots pass to us with everything it wrote visible.
 	 */
 	pthread_setspecific(exit_key, &self_ctx);
-	self_ready = true;
+	self_ready = 1;
 	return &self_ctx;
 }
 
@@ -222,6 +269,11 @@ static sc_thread *context_for(const sc_counter *c)
 }
 
 /* ---- counters ------------------------------------------------------------------ */
+
+/* Each variant's family (the header sc_<family>.h): "numa" marks the ones that read t->node. */
+#define SC_FAMILY_(P, NAME, ALIAS, KIND, LAYOUT, SUMMARY, PARAMS, FAMILY, ...) [SC_ID_##P] = FAMILY,
+static const char *const family_of[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_FAMILY_)};
+#undef SC_FAMILY_
 
 /* Per-thread slots of the Sharded and Batched counters made here. */
 static uint32_t handle_threads(void)
@@ -350,6 +402,20 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 	}
 	c->obj = sc_table_at(&c->t, 0);
 	c->id = (int)(v - sc_variants);
+	c->head.inc = v->inc;
+	c->head.add = v->add;
+	c->head.obj = c->obj;
+	c->head.cfg = c->t.cfg;
+	/* the node (refreshed by context_for) or the seeded stream: the slow context */
+	if (strcmp(family_of[c->id], "numa") == 0 || c->t.thread_seed != 0) {
+		c->head.mode = SC_HEAD_SLOW_;
+	} else if (c->id == SC_ID_sharded) {
+		c->head.mode = SC_HEAD_SHARDED_;
+		c->head.sharded = *(const sc_sharded_t *)c->obj; /* the slot pointer, fixed by init */
+		c->head.sharded_cfg = *(const sc_sharded_cfg *)c->t.cfg;
+	} else {
+		c->head.mode = SC_HEAD_CALL_;
+	}
 	/* A precise value wraps after its range, 2^bits - 1 for every precise variant. */
 	c->mask = v->range(c->t.cfg);
 	atomic_init(&c->origin, 0);
@@ -390,14 +456,20 @@ void sc_counter_free(sc_counter *c)
 	free(c);
 }
 
+sc_thread *sc_counter_context_(const sc_counter *c)
+{
+	return context_for(c);
+}
+
+/* For programs built with SC_COUNTER_NO_INLINE or without GNU C: the same as the inline ones. */
 void sc_counter_inc(sc_counter *c)
 {
-	c->t.v->inc(c->obj, c->t.cfg, context_for(c));
+	c->head.inc(c->head.obj, c->head.cfg, context_for(c));
 }
 
 void sc_counter_add(sc_counter *c, uint64_t n)
 {
-	c->t.v->add(c->obj, c->t.cfg, context_for(c), n);
+	c->head.add(c->head.obj, c->head.cfg, context_for(c), n);
 }
 
 void sc_counter_flush(sc_counter *c)
@@ -442,11 +514,45 @@ static uint64_t round_randomly(double x, uint32_t *rng)
 }
 
 /*
+ * The unbiased projection of Morris threshold bits tbits, exactly: the sum
+ * of 1/p over the thresholds the chain passed through from T0, p being the
+ * probability with which an update is applied at each (sc_morris_chosen_:
+ * floor(T)/MaxInt, 1 at T0). sc_morris_projection's closed form,
+ * (MaxInt/T - 1) scale, is that sum only for thresholds that are exact
+ * powers of the factor; the stored ones are rounded to float at every step,
+ * and the closed form's error at them is a bias that does not average out
+ * (about -1e-4 per reading of 2 increments at a = 5000: 2 increments read
+ * as 1.9999006 on average). The walk costs one float multiplication and one
+ * division per update applied since T0, a ln(1 + n/a) of them at count n
+ * (26,500 at n = 10^6, a = 5000). A tbits not on the chain (only a word
+ * not made by the increments) takes the closed form once the walk passes it.
+ */
+static double morris_exact_projection(uint32_t tbits, const sc_morris_cfg *cfg)
+{
+	if (tbits == SC_MORRIS_ADAPT_ZERO_BITS) /* MorrisAdapt's reset word: nothing counted */
+		return 0.0;
+	double sum = 0.0;
+	float target = sc_morris_float_(tbits);
+	for (uint32_t at = SC_MORRIS_T0_BITS; at != tbits;) {
+		float t = sc_morris_float_(at);
+		if (t < target)
+			return sc_morris_projection(tbits, cfg);
+		int64_t floor_t = (int64_t)t;
+		sum += floor_t >= (int64_t)UINT32_MAX ? 1.0 : (double)UINT32_MAX / (double)floor_t;
+		at = sc_morris_next_(at, cfg);
+		if (at == SC_MORRIS_T0_BITS) /* wrapped: tbits is not on the chain */
+			return sc_morris_projection(tbits, cfg);
+	}
+	return sum;
+}
+
+/*
  * The value of a probabilistic or Serial word w as one reading of
  * read_and_reset: the variant's get, but for Morris and MorrisAdapt, whose
- * get rounds the real projection to the nearest integer (biased: the
- * projections of small counts sit just above integers), the projection
- * rounded at random, so that readings summed over many resets are unbiased.
+ * get rounds the closed-form projection to the nearest integer (biased: the
+ * projections of small counts sit just above integers, and the closed form
+ * is off at rounded thresholds), the exact projection rounded at random, so
+ * that readings summed over many resets are unbiased.
  */
 static uint64_t unbiased_value(const sc_counter *c, const void *w)
 {
@@ -454,14 +560,15 @@ static uint64_t unbiased_value(const sc_counter *c, const void *w)
 	if (c->id == SC_ID_morris) {
 		/* relaxed: w is this call's private copy. */
 		uint32_t tbits = atomic_load_explicit(&((const sc_morris_t *)w)->t, memory_order_relaxed);
-		return round_randomly(sc_morris_projection(tbits, mcfg), &context_for(c)->rng);
+		return round_randomly(morris_exact_projection(tbits, mcfg), &context_for(c)->rng);
 	}
 	if (c->id == SC_ID_morris_adapt) {
 		/* relaxed: as above. */
 		uint64_t word = atomic_load_explicit(&((const sc_morris_adapt_t *)w)->w,
 		                                     memory_order_relaxed);
-		return (uint32_t)word + round_randomly(sc_morris_projection((uint32_t)(word >> 32), mcfg),
-		                                       &context_for(c)->rng);
+		return (uint32_t)word +
+		       round_randomly(morris_exact_projection((uint32_t)(word >> 32), mcfg),
+		                      &context_for(c)->rng);
 	}
 	return c->t.v->get(w, c->t.cfg);
 }
@@ -548,6 +655,14 @@ uint64_t sc_counter_get_sum(const sc_counter *c)
 	const sc_batched_cfg *cfg = c->t.cfg;
 	/* acquire: as in sc_counter_get. */
 	uint64_t origin = atomic_load_explicit(&c->origin, memory_order_acquire);
+	/*
+	 * The shared word first, with acquire: it pairs with the release of the
+	 * hand-over (sc_batched_hand_over_, which empties the local count before
+	 * adding the batch), so a batch seen here is seen emptied in the local
+	 * counts below and never counted twice; a batch handed over after this
+	 * load is missed or still read locally, never both.
+	 */
+	uint64_t shared = atomic_load_explicit(&b->shared, memory_order_acquire);
 	uint64_t held = 0;
 	/*
 	 * relaxed: each slot is an atomic its owner writes (no data race); the
@@ -556,7 +671,7 @@ uint64_t sc_counter_get_sum(const sc_counter *c)
 	 */
 	for (uint32_t i = 0; i < cfg->threads; i++)
 		held += atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
-	return (sc_batched_get(b, cfg) + held - origin) & c->mask;
+	return (shared + held - origin) & c->mask;
 }
 
 sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
@@ -581,12 +696,9 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
 		b.rstdv = 1.0 / sqrt(2.0 * ((const sc_morris_cfg *)cfg)->a);
 		break;
 	case SC_ID_bfp_dup:
+	case SC_ID_bfp_csup: /* sc_bfp.h: CSUP's exponent never exceeds DUP's at the same value */
 		b.kind = SC_BOUND_RSTDV;
 		b.rstdv = sqrt(3.0 / (4.0 * ((const sc_bfp_cfg *)cfg)->mant_threshold - 3.0));
-		break;
-	case SC_ID_bfp_csup:
-		b.kind = SC_BOUND_RSTDV;
-		b.rstdv = 1.0 / sqrt((double)((const sc_bfp_cfg *)cfg)->mant_threshold);
 		break;
 	case SC_ID_scalable:
 	case SC_ID_scalable_cas:
@@ -606,4 +718,42 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
 		break;
 	}
 	return b;
+}
+
+/* -1, 0 or +1: the sign of v - x. */
+static int sign_of(uint64_t v, uint64_t x)
+{
+	return v < x ? -1 : v > x;
+}
+
+int sc_counter_compare(const sc_counter *c, uint64_t x)
+{
+	sc_counter_bound b = sc_counter_error_bound(c, SC_READ_FAST);
+	uint64_t fast = sc_counter_get(c);
+	switch (b.kind) {
+	case SC_BOUND_LAG:
+		/* fast <= begun, and completed before the call <= fast + lag */
+		if (fast > x)
+			return 1;
+		if (fast < x && x - fast > b.lag)
+			return -1;
+		return sign_of(sc_counter_get_sum(c), x);
+	case SC_BOUND_RSTDV: {
+		/*
+		 * Cantelli: for a count n <= x, E - n > x (1 + k r) - n >= k r x >= k sd
+		 * (sd <= r n <= r x), so a +1 is wrong with probability at most
+		 * 1/(1 + k^2); for n >= x, n - E > n - x (1 - k r) >= k r n >= k sd
+		 * (as k r < 1 below; when k r >= 1 there is no -1), likewise.
+		 */
+		double band = (double)SC_COMPARE_SIGMAS * b.rstdv * (double)x;
+		double e = (double)fast, xd = (double)x;
+		if (e > xd + band)
+			return 1;
+		if (e < xd - band)
+			return -1;
+		return 0;
+	}
+	default: /* SC_BOUND_EXACT, SC_BOUND_NONE */
+		return sign_of(fast, x);
+	}
 }

@@ -62,11 +62,11 @@ static uint32_t rseq_node(void)
 	return *(const volatile uint32_t *)(SC_NODE_RSEQ_AREA() + RSEQ_NODE_ID_OFFSET);
 }
 
-/* ---- the mapping: kernel node id -> rank among the online nodes ------------- */
+/* ---- the mapping: kernel node id -> rank among the nodes with CPUs ---------- */
 
 #define NODE_ID_LIMIT 65536u /* larger ids in the list are ignored (keep their own id) */
 
-static uint32_t *node_rank; /* node_rank[id]: rank + 1 of an online node, 0 if not online */
+static uint32_t *node_rank; /* node_rank[id]: rank + 1 of a listed node, 0 if not listed */
 static uint32_t node_rank_len, node_online = 1;
 
 /*
@@ -114,10 +114,11 @@ static uint32_t node_list_parse(const char *s)
 	return count;
 }
 
-#ifndef SC_NODE_TEST_ONLINE
-static const char *node_online_text(char *buf, size_t size)
+#if !defined(SC_NODE_TEST_ONLINE) || !defined(SC_NODE_TEST_HAS_CPU)
+/* The text of a node list of sysfs (path: a constant of this file), NULL if absent or empty. */
+static const char *node_list_text(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen("/sys/devices/system/node/online", "r");
+	FILE *f = fopen(path, "r");
 	if (!f)
 		return NULL;
 	size_t n = fread(buf, 1, size - 1, f);
@@ -125,16 +126,33 @@ static const char *node_online_text(char *buf, size_t size)
 	buf[n] = '\0';
 	return n ? buf : NULL;
 }
-#define SC_NODE_TEST_ONLINE(buf, size) node_online_text(buf, size)
+#endif
+#ifndef SC_NODE_TEST_ONLINE
+#define SC_NODE_TEST_ONLINE(buf, size) node_list_text("/sys/devices/system/node/online", buf, size)
+#endif
+#ifndef SC_NODE_TEST_HAS_CPU
+#define SC_NODE_TEST_HAS_CPU(buf, size)                                                    \
+	node_list_text("/sys/devices/system/node/has_cpu", buf, size)
 #endif
 
 static pthread_once_t map_once = PTHREAD_ONCE_INIT;
 
+/*
+ * The nodes that have CPUs (has_cpu), where threads run: a node of memory
+ * only (CXL memory, a GPU's, a machine's spare) never holds a thread, and a
+ * counter's part for it would go unused (and RBONuma's node field would
+ * take value bits for it). The online list when has_cpu is missing (kernels
+ * before 2.6.37) or unreadable.
+ */
 static void map_setup(void)
 {
 	static char buf[8192];
-	const char *text = SC_NODE_TEST_ONLINE(buf, sizeof buf);
+	const char *text = SC_NODE_TEST_HAS_CPU(buf, sizeof buf);
 	uint32_t n = text ? node_list_parse(text) : 0;
+	if (n == 0) {
+		text = SC_NODE_TEST_ONLINE(buf, sizeof buf);
+		n = text ? node_list_parse(text) : 0;
+	}
 	if (n == 0) { /* no list: ids are their own index */
 		free(node_rank);
 		node_rank = NULL;

@@ -70,16 +70,20 @@ const sc_variant *sc_variant_find(const char *name)
 	return NULL;
 }
 
+/*
+ * The list is one string literal made by the compiler from SC_VARIANTS
+ * (", Serial, CAS, ...", returned past its first separator): nothing is
+ * written at run time, so any number of threads may ask at once (it was
+ * built into a static buffer on first use, a data race between threads
+ * that found the buffer empty).
+ */
+#define SC_NAME_ITEM_(P, NAME, ...) ", " NAME
+static const char variant_names[] = SC_VARIANTS(SC_NAME_ITEM_);
+#undef SC_NAME_ITEM_
+
 const char *sc_variant_names(void)
 {
-	static char buf[512];
-	if (!buf[0]) {
-		size_t at = 0;
-		for (int i = 0; i < SC_VARIANT_COUNT; i++)
-			at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", i ? ", " : "",
-			                       sc_variants[i].name);
-	}
-	return buf;
+	return variant_names + 2;
 }
 
 int sc_table_create(sc_table *t, const sc_variant *v, sc_params *p, const sc_env *env, size_t n,

@@ -16,7 +16,11 @@
 SC_ATOMIC(uint64_t) sc_rseq_where_;
 
 #if SC_RSEQ_INLINE
+#if defined(__x86_64__)
 SC_STATIC_ASSERT(RSEQ_SIG == 0x53053053, "the abort signature in sc_rseq.h is glibc's RSEQ_SIG");
+#else
+SC_STATIC_ASSERT(RSEQ_SIG == 0xd428bc00, "the abort signature in sc_rseq.h is glibc's RSEQ_SIG");
+#endif
 #define AUX_RSEQ_FEATURE_SIZE 27 /* AT_RSEQ_FEATURE_SIZE (Linux 6.3) */
 #define RSEQ_CPU_ID_OFFSET 4
 #define RSEQ_MM_CID_OFFSET 24
@@ -47,7 +51,7 @@ static uint64_t choose(void)
 #endif
 }
 
-/* The path, chosen by the first caller (a constructor, or the first add). */
+/* The path, chosen by the first caller (the first add, or sc_percpu_path). */
 static uint64_t where(void)
 {
 	/* relaxed: see sc_percpu_add_at; the value carries its own meaning. */
@@ -63,14 +67,11 @@ static uint64_t where(void)
 }
 
 /*
- * Choose before main: a program's first add then finds the path already
- * in place (a constructor of another library that adds earlier chooses in
- * where(), with the same result).
+ * No constructor chooses before main: the first add does (one call through
+ * sc_percpu_add_slow). A constructor's atomic would run before a program
+ * could check its CPU, as scbench does for an aarch64 build whose inlined
+ * LSE atomics the CPU lacks, and die of SIGILL instead.
  */
-__attribute__((constructor)) static void choose_early(void)
-{
-	(void)where();
-}
 
 void sc_percpu_add_slow(unsigned char *slot0, size_t stride, uint32_t slots, uint64_t v)
 {

@@ -3,6 +3,7 @@
 #include <scounters/sc_common.h>
 #include <scounters/scounters.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -228,6 +229,35 @@ static void note_default(const char *key, const char *fmt, ...)
 	note.at += (size_t)n;
 }
 
+/*
+ * Is s a plain decimal number: an optional '-', digits with an optional
+ * fraction, an optional exponent? Not a space or tab, '+', hex (0x1p0), inf or
+ * nan, which strtod would also take (scbench --help: "Numbers are decimal").
+ */
+static bool plain_decimal(const char *s)
+{
+	size_t digits = 0;
+	if (*s == '-')
+		s++;
+	for (; isdigit((unsigned char)*s); s++)
+		digits++;
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits++;
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return *s == '\0';
+}
+
 int sc_param_u64(sc_params *p, const char *variant, const char *key, uint64_t def, uint64_t min,
                  uint64_t max, uint64_t *out, sc_err *err)
 {
@@ -237,9 +267,8 @@ int sc_param_u64(sc_params *p, const char *variant, const char *key, uint64_t de
 	char *end;
 	errno = 0;
 	unsigned long long v = s ? strtoull(s, &end, 10) : def;
-	if (s && (s[0] == '-' || s[0] == '+' || errno || *end != '\0' || end == s || v < min ||
-	          v > max)) {
-		sc_err_set(err, "%s: parameter %s=%s is invalid: expected an integer in [%llu, %llu]",
+	if (s && (!isdigit((unsigned char)s[0]) || errno || *end != '\0' || v < min || v > max)) {
+		sc_err_set(err, "%s: parameter %s=%s is invalid: expected a decimal integer in [%llu, %llu]",
 		           variant, key, s, (unsigned long long)min, (unsigned long long)max);
 		return -1;
 	}
@@ -256,8 +285,8 @@ int sc_param_double(sc_params *p, const char *variant, const char *key, double d
 	char *end;
 	errno = 0;
 	double v = s ? strtod(s, &end) : def;
-	if (s && (errno || *end != '\0' || end == s || !isfinite(v) || v < min || v > max)) {
-		sc_err_set(err, "%s: parameter %s=%s is invalid: expected a number in [%g, %g]",
+	if (s && (!plain_decimal(s) || errno || *end != '\0' || !isfinite(v) || v < min || v > max)) {
+		sc_err_set(err, "%s: parameter %s=%s is invalid: expected a decimal number in [%g, %g]",
 		           variant, key, s, min, max);
 		return -1;
 	}

@@ -51,9 +51,19 @@ void cli_usage(FILE *f)
 	      "                       empty                                                [on]\n"
 	      "  --output=FILE        CSV output, plus FILE.meta.json; - is standard output\n"
 	      "                       (a symlink is followed; an existing FIFO or device is\n"
-	      "                       written in place, never replaced)      [standard output]\n"
+	      "                       written in place, never replaced; a device has no\n"
+	      "                       FILE.meta.json)                        [standard output]\n"
+	      "  --format=csv|json    the rows as CSV with a header, or as JSON Lines (one\n"
+	      "                       object per run, the CSV's columns as keys)        [csv]\n"
+	      "  --summary[=WHEN]     a table on standard error, one line per point:\n"
+	      "                       counter, threads, median ops/ms, ns per increment per\n"
+	      "                       thread, spread (max-min)/median over the runs, median\n"
+	      "                       rel_error of a variant that is not precise; WHEN: on\n"
+	      "                       (or none given), off, auto (standard error is a\n"
+	      "                       terminal)                                     [auto]\n"
 	      "  --force              run external work that costs over 1 ms per increment\n"
-	      "  --help, --version\n"
+	      "  -h, --help           this text on standard output\n"
+	      "  --version            the version and revision on standard output\n"
 	      "\n"
 	      "A parameter applies to every chosen variant that accepts its key; a key no\n"
 	      "chosen variant accepts is an error. Before a run longer than a minute, the\n"
@@ -67,8 +77,9 @@ void cli_usage(FILE *f)
 	      "error), 130/143 interrupted by SIGINT/SIGTERM (nothing half-written is left\n"
 	      "behind; during start-up scbench ends at once).\n"
 	      "Environment: SCOUNTERS_NODE=rseq|getcpu|fixed (how node ids are read, see\n"
-	      "README); SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the\n"
-	      "pause as costing nothing (it then fails with status 3);\n"
+	      "man scbench; another value is ignored, with a warning);\n"
+	      "SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the pause as\n"
+	      "costing nothing (it then fails with status 3);\n"
 	      "SCBENCH_STARTUP_PROFILE=1: one line on standard error saying where the\n"
 	      "invocation's time went (hwloc topology, options, PAPI, calibration, runs).\n",
 	      f);
@@ -214,7 +225,7 @@ enum {
 	OPT_LIST = 256, OPT_COUNTER, OPT_THREADS, OPT_OPS, OPT_DURATION, OPT_WARMUP, OPT_RUNS,
 	OPT_WORK, OPT_WORK_ITERS, OPT_COUNTERS, OPT_PLACEMENT, OPT_NODES, OPT_PARAM, OPT_SEED,
 	OPT_EVENTS, OPT_LATENCY, OPT_OUTPUT, OPT_FORCE, OPT_HELP, OPT_VERSION, OPT_FIRST_RUN,
-	OPT_READ_COST
+	OPT_READ_COST, OPT_FORMAT, OPT_SUMMARY
 };
 
 static const struct option long_opts[] = {
@@ -240,6 +251,8 @@ static const struct option long_opts[] = {
 	{"version", no_argument, NULL, OPT_VERSION},
 	{"first-run", required_argument, NULL, OPT_FIRST_RUN},
 	{"read-cost", required_argument, NULL, OPT_READ_COST},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"summary", optional_argument, NULL, OPT_SUMMARY},
 	{NULL, 0, NULL, 0},
 };
 
@@ -251,7 +264,8 @@ static int parse_number(cli_opts *o, int c, const char *arg, bool *work_given)
 	switch (c) {
 	case OPT_OPS:
 		if (!parse_u64(arg, 1, UINT64_MAX / CLI_MAX_THREADS, &u))
-			return usage_error("ops", arg, "expected a positive integer");
+			return usage_error("ops", arg, "expected an integer in [1, %llu] (2^50 - 1)",
+			                   (unsigned long long)(UINT64_MAX / CLI_MAX_THREADS));
 		o->plan.count_mode = true;
 		o->plan.ops = u;
 		return CLI_OK;
@@ -318,7 +332,24 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 		o->list = true;
 		return listing_format_ok(arg, &o->list_json) ? CLI_OK
 		                                             : usage_error("list", arg, "expected json");
+	case 'h':
 	case OPT_HELP: o->help = true; return CLI_OK;
+	case OPT_FORMAT:
+		if (strcasecmp(arg, "csv") == 0 || strcasecmp(arg, "json") == 0)
+			o->plan.json = strcasecmp(arg, "json") == 0;
+		else
+			return usage_error("format", arg, "expected csv or json");
+		return CLI_OK;
+	case OPT_SUMMARY:
+		if (!arg || strcasecmp(arg, "on") == 0)
+			o->plan.summary = 1;
+		else if (strcasecmp(arg, "off") == 0)
+			o->plan.summary = 0;
+		else if (strcasecmp(arg, "auto") == 0)
+			o->plan.summary = -1;
+		else
+			return usage_error("summary", arg, "expected on, off or auto");
+		return CLI_OK;
 	case OPT_VERSION: o->version = true; return CLI_OK;
 	case OPT_LATENCY: o->plan.latency = true; return CLI_OK;
 	case OPT_FORCE: o->plan.force = true; return CLI_OK;
@@ -370,6 +401,7 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 	o->plan.placement = PLACE_SPREAD;
 	o->plan.seed = CLI_DEFAULT_SEED;
 	o->plan.read_cost = true;
+	o->plan.summary = -1;
 	o->plan.argc = argc;
 	o->plan.argv = argv;
 	sc_params_clear(&o->params);
@@ -380,7 +412,7 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 	opterr = 0;
 	optind = 1;
 	int c;
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			const char *bad = argv[optind - 1];
 			/* optopt: a long option's value (>= OPT_LIST), a short option's letter. */

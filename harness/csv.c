@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "histogram.h"
+#include "meta.h"
 #include "output.h"
 
 /* A CSV field: quoted when it holds a comma, quote or newline. */
@@ -95,34 +96,105 @@ void out_csv_header(FILE *f, const run_setup *s)
 	fputc('\n', f);
 }
 
-void out_csv_row(FILE *f, const run_setup *s, const plan_variant *pv, uint32_t threads,
-                 unsigned run, const run_result *r)
+/*
+ * --format=json: the same columns as the CSV, one JSON object per row (JSON
+ * Lines); a number that is not finite, or an empty optional one, is null.
+ */
+static void json_num(FILE *f, bool have, double x, int decimals)
+{
+	if (have && isfinite(x))
+		fprintf(f, "%.*f", decimals, x);
+	else
+		fputs("null", f);
+}
+static void json_g(FILE *f, double x, int digits)
+{
+	if (isfinite(x))
+		fprintf(f, "%.*g", digits, x);
+	else
+		fputs("null", f);
+}
+static void json_put_TEXT(FILE *f, const char *s) { meta_json_string(f, s); }
+static void json_put_UINT(FILE *f, unsigned x) { fprintf(f, "%u", x); }
+static void json_put_U64(FILE *f, uint64_t x) { fprintf(f, "%llu", (unsigned long long)x); }
+static void json_put_FLAG(FILE *f, bool x) { fputc(x ? '1' : '0', f); }
+static void json_put_FIX1(FILE *f, double x) { json_num(f, true, x, 1); }
+static void json_put_FIX4(FILE *f, double x) { json_num(f, true, x, 4); }
+static void json_put_G6(FILE *f, double x) { json_g(f, x, 6); }
+static void json_put_G9(FILE *f, double x) { json_g(f, x, 9); }
+static void json_put_OPT0(FILE *f, double x) { json_num(f, true, x, 0); }
+static void json_put_OPT1(FILE *f, double x) { json_num(f, true, x, 1); }
+static void json_put_OPT2(FILE *f, double x) { json_num(f, true, x, 2); }
+static void json_put_OPT3(FILE *f, double x) { json_num(f, true, x, 3); }
+
+/* Before a field: the comma (CSV), or the key and its colon (JSON, "{" first). */
+static void field_start(FILE *f, bool json, const char *name, int *col)
+{
+	if (json) {
+		fputc(*col ? ',' : '{', f);
+		meta_json_string(f, name);
+		fputc(':', f);
+	} else if (*col) {
+		fputc(',', f);
+	}
+	(*col)++;
+}
+
+/* A measured number: decimals places, or empty (CSV) / null (JSON) when not measured. */
+static void measured(FILE *f, bool json, bool have, double x, int decimals)
+{
+	if (json)
+		json_num(f, have, x, decimals);
+	else
+		num_field(f, have, x, decimals);
+}
+
+/* One run's row, as CSV (the header's order) or as one JSON object with those keys. */
+static void out_row(FILE *f, bool json, const run_setup *s, const plan_variant *pv,
+                    uint32_t threads, unsigned run, const run_result *r)
 {
 	csv_row row = {.s = s, .p = s->plan, .v = pv->v, .threads = threads, .run = run, .r = r};
 	const csv_row *x = &row;
 	int col = 0;
 	row_prepare(&row, pv);
-#define CSV_PUT_(name, format, value)                                                      \
-	if (col++)                                                                         \
-		fputc(',', f);                                                             \
-	csv_put_##format(f, (value));
-	CSV_COLUMNS(CSV_PUT_)
-#undef CSV_PUT_
+#define ROW_PUT_(name, format, value)                                                      \
+	field_start(f, json, #name, &col);                                                 \
+	if (json)                                                                          \
+		json_put_##format(f, (value));                                             \
+	else                                                                               \
+		csv_put_##format(f, (value));
+	CSV_COLUMNS(ROW_PUT_)
+#undef ROW_PUT_
 	/* Requested events that are not counted here keep their (empty) columns. */
 	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++) {
 		int k = pmu_column_event(s->pmu, e);
-		fputc(',', f);
-		num_field(f, r->pmu_counted && k >= 0, k >= 0 ? r->per_op[k] : 0, 4);
+		char key[256];
+		snprintf(key, sizeof key, "%s_per_op", s->pmu->requested[e]);
+		field_start(f, json, key, &col);
+		measured(f, json, r->pmu_counted && k >= 0, k >= 0 ? r->per_op[k] : 0, 4);
 	}
-#define CSV_LAT_PUT_(name, i)                                                              \
-	fputc(',', f);                                                                     \
-	num_field(f, r->latency, r->lat_ns[i], 1);
+#define ROW_LAT_PUT_(name, i)                                                              \
+	field_start(f, json, #name, &col);                                                 \
+	measured(f, json, r->latency, r->lat_ns[i], 1);
 	if (s->plan->latency) {
-		CSV_LATENCY_COLUMNS(CSV_LAT_PUT_)
+		CSV_LATENCY_COLUMNS(ROW_LAT_PUT_)
 	}
-#undef CSV_LAT_PUT_
-	fputc('\n', f);
+#undef ROW_LAT_PUT_
+	fputs(json ? "}\n" : "\n", f);
 }
+
+void out_csv_row(FILE *f, const run_setup *s, const plan_variant *pv, uint32_t threads,
+                 unsigned run, const run_result *r)
+{
+	out_row(f, false, s, pv, threads, run, r);
+}
+
+void out_json_row(FILE *f, const run_setup *s, const plan_variant *pv, uint32_t threads,
+                  unsigned run, const run_result *r)
+{
+	out_row(f, true, s, pv, threads, run, r);
+}
+
 const char out_latency_header[] = "counter,threads,run,bucket_low_ns,bucket_high_ns,count\n";
 
 void out_latency_rows(FILE *f, const sc_variant *v, uint32_t threads, unsigned run,

@@ -71,6 +71,13 @@ void out_csv_row(FILE *f, const run_setup *s, const plan_variant *pv, uint32_t t
                  unsigned run, const run_result *r);
 
 /*
+ * --format=json: the row as one line of JSON (JSON Lines), the header's
+ * columns as keys in its order; numbers as numbers, an empty field as null.
+ */
+void out_json_row(FILE *f, const run_setup *s, const plan_variant *pv, uint32_t threads,
+                  unsigned run, const run_result *r);
+
+/*
  * The --latency sidecar FILE.latency.csv: a header, then one row per
  * non-empty bucket of a run's merged histogram, bounds in ns (after the
  * tick-read overhead is subtracted, as for the lat_* columns), half-open

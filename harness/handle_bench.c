@@ -3,13 +3,27 @@
  * handle_bench.c - ns per sc_counter_inc on one thread, for make bench
  * (harness/bench.sh): what the handle API's increment costs, with the node
  * id refreshed from the kernel (sc_node.h) or, under SCOUNTERS_NODE=fixed,
- * without. Not installed.
+ * without; and what it costs next to the inlined increment of the same
+ * variant. Not installed.
  *
- *   handle_bench VARIANT SECONDS    prints: VARIANT NODE_SOURCE NS_PER_INC
+ *   handle_bench VARIANT SECONDS          prints: VARIANT NODE_SOURCE NS_PER_INC
+ *   handle_bench --paired VARIANT SECONDS prints: VARIANT INLINE_NS HANDLE_NS RATIO
+ *   handle_bench --versus REF VARIANT SECONDS  prints: VARIANT REF NS NS_REF RATIO
+ *
+ * --paired: the inlined sc_P_inc (the family header's static inline
+ * function, on a counter made with the handle's configuration: the same
+ * parameters, thread slots and nodes, and the library's context from
+ * sc_thread_self) and sc_counter_inc alternate in chunks of 2^18 increments
+ * within one process, so both see the same machine state; RATIO is the
+ * median over the chunk pairs of handle/inline, INLINE_NS and HANDLE_NS the
+ * medians of each. Each inlined loop is its own function, not inlined into
+ * main, so the compiler treats both loops alike.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <scounters/scounters.h>
 
@@ -20,11 +34,169 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+#define CHUNK 262144
+#define MAX_PAIRS 4096
+
+/* One inlined loop per variant: CHUNK increments through sc_P_inc. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+#define SC_LOOP_(P, ...)                                                                   \
+	static NOINLINE void loop_##P(void *c, const void *cfg, sc_thread *t)              \
+	{                                                                                  \
+		for (int i = 0; i < CHUNK; i++)                                            \
+			sc_##P##_inc((sc_##P##_t *)c, (const sc_##P##_cfg *)cfg, t);        \
+	}
+SC_VARIANTS(SC_LOOP_)
+#undef SC_LOOP_
+
+typedef void (*loop_fn)(void *c, const void *cfg, sc_thread *t);
+#define SC_LOOP_ENTRY_(P, ...) loop_##P,
+static const loop_fn loops[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_LOOP_ENTRY_)};
+#undef SC_LOOP_ENTRY_
+
+static NOINLINE void handle_loop(sc_counter *c)
+{
+	for (int i = 0; i < CHUNK; i++)
+		sc_counter_inc(c);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *x, int n)
+{
+	qsort(x, (size_t)n, sizeof *x, cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* The handle API's configuration of v (counter.c): its thread slots, nodes and defaults. */
+static int inline_table(sc_table *t, const sc_variant *v, sc_err *err)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t threads = cpus > 0 ? 2 * (uint64_t)cpus : 8;
+	if (threads < 8)
+		threads = 8;
+	if (threads > SC_DIST_MAX_SLOTS)
+		threads = SC_DIST_MAX_SLOTS;
+	uint32_t nodes = sc_node_count();
+	sc_env env = {(uint32_t)threads, nodes < SC_RBONUMA_MAX_NODES ? nodes : SC_RBONUMA_MAX_NODES,
+	              0};
+	sc_params p;
+	sc_params_clear(&p);
+	if (strstr(v->params, "width") && sc_params_add(&p, "width=64", err))
+		return -1;
+	return sc_table_create(t, v, &p, &env, 1, err);
+}
+
+/* One side of a pair: an inlined loop on a counter, or the handle's loop. */
+typedef struct side {
+	loop_fn loop;
+	void *obj;
+	const void *cfg;
+	sc_counter *handle; /* non-NULL: handle_loop(handle) */
+} side;
+
+static void run_side(const side *s, sc_thread *self)
+{
+	if (s->handle)
+		handle_loop(s->handle);
+	else
+		s->loop(s->obj, s->cfg, self);
+}
+
+/*
+ * a and b alternate in chunks for secs seconds (at least 8 pairs), each
+ * going first in every other pair; out: the medians of a's and b's ns per
+ * increment and of a/b.
+ */
+static void alternate(const side *a, const side *b, double secs, double out[3])
+{
+	static double ns_a[MAX_PAIRS], ns_b[MAX_PAIRS], ratio[MAX_PAIRS];
+	sc_thread *self = sc_thread_self();
+	int n = 0;
+	double t0 = now();
+	run_side(a, self); /* a warm-up pair, not kept */
+	run_side(b, self);
+	while (n < MAX_PAIRS && (n < 8 || now() - t0 < secs)) {
+		const side *first = n % 2 ? b : a, *second = n % 2 ? a : b;
+		double t1 = now();
+		run_side(first, self);
+		double t2 = now();
+		run_side(second, self);
+		double t3 = now();
+		double ns1 = (t2 - t1) * 1e9 / CHUNK, ns2 = (t3 - t2) * 1e9 / CHUNK;
+		ns_a[n] = n % 2 ? ns2 : ns1;
+		ns_b[n] = n % 2 ? ns1 : ns2;
+		ratio[n] = ns_a[n] / ns_b[n];
+		n++;
+	}
+	out[0] = median(ns_a, n);
+	out[1] = median(ns_b, n);
+	out[2] = median(ratio, n);
+}
+
+static int paired(const char *name, double secs)
+{
+	sc_err err;
+	const sc_variant *v = sc_variant_find(name);
+	sc_counter *c = v ? sc_counter_new(name, "", &err) : NULL;
+	sc_table t;
+	if (!c || inline_table(&t, v, &err)) {
+		fprintf(stderr, "handle_bench: %s\n", v ? err.msg : "unknown variant");
+		return 1;
+	}
+	side handle = {NULL, NULL, NULL, c};
+	side inlined = {loops[v - sc_variants], sc_table_at(&t, 0), t.cfg, NULL};
+	double m[3];
+	alternate(&handle, &inlined, secs, m);
+	printf("%s %.4f %.4f %.4f\n", sc_counter_variant(c), m[1], m[0], m[2]);
+	sc_table_destroy(&t);
+	sc_counter_free(c);
+	return 0;
+}
+
+/*
+ * --versus REF VARIANT SECONDS: the inlined increments of two variants
+ * alternating in chunks, as --paired does; prints VARIANT REF NS NS_REF RATIO
+ * (the median of VARIANT/REF over the chunk pairs). For the adaptive
+ * counters against CAS at 1 thread, where scbench's separate runs feel every
+ * other process of a shared machine.
+ */
+static int versus(const char *ref_name, const char *name, double secs)
+{
+	sc_err err;
+	const sc_variant *v = sc_variant_find(name), *r = sc_variant_find(ref_name);
+	sc_table tv, tr;
+	if (!v || !r || inline_table(&tv, v, &err) || inline_table(&tr, r, &err)) {
+		fprintf(stderr, "handle_bench: %s\n", v && r ? err.msg : "unknown variant");
+		return 1;
+	}
+	side sv = {loops[v - sc_variants], sc_table_at(&tv, 0), tv.cfg, NULL};
+	side sr = {loops[r - sc_variants], sc_table_at(&tr, 0), tr.cfg, NULL};
+	double m[3];
+	alternate(&sv, &sr, secs, m);
+	printf("%s %s %.4f %.4f %.4f\n", v->name, r->name, m[0], m[1], m[2]);
+	sc_table_destroy(&tv);
+	sc_table_destroy(&tr);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sc_err err;
+	if (argc == 4 && strcmp(argv[1], "--paired") == 0 && atof(argv[3]) > 0)
+		return paired(argv[2], atof(argv[3]));
+	if (argc == 5 && strcmp(argv[1], "--versus") == 0 && atof(argv[4]) > 0)
+		return versus(argv[2], argv[3], atof(argv[4]));
 	if (argc != 3 || atof(argv[2]) <= 0) {
-		fprintf(stderr, "usage: handle_bench VARIANT SECONDS\n");
+		fprintf(stderr, "usage: handle_bench [--paired] VARIANT SECONDS | --versus REF VARIANT "
+		                "SECONDS\n");
 		return 2;
 	}
 	sc_counter *c = sc_counter_new(argv[1], "", &err);

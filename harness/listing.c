@@ -114,5 +114,5 @@ int listing_print_json(FILE *f, uint32_t pus)
 		fputc('}', f);
 	}
 	fputs("\n]}\n", f);
-	return ferror(f) ? -1 : 0;
+	return 0; /* a write error is the caller's to find and say (issue 29: it was a silent 1) */
 }

@@ -18,8 +18,9 @@ bool listing_format_ok(const char *arg, bool *json);
  * The registry as one JSON object on f: {"schema": 1, "variants": [...]},
  * each variant with its name, alias, kind, layout, family, origin, groups,
  * bytes per counter (at pus threads), summary and parameter keys with their
- * defaults, in the order --counter=all runs them. Returns 0, or -1 on a
- * write error or a variant that cannot be configured (said on stderr).
+ * defaults, in the order --counter=all runs them. Returns 0, or -1 when a
+ * variant cannot be configured (said on stderr); a write error is left in f
+ * for the caller to find with fflush/ferror and say.
  */
 int listing_print_json(FILE *f, uint32_t pus);
 

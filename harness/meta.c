@@ -56,17 +56,46 @@ void meta_seen_add(meta_seen *h, const run_result *r, uint32_t threads, uint32_t
 	seen_helpers(h, r, threads, pus);
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * form, no surrogate, nothing above U+10FFFF), or 0 when s does not start one.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+	           : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+	    (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string of s, always valid UTF-8: a byte that does not begin a
+ * well-formed UTF-8 sequence (a file name in another encoding, 0xff) is
+ * written as the escape \udcXX of its value XX, the lone surrogate that
+ * Python's "surrogateescape" gives it, so that os.fsencode(json value)
+ * gives the original bytes back (results/README.md).
+ */
 void meta_json_string(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+	while (*p) {
+		size_t n = utf8_len(p);
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else if (n == 0)
+			fprintf(f, "\\udc%02x", *p);
 		else
-			fputc(c, f);
+			fwrite(p, 1, n, f);
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }
@@ -167,6 +196,8 @@ static void meta_machine(FILE *f, const run_setup *s, const prov_cpu *cpu)
 	        : !topo_can_bind(s->topo) ? "none: this topology does not allow binding"
 	        : bind ? bind : "ok: every worker bound to its PU",
 	        true);
+	/* how PerCPU and PerCPUGroup add here (sc_rseq.h) */
+	json_kv(f, "percpu_path", sc_percpu_path(), true);
 	fprintf(f, "  \"pmu_events\": [");
 	for (unsigned e = 0; e < s->pmu->nevents; e++) {
 		fprintf(f, "%s", e ? ", " : "");

@@ -126,13 +126,32 @@ static int temp_name_fits(const char *target, const char *d, char *why, size_t w
 	return 0;
 }
 
+/*
+ * Can target, in directory d, be replaced by a rename? Not when d is sticky
+ * (/tmp) and target exists and is another user's in another user's directory:
+ * rename fails with EPERM, after every run. Root (CAP_FOWNER) may. 0, or -1
+ * with why set.
+ */
+static int replaceable(const char *target, const char *d, char *why, size_t whylen)
+{
+	struct stat ds, ts;
+	uid_t me = geteuid();
+	if (me == 0 || stat(d, &ds) != 0 || !(ds.st_mode & S_ISVTX) || lstat(target, &ts) != 0)
+		return 0;
+	if (ts.st_uid == me || ds.st_uid == me)
+		return 0;
+	snprintf(why, whylen, "cannot replace %s: another user's file in the sticky directory '%s'",
+	         target, d);
+	return -1;
+}
+
 int out_check_sidecar(const char *path, const char *ext, char *why, size_t whylen)
 {
 	out_kind kind;
 	if (out_check(path, &kind, why, whylen))
 		return -1;
 	if (kind != OUT_REPLACE)
-		return 0; /* standard output has none; beside a FIFO or device it is a courtesy */
+		return 0; /* standard output and a device have none; beside a FIFO it is a courtesy */
 	char *target = follow_links(path);
 	size_t n = target ? strlen(target) + strlen(ext) + 1 : 0;
 	char *side = target ? malloc(n) : NULL;
@@ -150,7 +169,7 @@ int out_check_sidecar(const char *path, const char *ext, char *why, size_t whyle
 		snprintf(why, whylen, "its sidecar %s is a directory", side);
 	else if (stat(real, &st) == 0 && !S_ISREG(st.st_mode))
 		rc = 0; /* a FIFO or device sidecar is written in place */
-	else if (temp_name_fits(real, d, why, whylen) == 0)
+	else if (temp_name_fits(real, d, why, whylen) == 0 && replaceable(real, d, why, whylen) == 0)
 		rc = 0;
 	free(d);
 	free(real);
@@ -204,7 +223,7 @@ int out_check(const char *path, out_kind *kind, char *why, size_t whylen)
 		snprintf(why, whylen, "directory '%s' does not exist", d);
 	else if (access(d, W_OK | X_OK) != 0)
 		snprintf(why, whylen, "directory '%s' is not writable", d);
-	else if (temp_name_fits(target, d, why, whylen) == 0)
+	else if (temp_name_fits(target, d, why, whylen) == 0 && replaceable(target, d, why, whylen) == 0)
 		rc = 0;
 	free(d);
 	free(target);
@@ -368,6 +387,13 @@ char *out_sidecar_path(const out_file *o, const char *ext, char *why, size_t why
 	char *base = o->kind == OUT_REPLACE ? strdup(o->path) : realpath(o->path, NULL);
 	if (!base) {
 		snprintf(why, whylen, "cannot resolve %s: %s", o->shown, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (o->kind == OUT_DIRECT && stat(base, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+		/* A device's directory is the system's (/dev/null.meta.json as root): none. */
+		snprintf(why, whylen, "%s is a device: no sidecar beside it (use a file)", o->shown);
+		free(base);
 		return NULL;
 	}
 	if (o->kind == OUT_DIRECT) {

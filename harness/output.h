@@ -10,8 +10,10 @@
  *                            which is what gets replaced (or created).
  *   any other existing file  (a FIFO, a character device) opened and written
  *                            directly, never replaced, truncated or unlinked;
- *                            the sidecar goes next to its resolved path when
- *                            that directory is writable, else a warning.
+ *                            a FIFO's sidecar goes next to its resolved path
+ *                            when that directory is writable, else a warning;
+ *                            a device has none (a warning): its directory is
+ *                            the system's (/dev/null.meta.json, as root).
  *
  * On any failure or interrupt, temporary files are removed and nothing else
  * is touched; a write error (ENOSPC, EPIPE, EIO, EFBIG) is a runtime failure.
@@ -81,7 +83,7 @@ void out_abort(out_file *o);
 /*
  * Where a sidecar of o goes: PATH followed by ext (".meta.json",
  * ".latency.csv") next to the file the data lands in, malloc'd; or NULL
- * (standard output; a FIFO or device whose directory is not writable or
+ * (standard output; a device; a FIFO whose directory is not writable or
  * whose path cannot be resolved: then why says so).
  */
 char *out_sidecar_path(const out_file *o, const char *ext, char *why, size_t whylen);

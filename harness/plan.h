@@ -47,6 +47,8 @@ typedef struct run_plan {
 	uint64_t seed;
 	const char *events;      /* NULL: the default set */
 	bool latency;
+	bool json;               /* --format=json: JSON Lines instead of CSV */
+	int summary;             /* --summary: 1 on, 0 off, -1 when standard error is a terminal */
 	const char *output;      /* NULL: standard output */
 	bool force;              /* allow external work over 1 ms per increment */
 	int argc;                /* the command line, for meta.json */

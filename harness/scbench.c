@@ -23,6 +23,7 @@
 #include "output.h"
 #include "provenance.h"
 #include "run.h"
+#include "summary.h"
 #include "workload.h"
 
 static void print_list(uint32_t pus)
@@ -82,6 +83,7 @@ typedef struct invocation {
 	prov_cpu cpu;
 	out_file out, lat; /* the CSV, and the --latency histogram sidecar */
 	meta_seen seen;
+	summary table;     /* the per-point table on standard error (summary.h) */
 	unsigned done;     /* rows written */
 	bool written;      /* every output complete: a signal from now on changes nothing */
 } invocation;
@@ -173,7 +175,11 @@ static int run_one(invocation *iv, const plan_variant *pv, uint32_t threads, uns
 		                "overflow, not the algorithm (overflowed=1)\n",
 		        pv->v->name, threads, run, (unsigned long long)r.hot_ops,
 		        (unsigned long long)r.range);
-	out_csv_row(iv->out.f, s, pv, threads, run, &r);
+	if (s->plan->json)
+		out_json_row(iv->out.f, s, pv, threads, run, &r);
+	else
+		out_csv_row(iv->out.f, s, pv, threads, run, &r);
+	summary_add(&iv->table, r.ops_per_ms, r.rel_error);
 	if (iv->lat.f)
 		out_latency_rows(iv->lat.f, pv->v, threads, run, &r);
 	free(r.hist);
@@ -196,7 +202,8 @@ static int run_all(invocation *iv)
 	const run_plan *p = iv->s.plan;
 	double started = wl_now();
 	sc_err err;
-	out_csv_header(iv->out.f, &iv->s);
+	if (!p->json)
+		out_csv_header(iv->out.f, &iv->s);
 	if (iv->lat.f)
 		fputs(out_latency_header, iv->lat.f);
 	if (out_row_done(&iv->out, &err)) {
@@ -210,6 +217,8 @@ static int run_all(invocation *iv)
 					return 1;
 				if (run_interrupted())
 					return 0;
+				if (run + 1 == p->first_run + p->runs)
+					summary_point(&iv->table, p->variants[vi].v, p->threads[ti]);
 				progress(iv->done, plan_points(p), started);
 			}
 	return 0;
@@ -390,7 +399,11 @@ static int bench(const run_plan *p, const topo *tp)
 		      .placement = p->placement, .pmu_status = pmu.status, .topo = tp, .pmu = &pmu},
 	};
 	meta_seen_init(&iv.seen);
+	bool tty = isatty(STDERR_FILENO);
+	summary_init(&iv.table, p->summary > 0 || (p->summary < 0 && tty) ? stderr : NULL, tty,
+	             p->runs);
 	rc = invoke(&iv, tp);
+	summary_free(&iv.table);
 	if (run_interrupted() && !iv.written && rc != 2) /* a usage error stays one */
 		rc = report_interrupt(&iv);
 	if (rc) {
@@ -425,6 +438,19 @@ static int answer(const cli_opts *o, int rc, const topo *tp)
 	return 0;
 }
 
+/*
+ * The library reads SCOUNTERS_NODE silently (sc_node.h) and takes an unknown
+ * value as unset: say so, once, before the runs.
+ */
+static void warn_node_env(void)
+{
+	const char *v = getenv("SCOUNTERS_NODE");
+	if (v && *v && strcmp(v, "rseq") != 0 && strcmp(v, "getcpu") != 0 && strcmp(v, "fixed") != 0)
+		fprintf(stderr, "scbench: warning: SCOUNTERS_NODE=%.40s%s is not rseq, getcpu or fixed: "
+		        "ignored (the default, rseq where the kernel has it)\n", v,
+		        strlen(v) > 40 ? "..." : "");
+}
+
 int main(int argc, char **argv)
 {
 	cli_opts o;
@@ -440,6 +466,8 @@ int main(int argc, char **argv)
 	sp_note(SP_TOPO);
 	int rc = cli_parse(&o, argc, argv, topo_pus(tp));
 	sp_note(SP_CLI);
+	if (rc == CLI_OK)
+		warn_node_env();
 	rc = rc == CLI_OK ? bench(&o.plan, tp) : answer(&o, rc, tp);
 	topo_destroy(tp);
 	cli_free(&o);

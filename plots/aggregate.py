@@ -39,6 +39,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree (it may be read-only)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
+from runall.guard import guarded  # noqa: E402
 import advice  # noqa: E402
 import claims  # noqa: E402
 import consistency  # noqa: E402
@@ -115,15 +117,13 @@ def aggregate(argv):
     write_atomically(os.path.join(outdir, "claims.json"),
                      json.dumps(doc, indent=1, sort_keys=False) + "\n")
     made = [w for _, s, w in figs.index if s == "ok"]
-    skipped = [(i, w) for i, s, w in figs.index if s != "ok"]
+    # The figures without data: plots/regen says them, once, in one line.
     print("aggregate.py: %d figure(s) with data in %s (%d .dat files), %d claims"
           % (len(made), outdir, sum(len(w.split()) for w in made), len(judged)))
-    for i, w in skipped:
-        print("aggregate.py: skipped %s: %s" % (i, w))
     for n in rs.notes + figs.notes + consistency.band_notes(figs.stats):
         print("aggregate.py: note: %s" % n)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(guarded("aggregate.py", main, sys.argv))

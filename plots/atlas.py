@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """atlas.py SET... [--out DIR] - which counter on which machine: result sets from
-different machines read side by side (doc/design.md §10, README "An atlas across
+different machines read side by side (doc/design.md §10, doc/figures.md "An atlas across
 machines").
 
 Run through plots/atlas, which finds a Python with matplotlib for the figures.
@@ -28,7 +28,6 @@ nothing read from a set is executed. Exit status 0, 1 when a file cannot be
 read or written, 2 on bad usage or a set that is refused.
 """
 
-import argparse
 import io
 import math
 import os
@@ -37,6 +36,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
+from runall.guard import guarded  # noqa: E402
 
 import advice  # noqa: E402
 import claims  # noqa: E402
@@ -590,8 +591,10 @@ def draw_figures(out, ms, values, levels, judged):
         ax.set_yticks(range(len(variants)))
         ax.set_yticklabels(variants)
         ax.set_xticks(range(len(cols)))
-        ax.set_xticklabels([col_title(m, lname, at).replace(", ", "\n").replace(" (", "\n(")
-                            for lname, at, m in cols], fontsize=7)
+        # Rotated, one line each: side by side, machine names of any length
+        # overlapped once there were more than a few columns.
+        ax.set_xticklabels([col_title(m, lname, at) for lname, at, m in cols], fontsize=7,
+                           rotation=40, ha="right", rotation_mode="anchor")
         for j in range(len(ms), len(cols), len(ms)):
             ax.axvline(j - 0.5, color="black", linewidth=1.2)
         bar = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
@@ -603,6 +606,10 @@ def draw_figures(out, ms, values, levels, judged):
         ax.set_title("%s: each variant's median throughput over %s's at the same thread "
                      "count, per machine\n(grey '-': not matched on that machine)"
                      % (pid, BASELINE), fontsize=8)
+        crowded = overlapping_labels(fig, ax.get_xticklabels())
+        if crowded:
+            print("plots/atlas: warning: atlas-%s: %d column labels overlap their neighbours"
+                  % (pid, crowded), file=sys.stderr)
         made[pid] = save(fig, "atlas-" + pid)
     # The verdicts as a grid.
     order = [v for v, _, _ in VERDICT_TEXT]
@@ -634,6 +641,26 @@ def draw_figures(out, ms, values, levels, judged):
     ax.legend(handles, order, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
               fontsize=7, title="verdict (text: the not-measurable cause)", title_fontsize=7)
     return made, save(fig, "atlas-claims")
+
+
+def overlapping_labels(fig, labels):
+    """How many x tick labels overlap the next one, as drawn: side by side
+    (unrotated) when their boxes meet; rotated by the same angle, when the
+    distance between their parallel baselines, the ticks' spacing times the
+    sine of the angle, is less than a line of their text."""
+    renderer = fig.canvas.get_renderer()
+    texts = [t for t in labels if t.get_text()]
+    n = 0
+    for a, b in zip(texts, texts[1:]):
+        angle = math.radians(a.get_rotation())
+        if angle == 0:
+            n += a.get_window_extent(renderer).overlaps(b.get_window_extent(renderer))
+            continue
+        xa = a.get_transform().transform(a.get_position())[0]
+        xb = b.get_transform().transform(b.get_position())[0]
+        line = a.get_fontsize() * fig.dpi / 72 * 1.2
+        n += abs(xb - xa) * math.sin(angle) < line
+    return n
 
 
 def short_ratio(r):
@@ -722,11 +749,12 @@ def build(args):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(
-        prog="plots/atlas",
+    import cli  # the parser of the plots tools (plots/cli.py)
+    ap = cli.Parser(
+        "plots/atlas",
         description="Read result sets from different machines side by side: writes "
                     "ATLAS.md, atlas-normalised.csv, atlas-unmatched.csv and figures "
-                    "(README: An atlas across machines).")
+                    "(doc/figures.md: An atlas across machines).")
     ap.add_argument("sets", metavar="SET", nargs="+", help="a result set (one per machine)")
     ap.add_argument("--out", metavar="DIR", default="atlas",
                     help="output directory (default ./atlas; created if missing; never "
@@ -747,4 +775,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(guarded("plots/atlas", main, sys.argv))

@@ -41,10 +41,10 @@ The method (METHOD below, repeated in COMPARE.md):
             points with fewer than 2 runs are stated at the top (and on
             standard error).
 
-Exit status 0, 1 on a failure, 2 on bad usage or when A or B is not a result set.
+Exit status 0, 1 on a failure (a file of A or B that cannot be read: as aggregate.py and
+atlas), 2 on bad usage or when A or B is not a result set.
 """
 
-import argparse
 import math
 import os
 import sys
@@ -52,11 +52,13 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
+from runall.guard import guarded  # noqa: E402
 
 from figbuild import load_set  # noqa: E402
 from figures import FIGURES  # noqa: E402
 from resultset import SOURCES, load_summary  # noqa: E402
-from resultset import ResultSetError, csv_text, write_atomically  # noqa: E402
+from resultset import ResultSetError, csv_text, is_result_set, write_atomically  # noqa: E402
 from compare_stats import (RESAMPLES, SEED, bh, bootstrap_ci, detectable,  # noqa: E402
                            log_variances, moderated, ratio, test_point, variance_prior)
 from figures import resolution  # noqa: E402
@@ -135,11 +137,13 @@ class NotAResultSet(Exception):
 
 
 def load(path):
-    """(ResultSet, machine summary, Figures) of a result set directory."""
-    try:
-        return load_set(path, FIGURES)
-    except ResultSetError as e:
-        raise NotAResultSet(str(e))
+    """(ResultSet, machine summary, Figures) of a result set directory:
+    NotAResultSet (status 2) when path is none, ResultSetError (status 1, as
+    aggregate.py and atlas) when a file of it cannot be read."""
+    if not is_result_set(path):
+        raise NotAResultSet("%s: not a result set (no directory holding any of %s)"
+                            % (path, ", ".join(SOURCES)))
+    return load_set(path, FIGURES)
 
 
 def points(figs):
@@ -478,8 +482,9 @@ def render(rows, a, b, ma, mb, figures, power, warn):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(
-        prog="plots/compare",
+    import cli  # the parser of the plots tools (plots/cli.py)
+    ap = cli.Parser(
+        "plots/compare",
         description="Compare result set B with result set A point by point: writes "
                     "compare.csv, COMPARE.md and overlay figures (see results/README.md).")
     ap.add_argument("a", metavar="A", help="the first result set (the baseline)")
@@ -509,6 +514,9 @@ def main(argv):
     except NotAResultSet as e:
         print("plots/compare: %s" % e, file=sys.stderr)
         return 2
+    except ResultSetError as e:
+        print("plots/compare: %s" % e, file=sys.stderr)
+        return 1
     try:
         return write_comparison(args, out, np, sp, rs_a, rs_b, ma, mb, figs_a, figs_b)
     except ResultSetError as e:
@@ -548,4 +556,4 @@ def write_comparison(args, out, np, sp, rs_a, rs_b, ma, mb, figs_a, figs_b):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(guarded("plots/compare", main, sys.argv))

@@ -138,8 +138,9 @@ def ctx_switches_text(rows):
     if not by:
         return None
     return "context switches of the workers per run, by threads: " + "; ".join(
-        "%d: median %g, %g-%g over %d runs" % (t, percentile(sorted(v), 0.5), min(v), max(v),
-                                               len(v)) for t, v in sorted(by.items()))
+        "%d: median %g, %g-%g over %d run%s" % (t, percentile(sorted(v), 0.5), min(v), max(v),
+                                                 len(v), "" if len(v) == 1 else "s")
+        for t, v in sorted(by.items()))
 
 
 def fmt_n(v):
@@ -351,7 +352,8 @@ class Figures:
         if draw == "points" and fig.xlabel != "variant":
             drawn = ("%s (under %d x values: points, no lines; series offset along x)"
                      % (fig.drawn_points or "point: median, whisker: min-max", MIN_TREND))
-        out = [("runs", "%s runs per point" % runs),
+        per = "%s run%s per point" % (runs, "" if runs == "1" else "s")
+        out = [("runs", per),
                ("envelope_series", " ".join(env)),
                ("measured", measured),
                ("draw", draw),
@@ -359,7 +361,7 @@ class Figures:
                ("flat_series", " ".join(s for s, pts in stats.items()
                                         if all(p["min"] == p["max"] for p in pts.values()))),
                ("drawn", fig.drawn_pooled if fig.id in self.pooled_figs else drawn),
-               ("caption", "%s; %s runs per point" % (where, runs))]
+               ("caption", "%s; %s" % (where, per))]
         cs = ctx_switches_text(self.rs.rows(fig.source, fig.mode))
         if cs:
             out.append(("ctx_switches", cs))

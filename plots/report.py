@@ -14,7 +14,10 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
+from runall.guard import guarded  # noqa: E402
 from advice import set_caveats  # noqa: E402
 from resultset import load_text, write_atomically  # noqa: E402
 
@@ -111,11 +114,12 @@ def header_rows(rs):
             mode.append("only the %s %s" % (what, ", ".join(rs[key])))
     pt = rs.get("protocol_timed")
     if pt:
-        mode.append("timed points: %s s warm-up + %s s measured, %s runs per point"
-                    % (pt["warmup_s"], pt["duration_s"], pt["runs"]))
+        mode.append("timed points: %s s warm-up + %s s measured, %s run%s per point"
+                    % (pt["warmup_s"], pt["duration_s"], pt["runs"],
+                       "" if str(pt["runs"]) == "1" else "s"))
     pc = rs.get("protocol_count")
     if pc:
-        mode.append("count-to-N: %s runs per N" % pc["runs"])
+        mode.append("count-to-N: %s run%s per N" % (pc["runs"], "" if str(pc["runs"]) == "1" else "s"))
     order = rs.get("run_all_order")
     if order:
         mode.append("timed: each run its own scbench invocation, repetition r of every point "
@@ -161,18 +165,22 @@ def failed_points(d):
     if not os.path.isfile(path):
         return []
     rows = []
-    with open(path, newline="") as f:
-        for i, r in enumerate(csv.reader(f)):
-            if i == 0:
-                if r != ["experiment", "part", "args", "reason"]:
-                    return [("?", "?", "%s: unexpected header, not read" % FAILED_POINTS)]
-                continue
-            ok = (len(r) == 4 and re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", r[0])
-                  and re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", r[1]))
-            if not ok:
-                rows.append(("?", "?", "line %d of %s is malformed" % (i + 1, FAILED_POINTS)))
-                continue
-            rows.append((r[0], r[1], r[3][:600]))
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            for i, r in enumerate(csv.reader(f)):
+                if i == 0:
+                    if r != ["experiment", "part", "args", "reason"]:
+                        return [("?", "?", "%s: unexpected header, not read" % FAILED_POINTS)]
+                    continue
+                ok = (len(r) == 4 and re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", r[0])
+                      and re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", r[1]))
+                if not ok:
+                    rows.append(("?", "?", "line %d of %s is malformed" % (i + 1, FAILED_POINTS)))
+                    continue
+                rows.append((r[0], r[1], r[3][:600]))
+    except (UnicodeDecodeError, csv.Error) as e:
+        why = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "not a CSV file"
+        rows = [("?", "?", "%s is %s, not read" % (FAILED_POINTS, why))]
     return rows
 
 
@@ -373,4 +381,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(guarded("report.py", main, sys.argv))

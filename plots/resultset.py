@@ -49,6 +49,12 @@ COLUMNS = {
 }
 
 
+# The columns every result CSV has had since schema 1 (results/README.md,
+# columns 1-24) and that the plots read: a file without one is refused.
+REQUIRED = ("counter", "kind", "threads", "run", "mode", "work_pct", "counters", "seconds",
+            "ops", "value", "rel_error", "ops_per_ms")
+
+
 # The .meta.json fields read as text (results/README.md); another JSON type is dropped.
 META_TEXT = ("host", "kernel", "date", "source_revision", "scbench_version", "compiler",
              "cflags", "binary", "compiler_command", "binding", "pmu_status", "clock")
@@ -210,7 +216,12 @@ class ResultSet:
         rows = None
         if os.path.isfile(path):
             rows = []
-            for lineno, raw in read_text_rows(path, path):
+            text_rows = read_text_rows(path, path)
+            missing = [c for c in REQUIRED if text_rows and c not in text_rows[0][1]]
+            if missing:
+                raise ResultSetError("%s: no column %s (results/README.md: every result CSV "
+                                     "has it)" % (path, ", ".join(missing)))
+            for lineno, raw in text_rows:
                 if None in raw or any(v is None for v in raw.values()):
                     self.notes.append("%s line %d: wrong number of fields, ignored"
                                       % (name, lineno))

@@ -15,6 +15,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
+sys.dont_write_bytecode = True
+from runall.guard import guarded  # noqa: E402
 STYLE_JSON = os.path.join(HERE, "style.json")
 STYLE_GP = os.path.join(HERE, "gnuplot", "style.gp")
 
@@ -115,4 +118,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(guarded("style.py", main, sys.argv))

@@ -3,7 +3,7 @@
  * embed_handle.c - the handle API from a user's point of view: a counter
  * chosen by name, incremented from 8 threads that never register with the
  * library, read while they run, then checked. Valid C11 and C++17/20/23
- * (README "Using a counter in your code"; CI builds it both ways against
+ * (doc/embedding.md "Using a counter in your code"; CI builds it both ways against
  * the installed scounters.pc):
  *
  *   cc  -std=c11   embed_handle.c $(pkg-config --cflags --libs scounters) -pthread

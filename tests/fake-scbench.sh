@@ -55,6 +55,12 @@ fi
 	printf '  "topology": {"nodes": 1, "cores": 2, "pus": 2},\n'
 	printf '  "cpu": {"model": "%s", "pus": 2},\n' "${FAKE_CPU:-Fake CPU}"
 	printf '  "command_line": ["fake"'
-	for a in "$@"; do printf ', "%s"' "$a"; done
+	# JSON strings: \ and " escaped, a tab or newline as \t or \n (paths may hold them).
+	for a in "$@"; do
+		printf ', "'
+		printf '%s' "$a" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/	/\\t/g' |
+			awk 'NR > 1 { printf "%s", "\\n" } { printf "%s", $0 }'
+		printf '"'
+	done
 	printf '],\n  "placement": []\n}\n'
 } >"$out.meta.json"

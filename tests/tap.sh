@@ -23,6 +23,17 @@ scbench_has_hwloc() {
 		! grep -q '(no hwloc' "$tmp/hwloc-probe.csv.meta.json"
 }
 tap_done() { echo "1..$n"; [ "$failed" -eq 0 ]; }
+# runall_tree: run-all.sh and its program (harness/runall/) copied into $tmp,
+# with $tmp/fake-scbench (tests/fake-scbench.sh), which answers --list=json
+# with the listing of the real $SCBENCH (FAKE_LIST, exported); status 1 when
+# a copy fails.
+runall_tree() {
+	cp "$TOP_SRCDIR/run-all.sh" "$tmp/run-all.sh" && mkdir "$tmp/harness" &&
+		cp -r "$TOP_SRCDIR/harness/runall" "$tmp/harness/" &&
+		cp "$TOP_SRCDIR/tests/fake-scbench.sh" "$tmp/fake-scbench" &&
+		chmod +x "$tmp/fake-scbench" && "$SCBENCH" --list=json >"$tmp/list.json" &&
+		FAKE_LIST=$tmp/list.json && export FAKE_LIST
+}
 # Columns by name, never by number (the CSV schema lives in harness/csv.h):
 # csvawk [-v VAR=VALUE]... PROG FILE...: awk -F, over CSV files whose first
 #   line names the columns; in PROG, $col("name") is the named column. A name

@@ -11,7 +11,9 @@
 #     with the library's own links and runs, and it does not load with a
 #     shared library of the other line size put in place of its own;
 #   - sc_version(), sc_version_string() and sc_line_size() agree with the
-#     header macros.
+#     header macros;
+#   - a program built with SC_COUNTER_NO_INLINE calls the library's
+#     exported sc_counter_inc (the inline one reads sc_counter_tls_).
 # Needs CC (make check passes it) and nm/readelf; parts whose library kind
 # was not built (--disable-shared/--disable-static) are skips.
 # SC_TEST_EMULATOR (tests/cross-check.sh) runs the application.
@@ -103,6 +105,15 @@ for kind in static shared; do
 			env LD_LIBRARY_PATH=counters/.libs ${SC_TEST_EMULATOR:-} "$tmp/app-$kind"
 	else
 		not_ok "$kind: an application of line size $line does not link: $(head -3 "$tmp/err")"
+	fi
+	# The library's out-of-line sc_counter_inc (a program built without the
+	# inline one, or before it was inline), exported as ever.
+	if $CC $cflags -std=c11 -DSC_COUNTER_NO_INLINE $incs -o "$tmp/app-ool-$kind" "$tmp/app.c" "$lib" \
+		-lm -pthread 2>"$tmp/err"; then
+		check "$kind: with SC_COUNTER_NO_INLINE the library's sc_counter_inc links and counts" \
+			env LD_LIBRARY_PATH=counters/.libs ${SC_TEST_EMULATOR:-} "$tmp/app-ool-$kind"
+	else
+		not_ok "$kind: SC_COUNTER_NO_INLINE does not link: $(head -3 "$tmp/err")"
 	fi
 	if $CC $cflags -std=c11 -I"$tmp/other" -o "$tmp/bad-$kind" "$tmp/app.c" "$lib" -lm -pthread 2>"$tmp/err"; then
 		not_ok "$kind: an application of line size $other linked with a library of $line"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_atlas.sh - plots/atlas (README "An atlas across machines"), as TAP: an atlas
+# test_atlas.sh - plots/atlas (doc/figures.md "An atlas across machines"), as TAP: an atlas
 # of two machines, the committed reference set (2 PUs; in a tree without it, the
 # fixture results-small given a cpu record and a default mode) and the synthetic 256-PU, 4-node set
 # of tests/fixtures/synth_bigbox.py given a cpu record of its own. Checked: the
@@ -199,6 +199,25 @@ if [ -n "$mpl" ]; then
 		grep -q '](atlas-dice-fig4-high.png)' '$md'"
 else
 	ok "figures_png # SKIP no Python with matplotlib"
+fi
+# Eight machines: the heat maps' column labels (machine, level) stay apart
+# (side by side they overlapped beyond a few columns: plots/atlas measures the
+# labels as drawn and warns).
+if [ -n "$mpl" ]; then
+	eight=""
+	for i in 1 2 3 4 5 6 7 8; do
+		copy_set "$tmp/a" "m$i"
+		"$py" -c 'import glob, json, sys
+for p in glob.glob(sys.argv[1] + "/*.meta.json"):
+    m = json.load(open(p)); m["host"] = "machine-number-" + sys.argv[2]; json.dump(m, open(p, "w"))' "$tmp/m$i" "$i"
+		eight="$eight $tmp/m$i"
+	done
+	# shellcheck disable=SC2086 # eight temporary paths without spaces
+	"$atlas" $eight --out "$tmp/out8" >/dev/null 2>"$tmp/out8.err"
+	check "eight_machines_labels_apart ($(grep -c overlap "$tmp/out8.err") warnings)" \
+		sh -c "test -f '$tmp/out8/atlas-baselines-w0.png' && ! grep -q overlap '$tmp/out8.err'"
+else
+	ok "eight_machines_labels_apart # SKIP no Python with matplotlib"
 fi
 listing "$tmp/a" >"$tmp/a.after0"
 # (aggregate.py above wrote figdata/ and REPORT.md into the copies: compare with a second atlas)

@@ -16,7 +16,7 @@
 # for another seed: a paired metric's per-run ratio has sd 2.8%, the standard
 # error of a difference of medians of 7 runs 1.9%, and the gate's 10% floor is
 # 5 standard errors (one-sided tail 3e-7); the absolute harness floor (sd 3.6%,
-# standard error 2.4%) is 3.9 standard errors away (5e-5). For 19 metrics x 40
+# standard error 2.4%) is 3.9 standard errors away (5e-5). For 20 metrics x 40
 # benches that is about 2.2e-3; a missed 25% slowdown (6.7 standard errors or
 # more) below 1e-10.
 set -u
@@ -65,7 +65,7 @@ metrics() {
 
 metrics "$tmp/base" $SEED
 check metric_file_columns sh -c "head -1 '$tmp/base/m' | grep -qx 'metric,value,noise,better,runs,values'"
-check nineteen_metrics test "$(($(wc -l <"$tmp/base/m") - 1))" -eq 19
+check twenty_metrics test "$(($(wc -l <"$tmp/base/m") - 1))" -eq 20
 check seven_runs_per_metric sh -c "awk -F, 'NR > 1 && (\$5 != 7 || split(\$6, a, \" \") != 7) { bad = 1 } END { exit bad }' '$tmp/base/m'"
 # The metric's value is the median of its per-run values; noise is 1.4826 MAD of their logs.
 check median_and_mad sh -c "awk -F, 'NR == 2 { n = split(\$6, a, \" \"); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -73,7 +73,7 @@ check median_and_mad sh -c "awk -F, 'NR == 2 { n = split(\$6, a, \" \"); for (i 
 
 sh "$bench" --compare "$tmp/base/m" "$tmp/base/m" >"$tmp/out" 2>&1
 check same_set_exit_0 test $? -eq 0
-check same_set_flags_nothing sh -c "! grep -q REGRESSED '$tmp/out' && grep -q '^bench: 0 metrics regressed, 0 too noisy' '$tmp/out' && test \$(grep -c ' ok$' '$tmp/out') -eq 19"
+check same_set_flags_nothing sh -c "! grep -q REGRESSED '$tmp/out' && grep -q '^bench: 0 metrics regressed, 0 too noisy' '$tmp/out' && test \$(grep -c ' ok$' '$tmp/out') -eq 20"
 
 # 40 unchanged benches against 40 others (different seeds), and the same with
 # Morris 25% slower at 1 thread (its cost relative to FetchAdd 25% higher).

@@ -20,6 +20,8 @@
  *     at kurtosis 5, so 1.25 x is over 4.3 standard errors (< 1e-5, 1e-9 if
  *     normal); the mean bound is 5 standard errors (< 1e-6); six variants:
  *     below 1e-4 in all;
+ *   - sc_counter_compare: every variant at 1000, Batched with increments
+ *     held back, and Morris near its threshold (probabilities below);
  *   - Batched: with 4 threads stopped holding 1000 mod B increments each
  *     (joined at a barrier, not flushed), get_fast lags by exactly what
  *     they hold, within the stated lag; get_sum is exact; after they exit,
@@ -140,7 +142,8 @@ static void bounds(void)
 		{"Morris", "", 0.01},                          /* 1/sqrt(2a), a = 5000 */
 		{"Morris", "accuracy=5", 0.05},                /* a = 200 */
 		{"BFP-DUP", "", 0.0100005000},                 /* sqrt(3/(8 * 3750 - 3)) */
-		{"BFP-CSUP", "mantissa-threshold=200", 0.0707106781}, /* 1/sqrt(2 * 100) */
+		/* sqrt(3/(8 * 100 - 3)), as BFP-DUP (it said 1/sqrt(2 * 100) = 0.0707, 15% loose) */
+		{"BFP-CSUP", "mantissa-threshold=200", 0.0613523873},
 		{"Scalable", "", 0.0095683193},                /* sqrt(3/2^15) */
 		{"ScalableCapped", "threshold=4", 0.2165063509}, /* sqrt(3/2^6) */
 	};
@@ -256,6 +259,116 @@ static void batched_lag(void)
 	sc_counter_free(lag_c);
 }
 
+/*
+ * sc_counter_compare on every variant: counted to 1000 by add (one thread),
+ * compared with 0, 999, 1000, 1001 and 10^6. Precise variants and Serial
+ * (exact with one thread): +1, +1, 0, -1, -1. Probabilistic ones (default
+ * parameters, bounds of 1% or less: the band is 10% of x): +1 at 0 (their
+ * first increments are exact), 0 at 999, 1000 and 1001, -1 at 10^6. A
+ * probabilistic answer other than 0 near 1000 is wrong with probability at
+ * most 2/101 by Cantelli (1.5e-23 for a normal estimate, which Morris's sum
+ * of 1000 small steps is near to; the others are still exact at 1000).
+ * Seed: the handle API's fixed context seed.
+ */
+static void compare_every_variant(void)
+{
+	static const uint64_t xs[] = {0, 999, 1000, 1001, 1000000};
+	for (int i = 0; i < SC_VARIANT_COUNT; i++) {
+		const sc_variant *v = &sc_variants[i];
+		sc_err err;
+		sc_counter *c = sc_counter_new(v->name, "", &err);
+		if (!c) {
+			tap_ok(false, "%s: %s", v->name, err.msg);
+			continue;
+		}
+		sc_counter_add(c, 1000);
+		bool exact = v->kind != SC_PROBABILISTIC;
+		int want_exact[] = {1, 1, 0, -1, -1}, want_prob[] = {1, 0, 0, 0, -1};
+		int got[5];
+		bool good = true;
+		for (int j = 0; j < 5; j++) {
+			got[j] = sc_counter_compare(c, xs[j]);
+			good &= got[j] == (exact ? want_exact[j] : want_prob[j]);
+		}
+		tap_ok(good, "%s: compare at 1000 with 0, 999, 1000, 1001, 10^6: %d %d %d %d %d",
+		       v->name, got[0], got[1], got[2], got[3], got[4]);
+		sc_counter_free(c);
+	}
+}
+
+/*
+ * Batched's compare with 7 increments held back by a thread (batch 64): the
+ * fast reading (0) decides nothing near 7, the sum does; far away (10^5,
+ * beyond the lag) the fast reading decides.
+ */
+static sc_counter *cmp_batched;
+static pthread_barrier_t cmp_held, cmp_done;
+
+static void *cmp_holder(void *arg)
+{
+	(void)arg;
+	sc_counter_add(cmp_batched, 7);
+	pthread_barrier_wait(&cmp_held);
+	pthread_barrier_wait(&cmp_done);
+	return NULL;
+}
+
+static void compare_batched(void)
+{
+	cmp_batched = sc_counter_new("Batched", "batch=64", NULL);
+	pthread_barrier_init(&cmp_held, NULL, 2);
+	pthread_barrier_init(&cmp_done, NULL, 2);
+	pthread_t t;
+	pthread_create(&t, NULL, cmp_holder, NULL);
+	pthread_barrier_wait(&cmp_held);
+	uint64_t lag = sc_counter_error_bound(cmp_batched, SC_READ_FAST).lag;
+	int a = sc_counter_compare(cmp_batched, 6), b = sc_counter_compare(cmp_batched, 7);
+	int d = sc_counter_compare(cmp_batched, 8), e = sc_counter_compare(cmp_batched, lag + 1);
+	tap_ok(sc_counter_get_fast(cmp_batched) == 0 && a == 1 && b == 0 && d == -1 && e == -1,
+	       "Batched, 7 held back: compare with 6, 7, 8 and lag + 1 = %llu: %d %d %d %d",
+	       (unsigned long long)lag + 1, a, b, d, e);
+	pthread_barrier_wait(&cmp_done);
+	pthread_join(t, NULL);
+	tap_ok(sc_counter_compare(cmp_batched, 7) == 0 && sc_counter_get_fast(cmp_batched) == 7,
+	       "Batched: after the holder's exit (its count handed over), compare with 7 is 0 "
+	       "and the fast reading is 7");
+	pthread_barrier_destroy(&cmp_held);
+	pthread_barrier_destroy(&cmp_done);
+	sc_counter_free(cmp_batched);
+}
+
+/*
+ * Near the threshold, probabilistic: R = 200 Morris counters (a = 5000, r =
+ * 1%, band 10% of x) at x = 20,000. Counted to x(1 + 2 k r) = 24,000, each
+ * must answer +1 unless its estimate fell 8.3 bounds (2,000 / (r 24,000))
+ * below its count: Cantelli puts that at most 1/(1 + 8.33^2) = 1.42% per
+ * counter, so 21 or more of 200 not answering +1 has probability below
+ * 1.9e-12 (binomial tail). Counted to x itself, a +1 or -1 is wrong, at
+ * most 2/101 per counter by Cantelli: 17 or more of 200 has probability
+ * below 6.6e-7. (Under the normal approximation both are below 1e-15.)
+ * Seed: the handle API's fixed context seed.
+ */
+#define CMP_R 200
+static void compare_near_threshold(void)
+{
+	const uint64_t x = 20000, above = 24000;
+	int said_above = 0, said_other_at_x = 0;
+	for (int i = 0; i < CMP_R; i++) {
+		sc_counter *c = sc_counter_new("Morris", "", NULL);
+		sc_counter_add(c, above);
+		said_above += sc_counter_compare(c, x) == 1;
+		sc_counter_free(c);
+		c = sc_counter_new("Morris", "", NULL);
+		sc_counter_add(c, x);
+		said_other_at_x += sc_counter_compare(c, x) != 0;
+		sc_counter_free(c);
+	}
+	tap_ok(said_above >= CMP_R - 20, "Morris near the threshold: %d of %d counters at 24,000 "
+	       "compare +1 with 20,000 (at least 180)", said_above, CMP_R);
+	tap_ok(said_other_at_x <= 16, "Morris at the threshold: %d of %d counters at 20,000 "
+	       "answer other than 0 (at most 16)", said_other_at_x, CMP_R);
+}
+
 int main(void)
 {
 	tap_plan_lazy();
@@ -264,5 +377,8 @@ int main(void)
 	signed_add();
 	bounds();
 	batched_lag();
+	compare_every_variant();
+	compare_batched();
+	compare_near_threshold();
 	return tap_done();
 }

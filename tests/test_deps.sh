@@ -69,7 +69,7 @@ said() { grep -qF "$1" "$tmp/out"; }
 all=$("$tree/deps.sh" --list)
 check "--list names the build and plot packages" sh -c \
 	'for p in build-essential libhwloc-dev gnuplot-nox python3-matplotlib; do echo " $1 " | grep -q " $p " || exit 1; done' sh "$all"
-check "--ci adds CI's tools" sh -c '"$1" --ci --list | grep -q help2man' sh "$tree/deps.sh"
+check "--ci adds CI's tools" sh -c '"$1" --ci --list | grep -q man-db' sh "$tree/deps.sh"
 run "bad option" 2 "$tree/deps.sh" --bogus
 
 STUB_MISSING="" run "nothing missing" 0 "$tree/deps.sh"

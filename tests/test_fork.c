@@ -15,6 +15,12 @@
  * the alarm never be delivered) and counts as a failure, so the test ends
  * instead of hanging.
  *
+ * First, in a process of its own, a program's pthread_atfork handlers that
+ * call the library (prepare: sc_counter_read_and_reset; child:
+ * sc_counter_new), registered before the program's first use of it: the
+ * library registers its handlers when it is loaded, so they wrap the
+ * program's (registered at first use, they deadlocked the handlers).
+ *
  * Skipped under qemu-user (SC_TEST_EMULATOR=qemu-aarch64, set by
  * tests/cross-check.sh): the emulator cannot fork a multi-threaded guest
  * safely, and its child hangs inside qemu's own locks, whatever the library
@@ -124,6 +130,95 @@ static int wait_bounded(pid_t pid, int *status, int limit_s)
 	}
 }
 
+/*
+ * A program's own fork handlers, registered before its first use of the
+ * library (in main, after the library was loaded): prepare resets a precise
+ * counter (its reset lock), child makes, counts and frees a counter (the
+ * registry lock). With the library's handlers registered at its first use,
+ * they ran inside ours: prepare after ours had taken the reset locks, child
+ * before ours had made the registry lock anew; both waited for themselves.
+ */
+static sc_counter *handler_counter; /* made after the handlers were registered */
+static SC_ATOMIC(int) handler_prepared, handler_child_ok;
+
+static void user_prepare(void)
+{
+	if (handler_counter) {
+		sc_counter_read_and_reset(handler_counter);
+		atomic_store(&handler_prepared, 1);
+	}
+}
+
+static void user_child(void)
+{
+	sc_counter *c = sc_counter_new("Batched", "batch=4", NULL);
+	if (c) {
+		sc_counter_add(c, 9);
+		atomic_store(&handler_child_ok, sc_counter_get_sum(c) == 9);
+		sc_counter_free(c);
+	}
+}
+
+/* A thread that holds 7 increments back in a Batched counter until told to exit. */
+static sc_counter *held_counter;
+static int held_pipe[2];
+static SC_ATOMIC(int) held_ready;
+
+static void *holder(void *arg)
+{
+	(void)arg;
+	sc_counter_add(held_counter, 7);
+	atomic_store(&held_ready, 1);
+	char ch;
+	while (read(held_pipe[0], &ch, 1) < 0) /* until the parent has forked */
+		;
+	return NULL;
+}
+
+/*
+ * In a process of its own (a deadlock there is its alarm's SIGALRM, not a
+ * hung test): register the handlers before any library call, make a
+ * counter, fork. 0 if the child's handler counted, the parent's prepare
+ * handler ran, and the child's copy of a Batched counter counts the 7
+ * increments a parent thread held back at the fork (in get too: the
+ * child's handler hands them over); else a bit per failure (the child's
+ * deadlock shows as 8, the held-back increments as 32).
+ */
+static int handlers_main(void)
+{
+	alarm(10);
+	if (pthread_atfork(user_prepare, NULL, user_child) != 0 || pipe(held_pipe) != 0)
+		return 1;
+	handler_counter = sc_counter_new("FetchAdd", "", NULL);
+	sc_counter_inc(handler_counter);
+	held_counter = sc_counter_new("Batched", "batch=64", NULL);
+	pthread_t th;
+	if (pthread_create(&th, NULL, holder, NULL) != 0)
+		return 1;
+	while (!atomic_load(&held_ready))
+		usleep(100);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int bad = atomic_load(&handler_child_ok) ? 0 : 1;
+		if (sc_counter_get(held_counter) != 7 || sc_counter_get_sum(held_counter) != 7)
+			bad |= 32;
+		_exit(bad);
+	}
+	if (write(held_pipe[1], "x", 1) != 1)
+		return 1;
+	pthread_join(th, NULL);
+	int status = 0, bad = 0;
+	if (pid < 0 || wait_bounded(pid, &status, 5) != 0)
+		return 2;
+	if (WIFSIGNALED(status))
+		bad |= 8;
+	else
+		bad |= WEXITSTATUS(status) & 32 ? 32 : WEXITSTATUS(status) ? 4 : 0;
+	if (!atomic_load(&handler_prepared) || sc_counter_get(handler_counter) != 0)
+		bad |= 16;
+	return bad;
+}
+
 /* A thread that reports its index. */
 static void *index_of_new_thread(void *arg)
 {
@@ -155,6 +250,18 @@ int main(void)
 	if (emu && *emu && strncmp(emu, "qemu-system", 11) != 0)
 		tap_skip_all("qemu-user cannot fork a multi-threaded guest (its child hangs in the "
 		             "emulator)");
+	/* Before this process uses the library: the program's handlers run outside its locks. */
+	pid_t hp = fork();
+	if (hp == 0)
+		_exit(handlers_main());
+	int hstatus = 0;
+	bool hdone = hp > 0 && wait_bounded(hp, &hstatus, 20) == 0;
+	tap_ok(hdone && WIFEXITED(hstatus) && WEXITSTATUS(hstatus) == 0,
+	       "fork handlers registered before the library's first use may call it: prepare "
+	       "resets, child makes a counter; the child's copy of a Batched counter counts what "
+	       "a parent thread held back (%s %d)",
+	       !hdone ? "not waited" : WIFSIGNALED(hstatus) ? "killed by signal" : "status",
+	       !hdone ? 0 : WIFSIGNALED(hstatus) ? WTERMSIG(hstatus) : WEXITSTATUS(hstatus));
 	alarm(600); /* the whole test, generously: each child has its own 10 s alarm */
 	shared = sc_counter_new("FetchAdd", "", NULL);
 	sc_counter_inc(shared); /* the main thread's context */

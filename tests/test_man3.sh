@@ -16,7 +16,8 @@ hdr=$src/counters/scounters/sc_counter.h
 man3=$src/doc/man3
 
 # The declared functions and types of the header: comments and preprocessor
-# lines dropped, then names followed by "(" outside any braces.
+# lines dropped, then names followed by "(" outside any braces (an inline
+# function counts; names ending in "_" are the inline code's own).
 "$PY" - "$hdr" >"$tmp/decls" <<'PYEOF' || { echo "Bail out! cannot read $hdr"; exit 1; }
 import os, re, sys
 text = open(sys.argv[1]).read()
@@ -55,7 +56,7 @@ for stmt in top.split(";"):
     if re.search(r"\btypedef\b", stmt):
         continue
     m = re.search(r"\b(sc_\w+)\s*\(", stmt)
-    if m:
+    if m and not m.group(1).endswith("_"):  # sc_name_: the inline code's, not for programs
         print("function", m.group(1))
 PYEOF
 sed -n 's/^function //p' "$tmp/decls" >"$tmp/functions"
@@ -82,7 +83,18 @@ while read -r fn; do
 		sh "$fn" "$(names "$page")"
 done <"$tmp/functions"
 
-cat "$tmp/functions" "$tmp/types" >"$tmp/known"
+# The pages of the inlined API and its helpers (tests/test_man.sh checks their
+# synopses) name functions of these headers and of the sc_P_* contract at the
+# top of scounters.h; sc_inline is that contract's page.
+for h in scounters.h sc_common.h sc_abi.h; do
+	"$PY" - "$src/counters/scounters/$h" <<'PYEOF' || exit 1
+import re, sys
+for m in re.finditer(r"\b(sc_\w+)\s*\(", open(sys.argv[1]).read()):
+    print(m.group(1))
+PYEOF
+done | sort -u >"$tmp/more"
+cat "$tmp/functions" "$tmp/types" "$tmp/more" >"$tmp/known"
+echo sc_inline >>"$tmp/known"
 for page in "$man3"/*.3; do
 	p=$(basename "$page" .3)
 	check "page $p is a declared function or type" grep -qx "$p" "$tmp/known"
@@ -93,6 +105,18 @@ for page in "$man3"/*.3; do
 	check "page $p names only declared functions and types${bad:+ (not declared:$bad)}" [ -z "$bad" ]
 	check "page $p is installed (Makefile.am lists doc/man3/$p.3)" grep -q "doc/man3/$p\\.3" "$src/Makefile.am"
 done
+
+# The overview, sc_counter(3), leads to every function: its SEE ALSO names
+# every other page, links included.
+sed -n '/^\.SH SEE ALSO/,/^\.SH/p' "$man3/sc_counter.3" | sed -n 's/^\.BR \([a-z_0-9]*\) (3).*/\1/p' \
+	>"$tmp/seealso"
+missing=""
+for page in "$man3"/*.3; do
+	p=$(basename "$page" .3)
+	[ "$p" = sc_counter ] && continue
+	grep -qx "$p" "$tmp/seealso" || missing="$missing $p"
+done
+check "sc_counter(3)'s SEE ALSO leads to every page${missing:+ (missing:$missing)}" [ -z "$missing" ]
 
 # Rendering. groff and man-db resolve ".so man3/X.3" from the directory above.
 if command -v groff >/dev/null 2>&1; then

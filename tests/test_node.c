@@ -18,6 +18,7 @@ static uint32_t fake_cpu, fake_node; /* what getcpu reports */
 static bool fake_tells = true;       /* false: getcpu fails */
 static unsigned fake_getcpu_calls;
 static const char *fake_online = "0\n";
+static const char *fake_has_cpu; /* NULL: no has_cpu list (the online one is taken) */
 static _Alignas(32) unsigned char fake_rseq[32];
 
 static bool fake_kernel(uint32_t *cpu, uint32_t *node)
@@ -36,6 +37,14 @@ static const char *fake_online_text(char *buf, size_t size)
 	return buf;
 }
 
+static const char *fake_has_cpu_text(char *buf, size_t size)
+{
+	if (!fake_has_cpu)
+		return NULL;
+	snprintf(buf, size, "%s", fake_has_cpu);
+	return buf;
+}
+
 static void rseq_set(uint32_t cpu, uint32_t node)
 {
 	memcpy(fake_rseq + 4, &cpu, 4);
@@ -44,6 +53,7 @@ static void rseq_set(uint32_t cpu, uint32_t node)
 
 #define SC_NODE_TEST_KERNEL(cpu, node) fake_kernel(cpu, node)
 #define SC_NODE_TEST_ONLINE(buf, size) fake_online_text(buf, size)
+#define SC_NODE_TEST_HAS_CPU(buf, size) fake_has_cpu_text(buf, size)
 #define SC_NODE_RSEQ_AREA() ((const char *)fake_rseq)
 #include "../counters/node.c"
 
@@ -95,6 +105,19 @@ static void test_mapping(void)
 	}
 	online(NULL);
 	tap_ok(sc_node_count() == 1 && sc_node_index(7) == 7, "no list: one node, ids their own");
+
+	/*
+	 * Nodes of memory only (online, without CPUs: CXL, a GPU's) hold no
+	 * thread: the count and the ranks are those of the nodes with CPUs.
+	 */
+	fake_has_cpu = "0,2\n";
+	online("0-3\n");
+	tap_ok(sc_node_count() == 2 && sc_node_index(0) == 0 && sc_node_index(2) == 1,
+	       "online 0-3, CPUs on 0,2: 2 nodes (counted %u), 2 -> 1", sc_node_count());
+	fake_has_cpu = "";
+	online("0-3\n");
+	tap_ok(sc_node_count() == 4, "an empty has_cpu list: the online one (4 nodes)");
+	fake_has_cpu = NULL;
 
 	/* A counter for fewer nodes folds the index (sc_numa.h): 4 nodes on a 2-node counter. */
 	online("0,2,4,6\n");

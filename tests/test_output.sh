@@ -89,6 +89,19 @@ check write_error_keeps_old_file grep -qx precious "$tmp/big.csv"
 check write_error_no_meta test ! -e "$tmp/big.csv.meta.json"
 check write_error_no_temporaries no_temporaries
 
+# An output name that is not UTF-8 (byte 0xff) and one that is (é): the
+# meta.json is valid UTF-8 all the same; the 0xff byte is the escape \udcff
+# (Python's surrogateescape), so the name's bytes come back from the JSON.
+odd=$tmp/$(printf 'r\377-\303\251').csv
+"$SCBENCH" --counter=FetchAdd --ops=100 --runs=1 --events=none --output="$odd" 2>/dev/null
+check meta_json_utf8_with_0xff_name "$PY" -c '
+import json, os, sys
+raw = open(sys.argv[1] + ".meta.json", "rb").read()
+meta = json.loads(raw.decode("utf-8"))  # strict: a 0xff byte would raise here
+arg = [a for a in meta["command_line"] if a.startswith("--output=")][0]
+sys.exit(0 if os.fsencode(arg[len("--output="):]) == os.fsencode(sys.argv[1]) else 1)
+' "$odd"
+
 check no_temporaries_anywhere no_temporaries
 check streamed_rows_complete whole_rows "$tmp/from_fifo"
 

@@ -676,6 +676,15 @@ check advice_section_ends_report sh -c "sed -n '/^## Which counter to use on thi
 	grep -c '^| [A-Z].* | \*provisional: .*\*\. \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 8 &&
 	test \"\$(grep '^## ' '$tmp/adv/REPORT.md' | tail -1)\" = '## Which counter to use on this machine'"
 check advice_rule_stated grep -qF 'whose worst \|relative error\| over every run of dice-fig4-high.csv at 0% work' "$tmp/adv/REPORT.md"
+# One run per point is "1 run" (it read "1 runs"): the baselines of a copy
+# of the fixture cut to run 0.
+copy_set one
+csvawk 'FNR == 1 || $col("run") == 0' "$tmp/one/baselines.csv" >"$tmp/one/b1" &&
+	mv "$tmp/one/b1" "$tmp/one/baselines.csv"
+"$py" "$plots/aggregate.py" "$tmp/one" >/dev/null 2>&1
+check one_run_is_singular sh -c "grep -qx '# runs: 1 run per point' '$tmp/one/figdata/baselines-w0.dat' &&
+	! grep -rq '1 runs' '$tmp/one/figdata'"
+
 # The fixture has 2 runs per point: every answer is provisional, and says why.
 check advice_provisional_with_two_runs "$py" -c '
 import json, sys
@@ -747,12 +756,18 @@ else
 fi
 
 # ---- gnuplot --------------------------------------------------------------------
+# gp_figure DIR ID: figure ID of result set DIR as plots/regen draws it (the
+# figure's variables from gpvars.py, figures/ made beforehand).
+gp_figure() {
+	mkdir -p "$1/figures" && "$PY" "$plots/gpvars.py" "$1/figdata" "$2" >"$tmp/gp.vars" &&
+		"$gp" -c "$plots/gnuplot/$2.gp" "$1" "$tmp/gp.vars"
+}
 for id in $FIGURES; do
 	if [ -z "$gp" ]; then
 		skip "gnuplot_$id" "gnuplot not installed"
 		continue
 	fi
-	"$gp" -c "$plots/gnuplot/$id.gp" "$rs" >"$tmp/gp.log" 2>&1
+	gp_figure "$rs" "$id" >"$tmp/gp.log" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ] && [ -s "$rs/figures/$id.png" ] &&
 	   [ "$(od -An -c -N4 "$rs/figures/$id.png" | tr -d ' ')" = "211PNG" ]; then
@@ -859,8 +874,11 @@ check regen_wrote_report test -s "$tmp/regen/REPORT.md"
 "$plots/regen" "$tmp/partial" >"$tmp/regen-partial.log" 2>&1
 rc=$?
 check "regen_partial_set_exits_0 (exit $rc)" test $rc -eq 0
-check regen_partial_says_what_it_skipped grep -q 'skipped latency: latency.csv is not in this result set' \
-	"$tmp/regen-partial.log"
+# The skipped figures once, in one line (their reasons are in figures.tsv).
+check regen_partial_says_what_it_skipped_once sh -c '
+	[ "$(grep -c "skipped" "$1")" -eq 1 ] &&
+	grep -q "^plots/regen: skipped [0-9]* figures without data here (reasons: .*figures.tsv):.* latency\( \|\$\)" "$1"' \
+	_ "$tmp/regen-partial.log"
 # A restricted plan (run-all --variants) without Morris or BFP-DUP: the Fig. 6
 # figures have no RSTDV bound to draw, and gnuplot must still draw them.
 copy_set restricted
@@ -902,7 +920,7 @@ for c in json.load(open(sys.argv[1]))["claims"]:
 	check "bigbox_verdict_$cid ($got)" test "$got" = "$expect"
 done <"$tmp/big/expected-verdicts.txt"
 if [ -n "$gp" ]; then
-	"$gp" -c "$plots/gnuplot/dice-fig4-low.gp" "$tmp/big" >/dev/null 2>&1
+	gp_figure "$tmp/big" dice-fig4-low >/dev/null 2>&1
 	check gnuplot_bigbox_256_threads test -s "$tmp/big/figures/dice-fig4-low.png"
 else
 	skip gnuplot_bigbox_256_threads "gnuplot not installed"

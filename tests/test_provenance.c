@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,11 +40,21 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
+/* Remove one entry below root, children first (nftw with FTW_DEPTH); no
+ * shell: root comes from TMPDIR, which may hold quotes (issue 29). */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	if (ftw->level == 0)
+		return 0; /* root itself stays */
+	return remove(path) == 0 ? 0 : -1;
+}
+
+/* Empty root. */
 static void clear(void)
 {
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'/*", root);
-	if (system(cmd) != 0)
+	if (nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		exit(1);
 }
 

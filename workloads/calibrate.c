@@ -87,7 +87,7 @@ int wl_calibrate(double pct, wl_calibration *cal)
 	}
 	double res_s = clock_getres(CLOCK_MONOTONIC, &res) == 0
 	                   ? (double)res.tv_sec + (double)res.tv_nsec * 1e-9 : NAN;
-	/* Test hook (README): the probe's pauses replaced by nothing, as if a pause cost nothing. */
+	/* Test hook (scbench --help, doc/running.md): the probe's pauses replaced by nothing, as if a pause cost nothing. */
 	const char *hook = getenv("SCBENCH_TEST_FREE_PAUSE");
 	double probe_m = hook && *hook && strcmp(hook, "0") != 0 ? 0 : PROBE_M;
 	double inc_median, inc_short, probe_median, probe_short;

@@ -3,8 +3,9 @@
  * sc_counter.h - the handle API: a counter chosen by name, with the calling
  * thread's context managed by the library. For programs that do not want to
  * number their threads or keep a configuration next to every counter; the
- * price is one library call and one indirect call per increment (the
- * inlined per-variant API of the family headers has neither).
+ * price is one indirect call per increment (sc_counter_inc and _add are
+ * inlined up to the call of the variant's operation, see below; the inlined
+ * per-variant API of the family headers has no call at all).
  *
  *     sc_err err;
  *     sc_counter *hits = sc_counter_new("Sharded", "", &err);
@@ -27,17 +28,22 @@
  * state, as the runtime's per-thread generator.
  *
  * fork(): the library's locks are held across it (pthread_atfork), so a
- * child may use the handle API at once, from any thread it makes. In the
- * child only the forking thread keeps its index; it gets a new random
- * stream; what the parent's other threads held back in a Batched counter
- * is not in the child's copy.
+ * child may use the handle API at once, from any thread it makes. The
+ * library registers its fork handlers when it is loaded, so they run
+ * outside every handler the program registers later (in its constructors or
+ * main): such a handler may call any sc_counter_ function (prepare: a
+ * read_and_reset; child: a new counter). In the child only the forking
+ * thread keeps its index; it gets a new random stream; what the parent's
+ * other threads held back in a Batched counter is handed over to the
+ * child's copy by the child's handler, so the copy counts (get and get_sum)
+ * every increment completed before the fork.
  *
  * Any number of threads. Sharded and Batched counters made here have
  * per-thread slots for 2 x (the OS's configured CPU count) threads, at
  * least 8; threads whose index is beyond that share one overflow slot (an
  * atomic add), so the count stays exact and in bounds for any number of
  * threads; only those extra threads contend. NUMA-aware variants are made
- * for the machine's online nodes (sc_node_count, at most 256) and a
+ * for the machine's nodes with CPUs (sc_node_count, at most 256) and a
  * thread's node id follows it when the kernel moves it (sc_node.h: read
  * from the rseq area, or from getcpu every SC_NODE_REFRESH_CALLS calls);
  * PerCPU and Striped use the OS's CPUs.
@@ -45,9 +51,12 @@
  * Values. For precise variants a counter's value is the number of
  * increments (and added amounts) since it was made or since the last
  * read_and_reset, modulo 2^64 for CAS, FetchAdd, RBO, Multiline, Sharded,
- * Striped, Batched and PerCPU, 2^63 for MultilineAdapt, and 2^31 for
- * RBONuma and RBONumaAdapt (a 32-bit word with a node field; one node
- * here): those two wrap silently after 2^31 - 1. Probabilistic variants
+ * Striped, Batched and PerCPU, 2^63 for MultilineAdapt, and 2^(31 - nb)
+ * for RBONuma and RBONumaAdapt, nb = ceil(log2 nodes) with nodes =
+ * sc_node_count() (a 32-bit word whose node field takes nb bits: 2^31 on
+ * one node, 2^30 on two, 2^29 on 3 or 4, ..., 2^23 on 129 to 256): those
+ * two wrap silently at that range (sc_rbonuma_range of sc_numa.h).
+ * Probabilistic variants
  * give their estimate with their stated error, up to their range (the
  * family header; sc_variant range): the Scalable family defaults to
  * width=64 here, range about 1.7e19; Morris wraps to 0 past about 4.29e9,
@@ -65,6 +74,7 @@
 #define SC_COUNTER_H
 
 #include "sc_common.h"
+#include "sc_distributed.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,12 +94,100 @@ typedef struct sc_counter sc_counter;
  */
 sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err);
 
-/* One increment by the calling thread. Never fails. */
-void sc_counter_inc(sc_counter *c);
+/*
+ * Not for programs: what the inlined sc_counter_inc and sc_counter_add
+ * below read (their layout is part of the ABI). Every sc_counter begins
+ * with an sc_counter_head_: the variant's type-erased increment and add
+ * (the registry's, which inline the family header's sc_P_inc and sc_P_add),
+ * the counter and its configuration, and how the increment goes (mode:
+ * SC_HEAD_SLOW_ when the thread's context must come from the library, for a
+ * variant that reads the thread's node, whose freshness the library checks,
+ * or one that draws from a per-variant stream, Scalable runtime=dotnet;
+ * SC_HEAD_SHARDED_ for Sharded, whose increment is inlined on the head's
+ * copies of its slot pointer and thread count). sc_counter_tls_ is the
+ * calling thread's context, made by the library on the thread's first call
+ * (ready = 1 from then on), in initial-exec TLS: the inlined code reads it
+ * with one load relative to the thread pointer, no call.
+ * sc_counter_context_ is the slow path: it makes the context, refreshes the
+ * node, or hands out the seeded stream.
+ */
+enum {
+	SC_HEAD_CALL_ = 0,    /* the thread's own context, one indirect call */
+	SC_HEAD_SHARDED_ = 1, /* the same, and Sharded's increment inlined whole (no call) */
+	SC_HEAD_SLOW_ = 2     /* the context from sc_counter_context_ (node, seeded stream) */
+};
 
-/* n increments at once (the variant's sc_P_add: exact for precise variants,
- * unbiased for probabilistic ones). Never fails. */
+typedef struct sc_counter_head_ {
+	void (*inc)(void *obj, const void *cfg, sc_thread *t);
+	void (*add)(void *obj, const void *cfg, sc_thread *t, uint64_t n);
+	void *obj;
+	const void *cfg;
+	uint32_t mode;             /* SC_HEAD_*_ */
+	sc_sharded_cfg sharded_cfg; /* SC_HEAD_SHARDED_: copies of the counter's (read-only */
+	sc_sharded_t sharded;       /* after init), one load each from here */
+} sc_counter_head_;
+
+typedef struct sc_counter_tls_t_ {
+	sc_thread ctx;
+	uint32_t ready;
+} sc_counter_tls_t_;
+
+sc_thread *sc_counter_context_(const sc_counter *c);
+
+/*
+ * One increment by the calling thread. Never fails. n increments at once
+ * (sc_counter_add: the variant's sc_P_add, exact for precise variants,
+ * unbiased for probabilistic ones). Never fails.
+ *
+ * Inlined (GCC and Clang, on targets with initial-exec TLS): a TLS load and
+ * a test of the calling thread's context, then one indirect call, to the
+ * variant's increment (Sharded's increment, a load and a store, is inlined
+ * whole); the out-of-line sc_counter_context_ only on a thread's first call
+ * and for the variants that read the node or a seeded stream. Define SC_COUNTER_NO_INLINE before including to call the
+ * library's out-of-line sc_counter_inc and sc_counter_add instead (the
+ * same operations; the library exports both either way).
+ */
+#if defined(__GNUC__) && !defined(_WIN32)
+#define SC_COUNTER_HAVE_TLS_ 1
+extern __thread sc_counter_tls_t_ sc_counter_tls_ __attribute__((tls_model("initial-exec")));
+#endif
+
+#if defined(SC_COUNTER_HAVE_TLS_) && !defined(SC_COUNTER_NO_INLINE)
+
+static inline sc_thread *sc_counter_ctx_(uint32_t mode, const sc_counter *c)
+{
+	/* one test for both: ready is 0 or 1, and of the modes only SC_HEAD_SLOW_ has bit 1 */
+	if (__builtin_expect(((sc_counter_tls_.ready ^ 1u) | (mode & SC_HEAD_SLOW_)) == 0, 1))
+		return &sc_counter_tls_.ctx;
+	return sc_counter_context_(c);
+}
+
+static inline void sc_counter_inc(sc_counter *c)
+{
+	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
+	uint32_t mode = h->mode;
+	sc_thread *t = sc_counter_ctx_(mode, c);
+	/*
+	 * Sharded's increment is a load and a store of the thread's own slot,
+	 * cheaper than any call: inlined here (the one variant that is), on the
+	 * head's copies of its slot pointer and thread count.
+	 */
+	if (mode == SC_HEAD_SHARDED_) {
+		sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, t);
+		return;
+	}
+	h->inc(h->obj, h->cfg, t);
+}
+
+static inline void sc_counter_add(sc_counter *c, uint64_t n)
+{
+	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
+	h->add(h->obj, h->cfg, sc_counter_ctx_(h->mode, c), n);
+}
+#else
+void sc_counter_inc(sc_counter *c);
 void sc_counter_add(sc_counter *c, uint64_t n);
+#endif
 
 /*
  * The value now (see Values above). While other threads increment it
@@ -112,8 +210,11 @@ uint64_t sc_counter_get(const sc_counter *c);
  * old word's value is returned, so every applied update lands in exactly
  * one reading; each reading is the variant's estimate, with its error
  * contract, of the increments since the previous one (Morris and
- * MorrisAdapt round the projection at random, so that the readings are
- * unbiased one by one and summed). Never fails.
+ * MorrisAdapt take the exact projection of the float thresholds the word
+ * went through, the sum of 1/p over its updates, and round it at random, so
+ * that the readings are unbiased one by one and summed; that walk costs one
+ * float step per update applied, about a ln(1 + n/a) for n increments, 26,500
+ * at n = 10^6 and a = 5000). Never fails.
  */
 uint64_t sc_counter_read_and_reset(sc_counter *c);
 
@@ -148,9 +249,11 @@ int sc_counter_add_signed(sc_counter *c, int64_t n);
  *   no flush needed. Exact when no thread updates c during the call and the
  *   caller has synchronised with the updating threads' last updates (a join,
  *   a mutex, a barrier, an acquire of a flag they released). While threads
- *   update, a flush that runs during the call may be missed or counted
- *   twice: an error of at most B per thread flushing during the call. Other
- *   variants: the same as get_fast.
+ *   update it never exceeds the updates begun (a batch being handed over is
+ *   never counted twice), and it may miss what a thread hands over during
+ *   the call: at least (updates completed before the call) - (B - 1) per
+ *   thread that hands a batch over during the call. Other variants: the same
+ *   as get_fast.
  *
  * Both: thread-safe with any other call but sc_counter_free; never fail;
  * values since the last read_and_reset as sc_counter_get.
@@ -160,13 +263,14 @@ uint64_t sc_counter_get_sum(const sc_counter *c);
 
 /* Which reading an error bound is about. */
 typedef enum sc_reading {
-	SC_READ_FAST = 0, /* sc_counter_get_fast and sc_counter_get */
-	SC_READ_SUM = 1   /* sc_counter_get_sum (and read_and_reset of precise variants) */
+	SC_READ_FAST = 0, /* sc_counter_get_fast, sc_counter_get and sc_counter_read_and_reset */
+	SC_READ_SUM = 1   /* sc_counter_get_sum */
 } sc_reading;
 
 /* What a reading's error bound is. */
 typedef enum sc_bound_kind {
-	SC_BOUND_EXACT = 0, /* no error once the updates it should see are complete */
+	SC_BOUND_EXACT = 0, /* no error once the updates it should see are complete
+	                       (Batched's sum: see sc_counter_get_sum while threads update) */
 	SC_BOUND_LAG = 1,   /* it may trail the truth by at most lag (Batched's fast reading) */
 	SC_BOUND_RSTDV = 2, /* an unbiased estimate, relative standard deviation <= rstdv */
 	SC_BOUND_NONE = 3   /* no bound: Serial loses updates; Scalable runtime=dotnet is biased */
@@ -196,13 +300,45 @@ typedef struct sc_counter_bound {
 /*
  * The error bound of reading r of c, from its variant and parameters (never
  * measured). Precise variants: SC_BOUND_EXACT, except Batched's fast
- * reading (SC_BOUND_LAG). Morris, MorrisAdapt: 1/sqrt(2a); BFP-DUP:
- * sqrt(3/(8M - 3)); BFP-CSUP: 1/sqrt(2M) (M = MantThreshold/2); Scalable,
+ * reading (SC_BOUND_LAG). Morris, MorrisAdapt: 1/sqrt(2a); BFP-DUP and
+ * BFP-CSUP: sqrt(3/(8M - 3)) (M = MantThreshold/2); Scalable,
  * ScalableCAS, ScalableCapped: sqrt(3/2^(T+2)); all SC_BOUND_RSTDV. Serial
  * and Scalable runtime=dotnet: SC_BOUND_NONE. Never fails (an r that is
  * neither reading is taken as SC_READ_FAST); thread-safe.
  */
 sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r);
+
+/*
+ * Whether c's count is below, equal to or above x, decided with the
+ * guarantee of the variant's error contract (sc_counter_error_bound), in
+ * the spirit of Linux's percpu_counter_compare: the cheap reading when it
+ * settles the question, the full one only when it cannot. Returns -1
+ * (below), 0 or +1 (above). "The count" is the value as sc_counter_get
+ * gives it (since the last read_and_reset, modulo the range).
+ *
+ * Precise variants (SC_BOUND_EXACT): the sign of reading - x, the reading
+ *   counting every update completed before the call and none that has not
+ *   begun: exact when no thread updates c during the call.
+ * Batched: from the fast reading f alone when the lag L of its bound cannot
+ *   change the answer (f > x: at least f updates have begun, so +1; f + L <
+ *   x: fewer than x had completed before the call, so -1); otherwise from
+ *   sc_counter_get_sum, the sign of sum - x (exact when quiescent).
+ * Probabilistic variants (SC_BOUND_RSTDV, bound r): +1 when the estimate E
+ *   exceeds x (1 + k r), -1 when it is below x (1 - k r), 0 in between
+ *   ("cannot tell": the band where the estimate is within k standard
+ *   deviations of x), k = SC_COMPARE_SIGMAS = 10. By Cantelli's inequality
+ *   a +1 or -1 is wrong (the count on the other side of x, or equal to x)
+ *   with probability at most 1/(1 + k^2) < 1% whatever the estimate's
+ *   distribution; for the near-normal estimates of large counts it is far
+ *   smaller (2e-23 if normal). With x = 0: +1 exactly when E > 0 (every
+ *   probabilistic variant counts its first increments exactly), else 0.
+ * SC_BOUND_NONE (Serial, Scalable runtime=dotnet): the sign of the reading
+ *   - x, with no guarantee.
+ *
+ * Never fails; thread-safe as sc_counter_get; no allocation.
+ */
+#define SC_COMPARE_SIGMAS 10
+int sc_counter_compare(const sc_counter *c, uint64_t x);
 
 /* The variant's canonical name ("Sharded"). */
 const char *sc_counter_variant(const sc_counter *c);

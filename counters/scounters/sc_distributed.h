@@ -247,8 +247,9 @@ SC_OP_NO_FLUSH(striped)
  * Batched (Linux lib/percpu_counter.c's batched add; seed 003's periodic
  * sampler): a shared 64-bit word plus one padded local count per thread.
  * An increment adds 1 to the thread's local count; when that reaches B
- * (parameter batch, default 64, 1 .. 2^30) it adds B to the shared word with
- * one fetch-and-add and restarts from 0. sc_batched_flush adds what is left;
+ * (parameter batch, default 64, 1 .. 2^30) it restarts from 0 and adds B to
+ * the shared word with one fetch-and-add (in that order: see
+ * sc_batched_hand_over_). sc_batched_flush adds what is left;
  * every thread calls it when it is done. get reads the shared word only.
  *
  * Staleness contract: a thread holds at most B-1 unflushed increments, so
@@ -285,6 +286,27 @@ typedef struct sc_batched_cfg {
 SC_DIST_OPS_(batched)
 SC_OP_RANGE_FULL(batched)
 
+/*
+ * The hand-over of n held increments (a full batch, or a flush): the local
+ * count is emptied first, then n goes to the shared word. In that order a
+ * full reading (sc_counter_get_sum: the shared word with acquire, then the
+ * local counts) never counts a batch twice: if it sees the shared word with
+ * the batch added, the release below makes the emptied local count visible
+ * to its later loads (the fetch-and-adds on the shared word form one release
+ * sequence, so a later value carries every earlier hand-over). Between the
+ * two stores the batch is in neither word: a reading then misses it, within
+ * the lag the contract allows. The release costs nothing on x86 (a locked
+ * add is a full barrier) and is on the once-per-batch path only.
+ */
+static inline void sc_batched_hand_over_(sc_batched_t *c, SC_ATOMIC(uint64_t) *local,
+                                         uint64_t n)
+{
+	/* relaxed: only the owner writes its local count; ordered by the release below. */
+	atomic_store_explicit(local, 0, memory_order_relaxed);
+	/* release: see above; get's relaxed readers need only the sum. */
+	atomic_fetch_add_explicit(&c->shared, n, memory_order_release);
+}
+
 static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
 {
 	if (__builtin_expect(t->index >= cfg->threads, 0)) {
@@ -305,10 +327,7 @@ static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc
 		atomic_store_explicit(local, n, memory_order_relaxed);
 		return;
 	}
-	/* relaxed: the shared word orders nothing else; readers only need the sum. */
-	atomic_fetch_add_explicit(&c->shared, n, memory_order_relaxed);
-	/* relaxed: as the load above. */
-	atomic_store_explicit(local, 0, memory_order_relaxed);
+	sc_batched_hand_over_(c, local, n);
 }
 
 static inline void sc_batched_add(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t,
@@ -326,9 +345,7 @@ static inline void sc_batched_add(sc_batched_t *c, const sc_batched_cfg *cfg, sc
 		atomic_store_explicit(local, held, memory_order_relaxed);
 		return;
 	}
-	/* relaxed: as in sc_batched_inc. */
-	atomic_fetch_add_explicit(&c->shared, held, memory_order_relaxed);
-	atomic_store_explicit(local, 0, memory_order_relaxed);
+	sc_batched_hand_over_(c, local, held);
 }
 
 static inline uint64_t sc_batched_get(const sc_batched_t *c, const sc_batched_cfg *cfg)
@@ -345,12 +362,8 @@ static inline void sc_batched_flush(sc_batched_t *c, const sc_batched_cfg *cfg, 
 	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
 	/* relaxed: as in sc_batched_inc (owner only). */
 	uint64_t n = atomic_load_explicit(local, memory_order_relaxed);
-	if (n) {
-		/* relaxed: as in sc_batched_inc. */
-		atomic_fetch_add_explicit(&c->shared, n, memory_order_relaxed);
-		/* relaxed: owner only. */
-		atomic_store_explicit(local, 0, memory_order_relaxed);
-	}
+	if (n)
+		sc_batched_hand_over_(c, local, n);
 }
 
 /*

@@ -227,7 +227,7 @@ static inline uint64_t sc_morris_get(const sc_morris_t *c, const sc_morris_cfg *
  *
  * switch-after (1 .. 4, default SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT):
  * Dice §3.2 switches "if the CAS fails multiple times", so the default is
- * above 1; the value was measured (see README, "MorrisAdapt's
+ * above 1; the value was measured (see doc/embedding.md, "MorrisAdapt's
  * switch-after"), 1 to 4 in one run.
  */
 #define SC_MORRIS_ADAPT_SWITCH_AFTER_DEFAULT 2u
@@ -306,9 +306,22 @@ static inline void sc_morris_adapt_inc(sc_morris_adapt_t *c, const sc_morris_ada
 {
 	/* relaxed: as Morris; the CAS below validates whatever was read. */
 	uint64_t w = atomic_load_explicit(&c->w, memory_order_relaxed);
-	for (uint32_t fails = 0; sc_morris_adapt_exact_mode_(w) && fails < cfg->switch_after;
-	     fails++) {
+	/*
+	 * The first try of exact mode before anything else: the mode test is one
+	 * subtraction and compare (sc_morris_adapt_exact_mode_: the Morris half
+	 * at T0 and the exact half below 2^32 - 1 is w - INIT < 2^32 - 1), and
+	 * switch-after >= 1 allows it without reading the configuration.
+	 */
+	uint32_t fails = 0;
+	if (__builtin_expect(w - SC_MORRIS_ADAPT_INIT < UINT32_MAX, 1)) {
 		/* strong so that a lone thread never fails; relaxed: nothing else is published. */
+		if (atomic_compare_exchange_strong_explicit(&c->w, &w, w + 1, memory_order_relaxed,
+		                                            memory_order_relaxed))
+			return;
+		fails = 1;
+	}
+	for (; sc_morris_adapt_exact_mode_(w) && fails < cfg->switch_after; fails++) {
+		/* strong and relaxed: as above. */
 		if (atomic_compare_exchange_strong_explicit(&c->w, &w, w + 1, memory_order_relaxed,
 		                                            memory_order_relaxed))
 			return;

@@ -14,10 +14,12 @@
  * scounters before node ids came from the kernel).
  *
  * Mapping. Node ids of the kernel can be sparse (a machine with nodes 0, 2,
- * 4, 6). A counter's node index is the node's rank among the nodes online
- * when the library first needed the list (/sys/devices/system/node/online):
- * ids 0, 2, 4, 6 become 0, 1, 2, 3. A node id that was not online then
- * (hot-plugged later) keeps its own id. A counter configured for fewer nodes
+ * 4, 6). A counter's node index is the node's rank among the nodes with
+ * CPUs when the library first needed the list
+ * (/sys/devices/system/node/has_cpu; the online list where that is
+ * missing): ids 0, 2, 4, 6 become 0, 1, 2, 3. Nodes of memory only (CXL
+ * memory, a GPU's) hold no thread and are not counted. A node id that was
+ * not listed then (hot-plugged later) keeps its own id. A counter configured for fewer nodes
  * (env.nodes) folds the index modulo env.nodes (sc_numa.h), so on a 4-node
  * machine a 2-node counter puts nodes 0 and 2 on index 0, nodes 1 and 3 on
  * index 1: locality is weaker, the count stays exact.
@@ -44,7 +46,7 @@ bool sc_node_kernel(uint32_t *cpu, uint32_t *node);
 /* The counter node index of kernel node id `kernel_node` (the mapping above). */
 uint32_t sc_node_index(uint32_t kernel_node);
 
-/* Nodes online (at least 1): the node count of counters made by sc_counter_new. */
+/* Nodes with CPUs (at least 1): the node count of counters made by sc_counter_new. */
 uint32_t sc_node_count(void);
 
 /*

@@ -13,11 +13,12 @@
  * per-CPU add (sc_percpu_path names it), and never changes it: two paths
  * writing one word at once would lose updates.
  *
- *  - "rseq-mm_cid", "rseq-cpu_id" (x86-64 with glibc >= 2.35, which
- *    registers a restartable-sequence area for every thread): the add is a
- *    restartable sequence. It stores the address of its descriptor in the
- *    area's rseq_cs field, reads the thread's id from the area and adds v
- *    to that id's word with a plain, unlocked add, which is the commit.
+ *  - "rseq-mm_cid", "rseq-cpu_id" (x86-64 and little-endian aarch64 with
+ *    glibc >= 2.35, which registers a restartable-sequence area for every
+ *    thread): the add is a restartable sequence. It stores the address of
+ *    its descriptor in the area's rseq_cs field, reads the thread's id from
+ *    the area and adds v to that id's word with plain, unlocked
+ *    instructions whose last (the store, or x86's add to memory) commits.
  *    If the thread is preempted, migrated or interrupted by a signal
  *    before the add, the kernel sends it to the abort handler, which starts
  *    over, so the add only ever lands on the word of the id the thread held
@@ -30,7 +31,7 @@
  *    brought online later), adds to the overflow word with an atomic
  *    fetch-and-add instead: also exact.
  *  - "lock": everywhere else (glibc.pthread.rseq=0, glibc < 2.35, another C
- *    library, another architecture, qemu-user, valgrind) an atomic
+ *    library, another architecture, qemu-user, valgrind): an atomic
  *    fetch-and-add on the word of sched_getcpu() modulo slots: exact, but
  *    a locked instruction, and a call.
  *
@@ -49,8 +50,9 @@
 
 #include "sc_common.h"
 
-#if !defined(SC_NO_RSEQ) && defined(__x86_64__) && defined(__GLIBC__) &&                    \
-	defined(__has_include) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#if !defined(SC_NO_RSEQ) && (defined(__x86_64__) || (defined(__aarch64__) && !defined(__AARCH64EB__))) && \
+	defined(__GLIBC__) && defined(__has_include) &&                                          \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
 #if __has_include(<sys/rseq.h>) && defined(__has_builtin)
 #if __has_builtin(__builtin_thread_pointer) && (defined(__clang__) || __GNUC__ >= 11)
 #include <sys/rseq.h>
@@ -95,6 +97,20 @@ void sc_percpu_add_slow(unsigned char *slot0, size_t stride, uint32_t slots, uin
 const char *sc_percpu_path(void);
 
 /*
+ * The start (label 0) and the descriptor (label 3, in section __rseq_cs:
+ * version 0, flags 0, start_ip 1, post_commit_offset 2 - 1, abort_ip 4) of
+ * the sequence below, the same on every architecture.
+ */
+#define SC_RSEQ_DESCRIPTOR_                                                                \
+	"0:\n\t"                                                                           \
+	".pushsection __rseq_cs, \"aw\"\n\t"                                               \
+	".balign 32\n\t"                                                                   \
+	"3:\n\t"                                                                           \
+	".long 0x0, 0x0\n\t"                                                               \
+	".quad 1f, 2f - 1f, 4f\n\t"                                                        \
+	".popsection\n\t"
+
+/*
  * Add v to the calling CPU's word of the array at slot0 (slots >= 1 CPU
  * words at stride bytes, a multiple of 8, then the overflow word; see
  * above). Exact under preemption, migration, signals (a signal handler may
@@ -119,25 +135,23 @@ SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint
 		 * The restartable sequence (linux/rseq.h): label 3 is the
 		 * descriptor (version 0, flags 0, start 1, length to the commit's
 		 * end 2, abort 4), 32-byte aligned as the ABI asks. The abort
-		 * handler is preceded by glibc's signature, RSEQ_SIG, inside a ud1
-		 * instruction as Linux's selftests place it, and jumps back to 0,
-		 * which re-arms the descriptor (the kernel clears rseq_cs when it
-		 * aborts). Between 1 and 2: cpu_id's sign bit set means this
+		 * handler is preceded by glibc's signature, RSEQ_SIG (x86-64:
+		 * inside a ud1 instruction, as Linux's selftests place it;
+		 * aarch64: the brk #0x45e0 instruction itself), and jumps back to
+		 * 0, which re-arms the descriptor (the kernel clears rseq_cs when
+		 * it aborts). Between 1 and 2: cpu_id's sign bit set means this
 		 * thread's area is not registered (glibc's "uninitialised" or
 		 * "registration failed" marks): overflow; then the id (cpu_id or
-		 * mm_cid), overflow when >= slots; then the commit, one plain
-		 * add to the id's word. The word is read concurrently by sums
-		 * with atomic loads: an aligned 8-byte add is one single-copy
-		 * atomic write on x86-64, so they see the old or the new value.
+		 * mm_cid), overflow when >= slots; then the id's word gets v: one
+		 * plain add to memory (x86-64), or a load, an add and the store
+		 * that commits (aarch64). The word is read concurrently by sums
+		 * with atomic loads: an aligned 8-byte store is single-copy
+		 * atomic on both, so they see the old or the new value. No
+		 * barrier: the kernel reads rseq_cs on the thread's own CPU.
 		 * "memory": the add writes the array and the area.
 		 */
-		__asm__ goto("0:\n\t"
-		             ".pushsection __rseq_cs, \"aw\"\n\t"
-		             ".balign 32\n\t"
-		             "3:\n\t"
-		             ".long 0x0, 0x0\n\t"
-		             ".quad 1f, 2f - 1f, 4f\n\t"
-		             ".popsection\n\t"
+#if defined(__x86_64__)
+		__asm__ goto(SC_RSEQ_DESCRIPTOR_
 		             "leaq 3b(%%rip), %%rax\n\t"
 		             "movq %%rax, 8(%[area])\n\t"
 		             "1:\n\t"
@@ -161,6 +175,33 @@ SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint
 		               [stride] "r"(stride), [slot0] "r"(slot0), [v] "er"(v)
 		             : "rax", "memory", "cc"
 		             : overflow);
+#else
+		__asm__ goto(SC_RSEQ_DESCRIPTOR_
+		             "adrp x9, 3b\n\t"
+		             "add x9, x9, :lo12:3b\n\t"
+		             "str x9, [%[area], #8]\n\t"
+		             "1:\n\t"
+		             "ldr w9, [%[area], #4]\n\t"
+		             "tbnz w9, #31, %l[overflow]\n\t"
+		             "ldr w9, [%[id]]\n\t"
+		             "cmp w9, %w[slots]\n\t"
+		             "b.hs %l[overflow]\n\t"
+		             "madd x9, x9, %[stride], %[slot0]\n\t"
+		             "ldr x10, [x9]\n\t"
+		             "add x10, x10, %[v]\n\t"
+		             "str x10, [x9]\n\t"
+		             "2:\n\t"
+		             ".pushsection __rseq_failure, \"ax\"\n\t"
+		             ".inst 0xd428bc00\n\t"
+		             "4:\n\t"
+		             "b 0b\n\t"
+		             ".popsection\n\t"
+		             :
+		             : [area] "r"(area), [id] "r"(id), [slots] "r"(slots),
+		               [stride] "r"(stride), [slot0] "r"(slot0), [v] "r"(v)
+		             : "x9", "x10", "memory", "cc"
+		             : overflow);
+#endif
 		return;
 	overflow:
 		/* relaxed: the overflow word's adds are atomic whatever the order. */

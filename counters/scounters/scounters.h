@@ -215,7 +215,7 @@ extern const sc_variant sc_variants[SC_VARIANT_COUNT];
 
 /* Look a variant up by canonical name or alias, case-insensitively; NULL if unknown. */
 const sc_variant *sc_variant_find(const char *name);
-/* "Serial, CAS, ..." for error messages; static storage. */
+/* "Serial, CAS, ..." for error messages; static storage, never written: thread-safe. */
 const char *sc_variant_names(void);
 
 /*

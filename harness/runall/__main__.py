@@ -4,6 +4,7 @@ build) as: python3 -m runall ARGS, with RUNALL_TOP (the source tree) and
 SCBENCH set; RUNALL_STAGE=check only parses ARGS (the wrapper asks before it
 builds): status 0 to go on, 2 on a usage error, 10 when --help was answered."""
 
+import argparse
 import glob
 import os
 import re
@@ -13,66 +14,75 @@ import subprocess
 import sys
 import time
 
-from . import Failure, Usage, say
+from . import PROG, Failure, Usage, say
 from . import merge as M
 from . import parts as P
 from . import plan as PL
 from . import resultset as RS
 from . import slurm as SL
 from . import usage
+from .guard import guarded
 
 HELP_ANSWERED = 10
 
 
-class Options:
-    mode = "default"
-    out = resume = max_threads = order_seed = shard = None
-    experiments = variants = ""
-    plan_only = merge_only = help = False
-    slurm = slurm_tasks = None
-    slurm_merge = False
-    sbatch_options = []
+class UsageParser(argparse.ArgumentParser):
+    """argparse whose errors are run-all's: one line, exit status 2 (Usage)."""
+
+    def error(self, message):
+        m = re.match(r"argument (\S+): not allowed with argument (\S+)", message)
+        if m:
+            message = "%s and %s: give one mode" % (m.group(2), m.group(1))
+        m = re.match(r"unrecognized arguments: (.*)", message)
+        if m:
+            message = "unknown option '%s'" % m.group(1)
+        raise Usage("%s (see --help)" % message)
+
+
+class Version(argparse.Action):
+    """--version: one line on standard output (harness/version.sh), status 0."""
+
+    def __init__(self, option_strings, dest, **kw):
+        super().__init__(option_strings, dest, nargs=0, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        namespace.version = True
+
+
+def parser():
+    ap = UsageParser(prog="run-all.sh", add_help=False, allow_abbrev=False)
+    mode = ap.add_mutually_exclusive_group()
+    for m in ("quick", "paper", "paper-errors"):
+        mode.add_argument("--" + m, dest="mode", action="store_const", const=m)
+    for name, dest in (("--out", "out"), ("--resume", "resume"), ("--max-threads", "max_threads"),
+                       ("--order-seed", "order_seed"), ("--experiments", "experiments"),
+                       ("--variants", "variants"), ("--shard", "shard"),
+                       ("--slurm-tasks", "slurm_tasks")):
+        ap.add_argument(name, dest=dest)
+    ap.add_argument("--plan-only", action="store_true")
+    ap.add_argument("--merge-only", action="store_true")
+    ap.add_argument("--slurm", nargs="?", const="")
+    ap.add_argument("--slurm-merge", action="store_true")
+    ap.add_argument("-h", "--help", action="store_true")
+    ap.add_argument("--version", action=Version, default=False)
+    # experiments and variants: None when not given, so that an empty value ("--variants=")
+    # can be told from none.
+    ap.set_defaults(mode="default", sbatch_options=[])
+    return ap
 
 
 def parse(argv):
     """The options, checked as far as they can be without the result set."""
-    o = Options()
-    valued = {"--out": "out", "--resume": "resume", "--max-threads": "max_threads",
-              "--order-seed": "order_seed", "--experiments": "experiments", "--variants": "variants",
-              "--shard": "shard", "--slurm-tasks": "slurm_tasks"}
-    needs = {"out": "a directory", "resume": "a directory", "max_threads": "a number",
-             "order_seed": "a number", "experiments": "a list", "variants": "a list", "shard": "I/K",
-             "slurm_tasks": "a number"}
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        name, eq, value = a.partition("=")
-        if a in ("--quick", "--paper", "--paper-errors"):
-            o.mode = a[2:]
-        elif a == "--plan-only":
-            o.plan_only = True
-        elif a == "--merge-only":
-            o.merge_only = True
-        elif name == "--slurm":
-            o.slurm = value if eq else ""
-        elif a == "--slurm-merge":
-            o.slurm_merge = True
-        elif a in ("--help", "-h"):
-            o.help = True
-            return o
-        elif name in valued:
-            attr = valued[name]
-            if not eq:
-                if i + 1 >= len(argv) or (attr in ("out", "resume") and argv[i + 1] == ""):
-                    raise Usage("%s needs %s" % (name, needs[attr]))
-                i += 1
-                value = argv[i]
-            elif value == "" and attr in ("out", "resume"):
-                raise Usage("%s needs %s" % (name, needs[attr]))
-            setattr(o, attr, value)
-        else:
-            raise Usage("unknown option '%s' (see --help)" % a)
-        i += 1
+    if "-h" in argv or "--help" in argv:
+        argv = ["--help"]  # help whatever else is given, as before
+    # "--slurm=OPTS" only: a bare --slurm never takes the next word as its options.
+    argv = ["--slurm=" if a == "--slurm" else a for a in argv]
+    o = parser().parse_args(argv)
+    if o.help or o.version:
+        return o
+    for attr in ("out", "resume"):
+        if getattr(o, attr) == "":
+            raise Usage("--%s needs a directory" % attr)
     if o.max_threads is not None:
         if not re.fullmatch(r"[1-9][0-9]{0,4}", o.max_threads) or \
                 int(o.max_threads) > PL.MAX_THREADS:
@@ -84,6 +94,9 @@ def parse(argv):
         o.order_seed = int(o.order_seed)
         if o.resume is not None:
             raise Usage("--order-seed is for a new result set; --resume follows the recorded order")
+    for name, value in (("--experiments", o.experiments), ("--variants", o.variants)):
+        if value == "":  # an unset shell variable: never "all" (leave the option out for all)
+            raise Usage("%s is empty: name at least one, or leave the option out for all" % name)
     if o.experiments:
         if not re.fullmatch(r"[a-z0-9-]+(,[a-z0-9-]+)*", o.experiments):
             raise Usage("--experiments=%s: expected a comma-separated list of: %s"
@@ -186,6 +199,7 @@ def open_result_set(o):
         raise Usage("--resume %s: no run-all.plan/run-all.order (made by an older run-all.sh, which ran "
                     "all runs of a point in one invocation): finish it with that version" % d)
     plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
+    RS.check_conf(conf, plan, os.path.join(d, "run-all.conf"))
     return os.path.abspath(d), conf, plan, order
 
 
@@ -213,8 +227,18 @@ def estimates(ctx, plan):
     return {k: round(v, 3) for k, v in est.items()}
 
 
+def version_line(top):
+    """The --version line, from harness/version.sh (the one version of the scripts)."""
+    return subprocess.run(["sh", os.path.join(top, "harness", "version.sh"), "run-all.sh"],
+                          stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
+
+
 def main(argv, top, scbench, stage):
     o = parse(argv)
+    if o.version:
+        sys.stdout.write(version_line(top))
+        sys.stdout.flush()
+        return HELP_ANSWERED if stage == "check" else 0
     if o.help or stage == "check":
         if o.help:
             reg = None
@@ -312,4 +336,4 @@ def entry():
 
 
 if __name__ == "__main__":
-    sys.exit(entry())
+    sys.exit(guarded(PROG, entry))

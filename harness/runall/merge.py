@@ -8,9 +8,11 @@ import csv
 import io
 import json
 import os
+import re
 
 from . import Failure, say
 from . import parts as P
+from .plan import option
 
 # What must be equal in every part's meta.json for the parts to make one set:
 # (label, path of keys).
@@ -68,6 +70,107 @@ def check_one_kind(metas):
     if bad:
         more = ["... and %d more" % (len(bad) - 20)] if len(bad) > 20 else []
         head = "the parts come from machines of different kinds (against %s): nothing merged" % first
+        raise Failure("\n".join([head] + bad[:20] + more))
+
+
+def read_part(d, ident, chunk):
+    """(header, rows) of a part's CSV, each a list of fields; Failure naming
+    the part when it is no CSV (a field over csv's 128 KiB limit: scbench
+    writes none)."""
+    name = "parts/%s/%s.csv" % (ident, chunk)
+    try:
+        with open(P.path(d, ident, chunk), encoding="utf-8", errors="surrogateescape", newline="") as f:
+            table = list(csv.reader(f))
+    except csv.Error as e:
+        raise Failure("%s: not a CSV file (%s): nothing merged" % (name, e))
+    return (table[0] if table else []), table[1:]
+
+
+def point_problems(name, header, rows, args):
+    """What in a part's rows is not the point of its plan line args: each row
+    with the header's field count, and the (counter, threads, run) keys exactly
+    those of --counter, --threads and --first-run/--runs, each once (for
+    --counter=all, which split() leaves in no plan line run-all writes, only
+    the threads, the runs and that no key is there twice)."""
+    col = {c: i for i, c in enumerate(header)}
+    if not all(c in col for c in ("counter", "threads", "run")):
+        return ["%s: its header has no counter, threads or run column" % name]
+    for n, r in enumerate(rows, 2):
+        if len(r) != len(header):
+            return ["%s line %d: %d fields, the header has %d" % (name, n, len(r), len(header))]
+    given = option(args, "counter")
+    counters = None if given == "all" else given.split(",")
+    first = int(option(args, "first-run", last=True) or 0)
+    runs = range(first, first + int(option(args, "runs", last=True)))
+    threads = option(args, "threads", last=True)
+    got = [(r[col["counter"]], r[col["threads"]], r[col["run"]]) for r in rows]
+    if counters is None:
+        odd = [k for k in got if k[1] != threads or not re.fullmatch(r"[0-9]{1,9}", k[2])
+               or int(k[2]) not in runs]
+        if odd or len(set(got)) != len(got):
+            return ["%s: rows of another point (%s) or one twice; its plan line: %s"
+                    % (name, ",".join(odd[0]) if odd else "a key twice", args)]
+        return []
+    want = {(c, threads, str(r)) for c in counters for r in runs}
+    extra = [k for k in got if k not in want]
+    if extra:
+        return ["%s: a row of another point (counter %s, threads %s, run %s); its plan line: %s"
+                % ((name,) + extra[0] + (args,))]
+    if len(got) != len(set(got)) or set(got) != want:
+        twice = [k for k in got if got.count(k) > 1]
+        what = ("counter %s, threads %s, run %s twice" % twice[0] if twice
+                else "counter %s, threads %s, run %s missing" % sorted(want - set(got))[0])
+        return ["%s: %s; its plan line: %s" % (name, what, args)]
+    return []
+
+
+def usual(values):
+    """{group: (value, name)}: the value most parts of a group have (on a tie,
+    the first part's), with a part that has it; values: [(group, value, name)]."""
+    count, first = {}, {}
+    for g, v, name in values:
+        count[(g, v)] = count.get((g, v), 0) + 1
+        first.setdefault((g, v), name)
+    best = {}
+    for (g, v), n in count.items():  # insertion order: the first part's value wins a tie
+        if g not in best or n > count[(g, best[g][0])]:
+            best[g] = (v, first[(g, v)])
+    return best
+
+
+def check_schema(d, done, meta_of):
+    """Every part of one schema, before anything is written: the header most
+    parts of its experiment have, the schema_version and source_revision most
+    parts of the set have, and rows that are its plan line's points; else
+    Failure naming the parts that differ."""
+    read = [(i, c, a, "parts/%s/%s.csv" % (i, c)) + read_part(d, i, c) for i, c, a in done]
+    key = {"schema_version": lambda i, c: json.dumps(meta_of[(i, c)].get("schema_version")),
+           "source_revision": lambda i, c: json.dumps(meta_of[(i, c)].get("source_revision"))}
+    sets = {label: usual([(0, f(i, c), name) for i, c, _, name, _, _ in read])[0]
+            for label, f in key.items() if read}
+    headers = usual([(i, tuple(h), name) for i, _, _, name, h, _ in read])
+    bad = []
+    for ident, chunk, args, name, header, rows in read:
+        for label, f in key.items():
+            v, other = sets[label]
+            if f(ident, chunk) != v:
+                bad.append("%s: %s %s (%s has %s)" % (name, label, f(ident, chunk), other, v))
+        cmd = meta_of[(ident, chunk)].get("command_line")
+        if isinstance(cmd, list) and all(isinstance(a, str) for a in cmd) and \
+                any(a.startswith("--output=") for a in cmd):  # scbench's record of its invocation
+            ran = [a for a in cmd[1:] if not a.startswith("--output=")]
+            if ran != args.split():
+                bad.append("%s: made by scbench %s, not by its plan line (%s)" % (name, " ".join(ran), args))
+        h0, other = headers[ident]
+        if tuple(header) != h0:
+            at = next((i for i, (a, b) in enumerate(zip(header, h0)) if a != b), min(len(header), len(h0)))
+            bad.append("%s: its header differs from %s's at column %d (%s, not %s)"
+                       % (name, other, at + 1, (header + ["nothing"])[at], (list(h0) + ["nothing"])[at]))
+            continue
+        bad.extend(point_problems(name, header, rows, args))
+    if bad:
+        more = ["... and %d more" % (len(bad) - 20)] if len(bad) > 20 else []
+        head = "%d part(s) do not fit the plan or the set's schema: nothing merged" % len(bad)
         raise Failure("\n".join([head] + bad[:20] + more))
 
 
@@ -144,14 +247,17 @@ def merged_meta(ctx, ident, meta, nparts, hosts, dates):
 
 def merge(ctx, plan):
     """Check the parts, then write every experiment's CSV, latency sidecar and
-    meta.json, and failed-points.csv; returns the number of failed points."""
+    meta.json, and failed-points.csv; returns the number of failed points.
+    Nothing is written unless every part passes every check."""
     d = ctx.dir
     check_parts(d, plan)
     done = [(i, c, a) for i, c, a in plan if not os.path.exists(P.path(d, i, c) + ".failed")]
     metas = [("parts/%s/%s.csv" % (i, c), read_meta(P.path(d, i, c) + ".meta.json")) for i, c, _ in done]
     check_one_kind(metas)
     meta_of = dict(zip([(i, c) for i, c, _ in done], [m for _, m in metas]))
+    check_schema(d, done, meta_of)
     hosts = sorted({m["host"] for _, m in metas if isinstance(m.get("host"), str)})
+    outputs = []  # (path, text), written once all are made
     for ident in dict.fromkeys(i for i, _, _ in plan):
         mine = [(i, c) for i, c, _ in done if i == ident]
         if not mine:
@@ -166,16 +272,18 @@ def merge(ctx, plan):
                 hist += lines if not hist else lines[1:]
         out = os.path.join(d, ident + ".csv")
         text = "".join(rows)
-        write_file(out, text)
+        outputs.append((out, text))
         if hist:
-            write_file(out + ".latency.csv", "".join(hist))
+            outputs.append((out + ".latency.csv", "".join(hist)))
         # The last part has the most threads: its placement map.
         dates = sorted(t for t in (meta_of[k].get("date") for k in mine) if isinstance(t, str))
         meta = merged_meta(ctx, ident, meta_of[mine[-1]], len(mine), hosts, dates)
         load = merged_load(text, meta.get("load"))
         if load is not None:
             meta["load"] = load
-        write_file(out + ".meta.json", meta_text(meta))
+        outputs.append((out + ".meta.json", meta_text(meta)))
+    for path, text in outputs:
+        write_file(path, text)
     return failed_points(d, plan)
 
 

@@ -12,6 +12,7 @@ import subprocess
 import time
 
 from . import Failure, say
+from .progress import Progress
 from .plan import option
 
 SIGNAL_STATUS = {130: "INT", 143: "TERM", 129: "HUP"}
@@ -102,6 +103,15 @@ def run(ctx, invocations, estimate):
         "counts: %s (%d PUs)%s" % (ctx.mode, len(invocations), ctx.order_seed,
                                    " ".join(map(str, ctx.threads)), ctx.pus, ctx.shard_note),
         "result set %s (about %.1f min)" % (d, est_total / 60))
+    progress = Progress()
+    try:
+        run_each(ctx, invocations, estimate, est_total, progress)
+    finally:
+        progress.end()
+
+
+def run_each(ctx, invocations, estimate, est_total, progress):
+    d = ctx.dir
     done = spent = 0.0
     for i, (ident, chunk, args) in enumerate(invocations, 1):
         part = path(d, ident, chunk)
@@ -112,7 +122,8 @@ def run(ctx, invocations, estimate):
         if os.path.exists(part + ".failed"):
             os.remove(part + ".failed")  # a point that failed before is tried again
         if os.path.exists(part):
-            say("%s %s: part file incomplete (not what the plan asks for): run again" % (ident, chunk))
+            progress.say("%s %s: part file incomplete (not what the plan asks for): run again"
+                         % (ident, chunk))
             for f in (part, part + ".meta.json", part + ".latency.csv"):
                 if os.path.lexists(f):
                     os.remove(f)
@@ -122,8 +133,8 @@ def run(ctx, invocations, estimate):
         done += est
         spent += est
         f = elapsed / (spent - est) if spent - est > 1 and elapsed > 0 else 1
-        say("[%d/%d] %s %s (%ds elapsed, ~%.0fs left)" % (i, len(invocations), ident, chunk, elapsed,
-                                                          (est_total - done + est) * f))
+        progress.show("[%d/%d] %s %s (%ds elapsed, ~%.0fs left)"
+                      % (i, len(invocations), ident, chunk, elapsed, (est_total - done + est) * f))
         log = os.path.join(d, "logs", "%s-%s.log" % (ident, chunk))
         with open(log, "wb") as err:
             cmd = [ctx.scbench] + args.split() + ["--output=" + part]
@@ -138,8 +149,8 @@ def run(ctx, invocations, estimate):
             why = calibration_reason(log)
             with open(part + ".failed", "w") as out:
                 out.write((why or "scbench exited with status 3 (calibration failed)") + "\n")
-            say("%s %s failed, going on: %s (log: %s)"
-                % (ident, chunk, why or "calibration failed", log))
+            progress.say("%s %s failed, going on: %s (log: %s)"
+                         % (ident, chunk, why or "calibration failed", log))
             continue
         if status != 0:
             raise Failure("scbench failed for %s %s; see %s\nfix the cause, then continue with: %s"

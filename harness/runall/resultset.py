@@ -9,7 +9,7 @@ import os
 import re
 
 from . import Usage
-from .plan import MAX_THREADS, MODES
+from .plan import EXPERIMENTS, MAX_THREADS, MODES, PROTOCOL, option
 
 CONF_KEYS = ("mode", "threads", "order_seed", "experiments", "variants")
 NAME_LIST = r"[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*"
@@ -83,6 +83,44 @@ def read_conf(path):
         if key not in seen:
             raise Usage("%s: no %s line" % (path, key))
     return conf
+
+
+def check_conf(conf, plan, path):
+    """run-all.conf against the plan it was written with (both parsed): the
+    mode's protocol in every line, the thread counts, and the experiments and
+    variants it names exactly those planned; Usage naming the first mismatch
+    (an edited conf must not make the report describe other runs)."""
+    warmup, duration, _, count_runs, _ = PROTOCOL[conf["mode"]]
+    for n, (ident, chunk, args) in enumerate(plan, 1):
+        where = "%s: %s %s of run-all.plan" % (path, ident, chunk)
+        if option(args, "duration") is not None and (option(args, "warmup"), option(args, "duration")) \
+                != (warmup, duration):
+            raise Usage("%s runs --warmup=%s --duration=%s, not mode %s's %s and %s"
+                        % (where, option(args, "warmup"), option(args, "duration"), conf["mode"],
+                           warmup, duration))
+        if option(args, "ops") is not None and option(args, "runs", last=True) != str(count_runs):
+            raise Usage("%s runs --runs=%s, not mode %s's %d"
+                        % (where, option(args, "runs", last=True), conf["mode"], count_runs))
+        if int(option(args, "threads", last=True)) not in conf["threads"]:
+            raise Usage("%s runs --threads=%s, not one of threads=\"%s\""
+                        % (where, option(args, "threads", last=True), " ".join(map(str, conf["threads"]))))
+    if plan and max(int(option(a, "threads", last=True)) for _, _, a in plan) != conf["threads"][-1]:
+        raise Usage("%s: threads=\"%s\", but run-all.plan runs at most %d threads" % (
+            path, " ".join(map(str, conf["threads"])),
+            max(int(option(a, "threads", last=True)) for _, _, a in plan)))
+    if conf["mode"] == "paper-errors":
+        other = [i for i, _, _ in plan if i not in ("dice-fig4-low", "dice-fig4-high")]
+        if other:
+            raise Usage("%s: mode paper-errors, but run-all.plan runs %s" % (path, other[0]))
+    planned = {"experiments": set(i for i, _, _ in plan),
+               "variants": set(v for _, _, a in plan for v in option(a, "counter").split(","))}
+    for key, names in planned.items():
+        given = conf[key]
+        unknown = [g for g in given if g not in names or (key == "experiments" and g not in EXPERIMENTS)]
+        extra = sorted(names - set(given)) if given else []
+        if unknown or extra:
+            raise Usage("%s: %s=%s, but run-all.plan runs %s" % (
+                path, key, ",".join(given), "no %s" % unknown[0] if unknown else "%s too" % extra[0]))
 
 
 def conf_text(conf):

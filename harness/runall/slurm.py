@@ -169,6 +169,13 @@ def read_record(sdir, invocations):
 
 
 # --- the job scripts ---------------------------------------------------------------
+# Every path in a script's code is shlex.quote()d; in its comments, a path is
+# shown with its control characters as '?' (a newline would end the comment and
+# make the rest of the path a command).
+
+def comment_text(s):
+    return re.sub(r"[\x00-\x1f\x7f]", "?", s)
+
 
 def shard_script(top, d, tasks, pus, scbench):
     """An array task: the node checked against the plan, then its shard."""
@@ -190,7 +197,7 @@ fi
 cd {qtop} || exit 1
 echo "{prog}: shard $i of {tasks} on $(hostname) (job ${{SLURM_ARRAY_JOB_ID:-?}}_$i), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 exec {runall} --resume {qd} --shard="$i/{tasks}"
-""".format(d=d, tasks=tasks, pus=pus, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
+""".format(d=comment_text(d), tasks=tasks, pus=pus, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
            runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d))
 
 
@@ -205,7 +212,7 @@ export SCOUNTERS_NO_INSTALL=1 SCBENCH={qscbench}
 cd {qtop} || exit 1
 echo "{prog}: merge of {tasks} shards on $(hostname) (job ${{SLURM_JOB_ID:-?}}), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 exec {runall} --resume {qd} --slurm-merge --slurm-tasks={tasks}
-""".format(d=d, tasks=tasks, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
+""".format(d=comment_text(d), tasks=tasks, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
            runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d))
 
 
@@ -222,7 +229,7 @@ def write_script(path, text):
 def sbatch(options, args, script):
     """Submit script; its job id (sbatch --parsable prints ID or ID;CLUSTER)."""
     cmd = ["sbatch", "--parsable"] + options + args + [script]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
     out = p.stdout.strip()
     m = re.fullmatch(r"([1-9][0-9]{0,11})(;\S+)?", out)
     if p.returncode != 0 or not m:
@@ -237,7 +244,7 @@ def active_jobs(jobs):
         return []
     try:
         p = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%F %i %T"], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, universal_newlines=True)
+                           stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
     except OSError as e:
         raise Failure("squeue: %s (needed to see whether jobs of the set still run)" % e.strerror)
     if p.returncode != 0:
@@ -245,10 +252,10 @@ def active_jobs(jobs):
     want, found = set(jobs), []
     for line in p.stdout.splitlines():
         f = line.split()
-        if len(f) != 3 or not f[0].isdigit():
+        if len(f) != 3 or not re.fullmatch(r"[0-9]{1,12}", f[0]):  # ASCII only: '²'.isdigit()
             continue
         own = f[1].split("_", 1)[0]
-        if (int(f[0]) in want or (own.isdigit() and int(own) in want)) and f[2] not in ENDED:
+        if (int(f[0]) in want or (re.fullmatch(r"[0-9]{1,12}", own) and int(own) in want)) and f[2] not in ENDED:
             found.append("%s (%s)" % (f[1], f[2]))
     return found
 

@@ -142,9 +142,10 @@ Options:
                    j-th invocation of run-all.order (from 0) is shard j mod K;
                    complete parts are kept; no merge, no figures
   --merge-only     with --resume DIR: run nothing; check that every part of the
-                   plan is there and that all come from machines of one kind
-                   (CPU model, PUs, NUMA nodes, kernel), then merge and make the
-                   figures and REPORT.md as a run does
+                   plan is there, all from machines of one kind (CPU model,
+                   PUs, NUMA nodes, kernel) and of one schema (header,
+                   schema_version, source_revision, the plan's points), then
+                   merge and make the figures and REPORT.md as a run does
   --slurm[=SBATCH_OPTIONS]
                    on a Slurm cluster: plan here, then submit a job array
                    whose task I runs shard I on one whole node (--exclusive
@@ -155,16 +156,22 @@ Options:
                    set must be on a directory all nodes share, the nodes of
                    one kind. With --resume DIR: submit again only the shards
                    with parts to run, then the merge. Prints the job ids and
-                   the squeue and resume commands (README "Running on a
+                   the squeue and resume commands (doc/running.md "Running on a
                    cluster"); without sbatch on PATH, exit 2. The merge job
                    runs --resume DIR --slurm-merge --slurm-tasks=K
   --slurm-tasks=K  tasks of the array (default: one per invocation, at most 16)
-  --help           this text
+  -h, --help       this text, on standard output
+  --version        the version (and git revision) on standard output
+
+One mode at a time: --quick, --paper and --paper-errors exclude each other
+(a second one is a usage error, never a silent switch).
 
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
 PYTHON_MPL (a Python with matplotlib, default: found by plots/regen;
 "none": no PDF/SVG figures).
-A result set is never overwritten. Progress goes to standard error. --resume
+A result set is never overwritten. Progress goes to standard error: on a
+terminal one line redrawn in place (invocations done of all, the current
+point, time elapsed and left), else one line per invocation. --resume
 reads run-all.conf, run-all.plan and run-all.order as data (never runs them)
 and runs again any part that does not match its plan line. Exit status: 0,
 1 when a run or plots/regen failed (or --merge-only found parts missing or

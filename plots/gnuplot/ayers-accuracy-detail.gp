@@ -3,10 +3,11 @@
 # left out, value/N of interlocked and Scalable: mean (line), 5th-95th
 # percentile (band), min and max (dotted), and the binomial model's 5th-95th
 # band (dashed, computed by plots/aggregate.py).
-# Usage: gnuplot -c plots/gnuplot/ayers-accuracy-detail.gp RESULT_DIR
+# Usage: gnuplot -c plots/gnuplot/ayers-accuracy-detail.gp RESULT_DIR VARS
 FIG = "ayers-accuracy-detail"
 RESULTS = ARG1
-GPDIR = system("dirname '".ARG0."'")
+VARS = ARG2
+GPDIR = "."; do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { GPDIR = ARG0[1:i - 1] } }
 load GPDIR."/common.gp"
 S = META(FILE1, "series")
 # Series whose runs all agree (interlocked: exact) get one line, no band and no

@@ -2,10 +2,11 @@
 # ayers-accuracy-tunable.gp - Ayers's counter-accuracy-tunable figure: Scalable
 # with switch-over 2^T for T = 10..15, the 5th and 95th percentiles of value/N
 # (two lines per T) and the binomial model's (dashed).
-# Usage: gnuplot -c plots/gnuplot/ayers-accuracy-tunable.gp RESULT_DIR
+# Usage: gnuplot -c plots/gnuplot/ayers-accuracy-tunable.gp RESULT_DIR VARS
 FIG = "ayers-accuracy-tunable"
 RESULTS = ARG1
-GPDIR = system("dirname '".ARG0."'")
+VARS = ARG2
+GPDIR = "."; do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { GPDIR = ARG0[1:i - 1] } }
 load GPDIR."/common.gp"
 S = META(FILE1, "series")
 set terminal @PNGTERM size 1150,720

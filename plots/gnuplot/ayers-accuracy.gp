@@ -2,10 +2,11 @@
 # ayers-accuracy.gp - Ayers's counter-accuracy figure: counting to N with all
 # PUs, value/N of racing (Serial), interlocked (FetchAdd) and Scalable: the
 # mean as a line, min-max as a band; the switch-over 2^T marked.
-# Usage: gnuplot -c plots/gnuplot/ayers-accuracy.gp RESULT_DIR
+# Usage: gnuplot -c plots/gnuplot/ayers-accuracy.gp RESULT_DIR VARS
 FIG = "ayers-accuracy"
 RESULTS = ARG1
-GPDIR = system("dirname '".ARG0."'")
+VARS = ARG2
+GPDIR = "."; do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { GPDIR = ARG0[1:i - 1] } }
 load GPDIR."/common.gp"
 S = META(FILE1, "series")
 # Series whose every run is exact (interlocked): their line lies under Scalable's at 1.

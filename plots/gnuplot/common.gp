@@ -1,23 +1,35 @@
 # SPDX-License-Identifier: MIT
-# common.gp - loaded first by every figure script. A figure script runs as
-#   gnuplot -c plots/gnuplot/<figure>.gp RESULT_DIR
-# and sets FIG (the figure id), RESULTS (ARG1) and GPDIR (its own directory)
+# common.gp - loaded first by every figure script. plots/regen runs a figure as
+#   gnuplot -c plots/gnuplot/<figure>.gp RESULT_DIR VARS
+# where VARS is the file plots/gpvars.py wrote for the figure (its .dat files
+# and their header lines, as single-quoted strings). The figure script sets FIG
+# (the figure id), RESULTS (ARG1), VARS (ARG2) and GPDIR (its own directory)
 # before loading this file (inside a loaded file ARG0 and ARG1 are not the
 # script's). It reads RESULT_DIR/figdata (written by plots/aggregate.py: this
-# side only draws) and writes RESULT_DIR/figures/FIG.png.
-if (RESULTS eq "") {
-	print "usage: gnuplot -c plots/gnuplot/".FIG.".gp RESULT_DIR"
+# side only draws) and writes RESULT_DIR/figures/FIG.png, which plots/regen
+# created. No shell here (issue 29): every path is a gnuplot variable, never
+# pasted into a command; and each starts with '/' or '.', since gnuplot would
+# run a file name starting with '<' or an output starting with '|' as a command.
+if (RESULTS eq "" || VARS eq "") {
+	print "usage: gnuplot -c plots/gnuplot/".FIG.".gp RESULT_DIR VARS (plots/regen RESULT_DIR runs it)"
+	exit status 2
+}
+if ((RESULTS[1:1] ne "/" && RESULTS[1:1] ne ".") || (VARS[1:1] ne "/" && VARS[1:1] ne ".")) {
+	print "gnuplot: ".FIG.": RESULT_DIR and VARS must start with / or . (plots/regen passes them so)"
 	exit status 2
 }
 load GPDIR."/style.gp"
 FIGDATA = RESULTS."/figdata/"
-system("mkdir -p '".RESULTS."/figures'")
 OUT = RESULTS."/figures/".FIG.".png"
+load VARS
 
-# META(file, key): the '# key: value' header line of a .dat file.
-META(f, key) = system(sprintf("sed -n 's/^# %s: //p' '%s' | head -n 1", key, f))
-# The .dat files of this figure (one per panel), from figures.tsv.
-FILES = system(sprintf("awk -F'\t' '$1 == \"%s\" && $2 == \"ok\" { print $3 }' '%sfigures.tsv'", FIG, FIGDATA))
+# IDX(list, name): 0-based position of a word in a space-separated list (the
+# gnuplot 'index' of a series' block, the blocks following '# series').
+IDX(list, name) = words(substr(" ".list." ", 1, strstrt(" ".list." ", " ".name." ")))
+# META(file, key): the '# key: value' header line of a .dat file of FILES (the
+# variable META_<n>_<key> of VARS, n its place in FILES), "" when it has none.
+META_VAR(f, key) = sprintf("META_%d_%s", IDX(FILES, f[strlen(FIGDATA) + 1:strlen(f)]) + 1, key)
+META(f, key) = exists(META_VAR(f, key)) ? value(META_VAR(f, key)) : ""
 if (words(FILES) == 0) {
 	print "gnuplot: ".FIG.": no figure data in ".FIGDATA." (run plots/aggregate.py first)"
 	exit status 1
@@ -56,9 +68,6 @@ POINTS_X = "set xrange [XMIN / 1.45 : XMAX * 1.45]"
 LOG_Y = "unset logscale y; set autoscale xy; stats F using 2:5 nooutput; YLO = STATS_min_y; stats F using 2:6 nooutput; YHI = STATS_max_y; ZF = META(F, 'zero_floor'); ZF = (ZF eq '' ? 0 : ZF + 0); YLO = (ZF > 0 && YLO < ZF ? ZF : (YLO > 0 ? YLO : YHI / 100)); set logscale y 10; set yrange [YLO / 1.3 : YHI * 1.3]; set format y '%.0s%c'; set ytics (); do for [k=-9:10] { do for [m in (YHI / YLO < 30 ? '1 2 3 4 5 6 7 8' : '1 2 5')] { V = m * 10.0 ** k; if (ZF <= 0 || V >= 1.6 * ZF) { set ytics add (gprintf('%.0s%c', V) V 0) } } }; if (ZF > 0) { set ytics add ('0' ZF 0) }"
 # N axes (Ayers): log10 with 10^k labels.
 N_AXIS = "set logscale x 10; set format x '10^{%T}'; set xtics 10"
-# IDX(list, name): 0-based position of a word in a space-separated list (the
-# gnuplot 'index' of a series' block, the blocks following '# series').
-IDX(list, name) = words(substr(" ".list." ", 1, strstrt(" ".list." ", " ".name." ")))
 # Panels of a multi-panel figure: panel j of n (from 1), side by side, leaving
 # the right 15% of the page to the legend.
 PANEL_L(j, n) = 0.06 + (j - 1) * 0.79 / n

@@ -3,10 +3,11 @@
 # increment (ns, linear y from 0) and the memory per counter (bytes, log y):
 # the median of the runs as a point, min-max as a whisker (no bars: a bar's
 # length means nothing on a log axis).
-# Usage: gnuplot -c plots/gnuplot/read-cost.gp RESULT_DIR  ->  RESULT_DIR/figures/read-cost.png
+# Usage: gnuplot -c plots/gnuplot/read-cost.gp RESULT_DIR VARS  ->  RESULT_DIR/figures/read-cost.png
 FIG = "read-cost"
 RESULTS = ARG1
-GPDIR = system("dirname '".ARG0."'")
+VARS = ARG2
+GPDIR = "."; do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { GPDIR = ARG0[1:i - 1] } }
 load GPDIR."/common.gp"
 NP = words(FILES)
 set terminal @PNGTERM size 1100,(NP > 1 ? 940 : 560)

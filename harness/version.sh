@@ -1,0 +1,12 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# version.sh PROG - the --version line of the project's scripts (run-all.sh,
+# test.sh, deps.sh, plots/regen, plots/compare, plots/atlas): "PROG (scounters)
+# VERSION", the version of configure.ac's AC_INIT (the one place it is
+# written; scbench --version has it from configure), and ", revision R" when
+# the tree is a git checkout.
+top=$(cd "$(dirname "$0")/.." && pwd)
+v=$(sed -n 's/^AC_INIT(\[scounters\], *\[\([^]]*\)\].*/\1/p' "$top/configure.ac" 2>/dev/null)
+r=""
+[ -e "$top/.git" ] && r=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
+echo "${1:-scounters} (scounters) ${v:-unknown}${r:+, revision $r}"

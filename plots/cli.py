@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: MIT
+"""The command line of the plots tools (plots/compare, plots/atlas): argparse
+with --version (harness/version.sh, the one version line of the scripts) and
+usage errors in one line on standard error, exit status 2."""
+
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def version_line(prog):
+    try:
+        return subprocess.run(["sh", os.path.join(HERE, "..", "harness", "version.sh"), prog],
+                              stdout=subprocess.PIPE, universal_newlines=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "%s (scounters)" % prog
+
+
+class Parser(argparse.ArgumentParser):
+    """One line per usage error (not argparse's usage block), status 2."""
+
+    def __init__(self, prog, **kw):
+        super().__init__(prog=prog, allow_abbrev=False, **kw)
+        self.add_argument("--version", action="version", version=version_line(prog),
+                          help="the version (and git revision), on standard output")
+
+    def error(self, message):
+        print("%s: %s (see --help)" % (self.prog, message), file=sys.stderr)
+        sys.exit(2)
