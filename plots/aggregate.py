@@ -89,7 +89,14 @@ def aggregate(argv):
     for old in os.listdir(outdir):
         if old.endswith(".dat") and old not in made:
             os.remove(os.path.join(outdir, old))
-    judged = claims.evaluate(claims.Context(rs, figs, machine), claims.CLAIMS)
+    ctx = claims.Context(rs, figs, machine)
+    judged = claims.evaluate(ctx, claims.CLAIMS)
+    # figure notes measured beside the statistics: bimodal throughput points, and the
+    # real step of the timer behind read-cost's and latency's nanoseconds
+    fig_notes = claims.bimodal_notes(ctx)
+    for fid, name in (("read-cost", "read-cost.csv"), ("latency", "latency.csv")):
+        if ctx.timer_note(name):
+            fig_notes.setdefault(fid, []).append(ctx.timer_note(name))
     write_atomically(os.path.join(outdir, "figures.tsv"), "".join(
         ["# figure id\tstatus\t.dat files (ok) or reason (skipped); written by "
          "plots/aggregate.py\n"] +
@@ -102,7 +109,8 @@ def aggregate(argv):
            "notes": rs.notes + figs.notes + consistency.band_notes(figs.stats),
            "figures": [{"id": i, "status": s, "detail": w,
                         "end_states": ["%s: %s" % r if len(figs.readings[i]) > 1 else r[1]
-                                       for r in figs.readings[i]] if i in figs.readings else []}
+                                       for r in figs.readings[i]] if i in figs.readings else [],
+                        "measured_notes": fig_notes.get(i, [])}
                        for i, s, w in figs.index],
            "claims": judged,
            "advice": advice.answers(rs, figs, machine)["rows"]}

@@ -241,7 +241,12 @@ def compare(np, sp, figs_a, figs_b):
                 continue
             r, lo, hi = row["ratio"], row["ci_low"], row["ci_high"]
             big = r >= 1 + MIN_EFFECT or r <= 1 / (1 + MIN_EFFECT)
-            row["significant"] = "yes" if (adj < ALPHA and (lo > 1 or hi < 1) and big) else "no"
+            # a point one run decides in either set is never significant (issue 28)
+            one = min(row["n_a"], row["n_b"]) < 2
+            if one:
+                row["test"] += "; one run in a set: never significant"
+            row["significant"] = "yes" if (adj < ALPHA and (lo > 1 or hi < 1) and big
+                                           and not one) else "no"
         tested = [r for r in fam if r["p_value"] is not None]
         vv = [r for r in tested if r["var"] is not None and r["var"][0] > 0]
         if vv:
@@ -364,6 +369,17 @@ def logsize(r):
     return abs(math.log(r["ratio"])) if 0 < r["ratio"] < math.inf else math.inf
 
 
+def blind_text(power):
+    """What a comparison could not have seen: per figure, the change it flags 80% of
+    the time (smaller ones may pass unflagged), from the power table."""
+    if not power:
+        return "it could not have seen any change (no figure had points to test)"
+    return "it could not have seen changes smaller than these (flagged 80%% of the time): %s" % (
+        ", ".join("%s %+.0f%%/%+.0f%%" % (fid, 100 * (max(d80, 1 + MIN_EFFECT) - 1),
+                                          100 * (1 / max(d80, 1 + MIN_EFFECT) - 1))
+                  for fid, (m, na, nb, d50, d80) in power.items()))
+
+
 def render(rows, a, b, ma, mb, figures, power, warn):
     compared = [r for r in rows if r["p_value"] is not None]
     sig = [r for r in rows if r["significant"] == "yes"]
@@ -375,9 +391,12 @@ def render(rows, a, b, ma, mb, figures, power, warn):
            "| set | path | machine |", "|---|---|---|",
            describe("A", a, ma), describe("B", b, mb), "",
            "**%d points compared: %d significant differences (%d better in B, %d worse); "
-           "%d points in only one set; %d quantized points compared but not tested.**" % (
+           "%d points in only one set; %d quantized points compared but not tested; %d "
+           "points with one run in a set (never significant); %s.**" % (
                len(compared), len(sig), sum(1 for r in sig if direction(r) == "better"),
-               sum(1 for r in sig if direction(r) == "worse"), len(only), len(quant)), ""]
+               sum(1 for r in sig if direction(r) == "worse"), len(only), len(quant),
+               sum(1 for r in compared if min(r["n_a"], r["n_b"]) < 2), blind_text(power)),
+           ""]
     out += ["## Caveats", ""]
     out += ["- " + w for w in warn] if warn else [
         "None: same mode, timer and machine, at least 2 runs per point, no busy run."]
@@ -526,9 +545,9 @@ def write_comparison(args, out, np, sp, rs_a, rs_b, ma, mb, figs_a, figs_b):
     text = render(rows, args.a, args.b, ma, mb, figures, power, warn)
     write_atomically(os.path.join(out, "COMPARE.md"), text)
     sig = [r for r in rows if r["significant"] == "yes"]
-    print("plots/compare: %d points compared, %d significant, %d in only one set; %s"
+    print("plots/compare: %d points compared, %d significant, %d in only one set; %s; %s"
           % (sum(1 for r in rows if r["p_value"] is not None), len(sig),
-             sum(1 for r in rows if r["test"].startswith("only in")),
+             sum(1 for r in rows if r["test"].startswith("only in")), blind_text(power),
              os.path.join(out, "COMPARE.md")))
     for r in sig:
         print("plots/compare: significant: %s %s %s: %.3gx (%s in B)"

@@ -294,6 +294,8 @@ def render(d, doc):
             "`figdata/%s`" % x for x in f["detail"].split())))
         for reading in f.get("end_states") or []:
             out.append("  - End states of its runs: %s." % reading)
+        for note in f.get("measured_notes") or []:
+            out.append("  - %s%s." % (note[0].upper(), note[1:]))
     notes = doc.get("notes") or []
     if notes:
         out.append("")

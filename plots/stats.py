@@ -48,6 +48,83 @@ def summarize(values):
             "p95": percentile(xs, 0.95), "values": xs}
 
 
+# The "noise" rule's interval (plots/claims/rules.py ratio_point): a
+# distribution-free (order-statistic) interval on a median. With n runs sorted
+# x[1..n], [x[k], x[n+1-k]] misses the true median on one side with probability
+# P(Bin(n, 1/2) <= k-1), whatever the distribution; k is the largest with that
+# miss at most MEDIAN_TAIL (at least 1: with fewer than 7 runs no k qualifies
+# and the interval is the min-max band, its one-sided miss 2^-n).
+MEDIAN_TAIL = 0.0125
+
+
+def binom_half_cdf(n, k):
+    """P(Bin(n, 1/2) <= k), exactly (as a float)."""
+    if k < 0:
+        return 0.0
+    return sum(math.comb(n, i) for i in range(min(k, n) + 1)) / 2.0 ** n
+
+
+def median_order(n, tail=MEDIAN_TAIL):
+    """(k, miss): the order statistic k (from 1) of the median interval of n runs
+    and its one-sided miss P(Bin(n, 1/2) <= k-1)."""
+    k = 1
+    while k + 1 <= (n + 1) // 2 and binom_half_cdf(n, k) <= tail:
+        k += 1
+    return k, binom_half_cdf(n, k - 1)
+
+
+def median_interval(xs, tail=MEDIAN_TAIL):
+    """(lo, hi, miss): the order-statistic interval on the median of the values xs
+    (any order) and its one-sided miss; None if empty."""
+    v = sorted(xs)
+    if not v:
+        return None
+    k, miss = median_order(len(v), tail)
+    return v[k - 1], v[len(v) - k], miss
+
+
+def ratio_false_verdict(miss_a, miss_b):
+    """The most a ratio interval [lo_a/hi_b, hi_a/lo_b] built from two median
+    intervals with these one-sided misses can decide a ratio whose true value lies
+    on the line, either way: lying wholly on one side needs one of the two
+    intervals to miss on the matching side, so at most 1 - (1 - miss_a)(1 - miss_b)
+    per side, twice that in all (any distributions, independent series)."""
+    return 2.0 * (1.0 - (1.0 - miss_a) * (1.0 - miss_b))
+
+
+# Bimodal throughput (issue 28): a point's runs split in two groups when two
+# neighbours of its sorted runs differ by more than BIMODAL_GAP (a ratio): more than
+# run-to-run noise (a few percent here), e.g. one run of three 1.3-3.5x faster.
+BIMODAL_GAP = 1.25
+
+
+def bimodal_split(values):
+    """(runs below the gap, runs above it, ratio of the gap) of a point's values
+    when they split in two by more than BIMODAL_GAP, else None (fewer than 3 runs
+    cannot show two groups beside noise)."""
+    v = sorted(x for x in values if x is not None and x > 0)
+    if len(v) < 3:
+        return None
+    gaps = [(v[i + 1] / v[i], i) for i in range(len(v) - 1)]
+    g, i = max(gaps)
+    return (i + 1, len(v) - i - 1, g) if g > BIMODAL_GAP else None
+
+
+def timer_step(values, resolution):
+    """The step in which a timer's readings move (ns), measured: the smallest gap
+    between distinct values larger than half the nominal resolution (ns per
+    tick), then the mean of the gaps within half a step of it; None with fewer than
+    3 distinct values. A coarser step than the tick means the clock source
+    advances in steps of several ticks."""
+    v = sorted(set(round(x, 6) for x in values if x is not None))
+    gaps = [b - a for a, b in zip(v, v[1:]) if b - a > resolution / 2.0]
+    if len(v) < 3 or not gaps:
+        return None
+    g0 = min(gaps)
+    near = [g for g in gaps if abs(g - g0) <= g0 / 2.0]
+    return sum(near) / len(near)
+
+
 def ranks(v):
     """Ranks from 0, ties given the average of their positions."""
     order = sorted(range(len(v)), key=lambda i: v[i])

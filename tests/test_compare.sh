@@ -176,6 +176,32 @@ check only_in_a_listed_in_report sh -c "sed -n '/^## Points in only one set/,/^#
 got=$(flagged "$tmp/f" | wc -l)
 check "fewer_flags_nothing ($got flagged)" test "$got" -eq 0
 
+# ---- one run in a set: never significant; the summary says what it could not see ------
+# B keeps one run per point of dice-fig4-high, Serial's throughput made 10x: a change
+# no noise explains, yet one run decides it, so it is never listed as significant
+# (issue 28); the summary line names each figure's power.
+copy onerun
+"$py" - "$tmp/onerun/dice-fig4-high.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+keep = [r for r in rows if r["run"] == "0"]
+for r in keep:
+    if r["counter"] == "Serial":
+        r["ops_per_ms"] = "%.6g" % (10 * float(r["ops_per_ms"]))
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.DictWriter(f, list(rows[0].keys()))
+    w.writeheader()
+    w.writerows(keep)
+PYEOF
+PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/onerun" --out "$tmp/one" --no-figures >"$tmp/one.log" 2>&1
+rc=$?
+check "onerun_exits_0 (exit $rc)" test $rc -eq 0
+check onerun_never_significant sh -c "$py -c 'import csv, sys
+bad = [r for r in csv.DictReader(open(sys.argv[1])) if min(int(r[\"n_a\"] or 0), int(r[\"n_b\"] or 0)) == 1 and r[\"significant\"] == \"yes\"]
+one = [r for r in csv.DictReader(open(sys.argv[1])) if r[\"figure\"] == \"dice-fig4-high\" and r[\"counter\"] == \"Serial\" and \"one run in a set\" in r[\"test\"]]
+sys.exit(1 if bad or not one else 0)' '$tmp/one/compare.csv'"
+check summary_says_what_it_could_not_see sh -c "grep -q '^\*\*.* points with one run in a set (never significant); it could not have seen changes smaller than these (flagged 80% of the time): .*dice-fig4-high [+]' '$tmp/one/COMPARE.md' && grep -q 'could not have seen' '$tmp/one.log'"
+
 # ---- not a result set ------------------------------------------------------------------
 mkdir "$tmp/empty"
 for d in "$tmp/empty" "$tmp/no-such-dir"; do

@@ -229,20 +229,21 @@ got = [g["verdict"] for g in claims.evaluate(ctx, [
     Claim("norun", "Dice §0", "x", "dice-fig4-low", says(HOLDS, None))])]
 assert got == [INCONCLUSIVE, HOLDS, INCONCLUSIVE, FAILS, BY_CONSTRUCTION, FAILS, INCONCLUSIVE], got
 gt1 = lambda r: r > 1.0
-def rp(a, b, ok=gt1, band=True):
+def rp(a, b, ok=gt1):
     r, good, frag = ratio_point({"median": a[1], "values": a}, {"median": b[1], "values": b},
-                                ok, band)
+                                ok)
     return good, frag
 # leave one out: dropping the 30 of b makes the median of b 10.25 -> still > 1; dropping a 10.5
 # makes it 20: 11/20 < 1, so one run decides it
 assert rp([10, 11, 12], [10, 10.5, 30]) == (True, "one run decides it: leaving one run out "
                                              "changes the answer")
 assert rp([20, 21, 22], [10, 10, 11]) == (True, "")
-# the noise rule: every leave-one-out ratio clears 1, but the bands (9-13 against 10-10.4)
-# give 0.865x-1.3x, which straddles the line: inconclusive; without bands (a sample of
-# errors) it is decided
-assert rp([9, 12, 13], [10, 10.2, 10.4])[1].startswith("within the noise"), rp([9, 12, 13], [10, 10.2, 10.4])
-assert rp([9, 12, 13], [10, 10.2, 10.4], band=False) == (True, "")
+# the noise rule: every leave-one-out ratio clears 1, but with 3 runs the interval on the
+# ratio of medians is that of the min-max bands (9-13 against 10-10.4): 0.865x-1.3x, which
+# straddles the line: inconclusive, its rate stated
+assert rp([9, 12, 13], [10, 10.2, 10.4])[1].startswith("within the noise: the interval on "
+    "the ratio of medians, 0.865x-1.3x (3 and 3 runs; false-verdict rate on the line at most "
+    "46.9%)"), rp([9, 12, 13], [10, 10.2, 10.4])
 doc = {"claims": [{"id": v, "source": "Dice §0", "claim": "x", "figure": "f", "measured": "",
                    "verdict": v, "reason": "r"} for v, _, _ in report.VERDICT_TEXT]}
 text = report.render(sys.argv[3], doc)
@@ -251,6 +252,307 @@ assert "**5 claims: 1 hold, 1 consistent with it (within a stated tolerance), 1 
        "construction, listed apart below.)" in text, text
 assert "| C1 | x (Dice §0) |" in text
 ' "$plots" "$rs" "$tmp/rules"
+
+# The noise rule converges (issue 28): the order-statistic interval on a median misses on
+# one side with exactly P(Bin(n, 1/2) < k) (checked against its definition), narrows as
+# runs are added, and so decides a fixed true ratio of 1.3 against a line at 1 once there
+# are enough runs (all 100 samples at 100 runs), while a ratio on the line stays
+# undecided (decided no more often than the rule's stated rate). Synthetic runs: lognormal
+# noise (sigma 0.2) from random.Random with fixed seeds 0..99, so the test is
+# deterministic (no false failure); the fraction decided on the line is held to the
+# rule's own bound (stats.ratio_false_verdict), never loosened.
+check noise_rule_converges_with_runs "$py" -B -c '
+import math, random, sys
+sys.path.insert(0, sys.argv[1])
+from stats import MEDIAN_TAIL, binom_half_cdf, median_interval, median_order, ratio_false_verdict
+from claims.rules import ratio_point
+assert median_order(3) == (1, 0.125) and median_order(30)[0] == 9, median_order(30)
+for n in range(1, 80):
+    k, miss = median_order(n)
+    assert miss == sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
+    assert k == 1 or (miss <= MEDIAN_TAIL and (k == (n + 1) // 2 or binom_half_cdf(n, k) > MEDIAN_TAIL))
+def runs(rng, n, med):
+    return sorted(med * math.exp(rng.gauss(0.0, 0.2)) for _ in range(n))
+def point(v):
+    return {"median": sorted(v)[len(v) // 2] if len(v) % 2 else
+            (sorted(v)[len(v) // 2 - 1] + sorted(v)[len(v) // 2]) / 2, "values": sorted(v)}
+gt1 = lambda r: r > 1.0
+decided, width = {}, {}
+for ratio in (1.3, 1.0):
+    for n in (3, 10, 30, 100):
+        d = 0
+        for seed in range(100):
+            rng = random.Random(seed)
+            a, b = runs(rng, n, ratio), runs(rng, n, 1.0)
+            _, good, frag = ratio_point(point(a), point(b), gt1)
+            d += not frag
+            if seed == 0 and ratio == 1.0:
+                lo, hi, _ = median_interval(a)
+                width[n] = hi / lo
+        decided[(ratio, n)] = d
+print("# decided of 100:", decided, "width of one median interval:", width)
+# from 7 runs on (the rule'"'"'s full confidence) more runs decide more points; 3 runs decide
+# some through the min-max band, at the weaker rate the reason states
+assert decided[(1.3, 10)] < decided[(1.3, 30)] < decided[(1.3, 100)] == 100, decided
+assert decided[(1.3, 3)] < 50, decided
+assert width[100] < width[30] < width[10] < width[3], width
+for n in (3, 10, 30, 100):
+    q = median_order(n)[1]
+    assert decided[(1.0, n)] <= 100 * ratio_false_verdict(q, q), (n, decided[(1.0, n)])
+' "$plots"
+
+# Stubs of the claim tests of issue 28: a point of runs (pt, tri: three runs 0.1% apart),
+# the figures' statistics (Figs), a result set of CSV rows (RS), and run(): one claim'"'"'s
+# rule on them.
+CLAIM_STUBS='
+import sys
+sys.path.insert(0, sys.argv[1])
+from claims import CLAIMS
+from claims.core import Context
+def pt(vals, rows=None):
+    vals = sorted(vals)
+    return {"median": vals[len(vals) // 2], "values": vals, "n": len(vals), "oversub": False,
+            "max": vals[-1], "min": vals[0], "total": len(vals),
+            "rows": rows or [{"rel_error": 0.01, "bytes_per_counter": 64.0}] * len(vals)}
+def tri(m, rows=None, **row):
+    return pt([m, m * 1.001, m * 1.002], rows or ([dict(row)] * 3 if row else None))
+class Figs:
+    def __init__(self, stats):
+        self.stats, self.table = stats, []
+    def entry(self, fid):
+        return type("Fig", (), {"mode": "timed", "id": fid})
+class RS:
+    def __init__(self, files):
+        self.files = files
+    def csv(self, name):
+        return self.files.get(name)
+    def rows(self, name, mode):
+        return [r for r in self.files.get(name) or [] if r.get("mode") == mode]
+by = {c.id: c for c in CLAIMS}
+def run(cid, stats, files=None, m=None, timed=None, count_rows=None):
+    c = by[cid]
+    ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 256, "cache_line": 64})
+    if timed is not None:
+        ctx.timed_rows = lambda names, variants: [r for r in timed if r["counter"] in variants]
+    if count_rows is not None:
+        ctx.count_rows = lambda name: list(count_rows)
+    return c.rule(ctx, c)
+'
+# Five verdicts by the papers' own conditions (issue 28): "slightly" reduces latency has
+# an upper side (21x is not slight); BFP-CSUP's speed is judged where it stayed exact (the
+# paper names no contention condition); BFP-DUP's RSTDV bound is judged only on runs
+# whose exponent did not saturate at SC_BFP_EXP_MAX; Interlocked's exactness and
+# Sharded's size hold by construction.
+check verdicts_by_papers_conditions "$py" -B -c "$CLAIM_STUBS"'
+from claims.core import CONDITION, FAILS, HOLDS, NM
+from claims.dice_error import bfp_exp_max, exponent_saturated
+fast = {("dice-fig4-high", ""): {"Serial": {1: pt([21, 21.5, 22])}, "CAS": {1: pt([1, 1.01, 1.02])}}}
+slight = {("dice-fig4-high", ""): {"Serial": {1: pt([1.05, 1.051, 1.052])}, "CAS": {1: pt([1, 1.001, 1.002])}}}
+assert run("dice-serial-latency-vs-cas", fast)[1] == FAILS
+assert run("dice-serial-latency-vs-cas", slight)[1] == HOLDS
+exact = [{"rel_error": 0.0}] * 3
+st = {("dice-fig4-low", ""): {"BFP-CSUP": {2: pt([1, 1.01, 1.02])}, "BFP-DUP": {2: pt([1, 1.01, 1.02])}},
+      ("dice-fig4-high", ""): {"BFP-CSUP": {1: pt([0.3, 0.31, 0.32], exact)},
+                               "BFP-DUP": {1: pt([1, 1.01, 1.02])}}}
+r = run("dice-csup-speed-like-dup", st)
+assert r[1] == FAILS and "1 thr" in r[2] and "left out" not in r[0], r
+top = bfp_exp_max()
+assert top == 15, top
+assert exponent_saturated({"end_state": "exp=%d;mant=27948" % top})
+assert exponent_saturated({"end_state": "exp=%d;mant=5000" % (top - 1)}) is None
+rows = [{"counter": "BFP-DUP", "rel_error": 0.005, "params_map": {"mantissa-threshold": "7500"},
+         "ops": 10 ** 6, "end_state": "exp=%d;mant=9" % (top if i % 2 else 9)} for i in range(12)]
+r = run("dice-bfpdup-rstdv", {}, timed=rows)
+assert r[1] == HOLDS and r[3] == 6 and "left out (outside the claim" in r[0] and "6 runs" in r[0], r
+for r_ in rows:
+    r_["end_state"] = "exp=%d;mant=9" % top
+r = run("dice-bfpdup-rstdv", {}, timed=rows)
+assert r[1] == NM and r[2].cause == CONDITION, r
+bc = {c.id: c.by_construction for c in CLAIMS}
+assert bc["ayers-interlocked-exact"] and bc["ayers-sharded-size"]
+' "$plots"
+
+# Paraphrases made faithful (issue 28), each rule on a point made for it: "consistently
+# more than 99%" on every run; "significantly" and "similarly" on the paper's scale of a
+# few percent (rules.FEW_PERCENT); "about 20x" with both sides (rules.ABOUT);
+# MultilineAdapt's space half; "at high counts" above 2^(T+1); BFP-CSUP's accuracy with
+# its exact runs kept over 1-256 threads; the inflated read needs two real nodes.
+check paraphrases_faithful "$py" -B -c "$CLAIM_STUBS"'
+from claims.core import FAILS, HOLDS
+from claims.rules import ABOUT, FEW_PERCENT
+# every run: a median above 99% with one run at 98% does not hold
+st = {("dice-fig6-high", ""): {"Serial": {256: pt([98.0, 99.5, 99.6])}}}
+assert run("dice-serial-99pct-256", st)[1] == FAILS
+st = {("dice-fig6-high", ""): {"Serial": {256: pt([99.2, 99.5, 99.6])}}}
+assert run("dice-serial-99pct-256", st)[1] == HOLDS
+# significantly: 1.05x is slight, not significant; 1.3x is
+for r, want in ((1.05, FAILS), (1.3, HOLDS)):
+    st = {("dice-fig5", ""): {"MorrisAdapt": {2: tri(r)}, "Morris": {2: tri(1)},
+                              "BFP-CSUP": {2: tri(r)}, "BFP-DUP": {2: tri(1)}}}
+    assert run("dice-fig5-adaptive-wins", st)[1] == want, (r, run("dice-fig5-adaptive-wins", st))
+# similarly: a 1.5x spread (within the old 2x) is not similar
+st = {("dice-fig3", ""): {"A": {1: tri(1.5)}, "B": {1: tri(1)}}}
+assert run("dice-fig3-similar-to-8", st)[1] == FAILS
+st = {("dice-fig3", ""): {"A": {1: tri(1.05)}, "B": {1: tri(1)}}}
+assert run("dice-fig3-similar-to-8", st)[1] == HOLDS
+# about 20x: 60x is not about 20x (it held at >= 10x before); 20x is
+for r, want in ((60, FAILS), (20, HOLDS), (20 / ABOUT / 1.2, FAILS)):
+    st = {("dice-fig4-low", ""): {"RBONuma": {256: tri(r)}, "RBONumaAdapt": {256: tri(r)},
+                                  "RBO": {256: tri(1)}}}
+    assert run("dice-rbonuma-20x-rbo", st)[1] == want, (r, run("dice-rbonuma-20x-rbo", st))
+# the space half: a MultilineAdapt of two lines against RBO of one fails at equal speed
+for b, want in ((128.0, FAILS), (8.0, HOLDS)):
+    st = {(f, ""): {"MultilineAdapt": {1: tri(1, [{"bytes_per_counter": b}] * 3)},
+                    "RBO": {1: tri(1, [{"bytes_per_counter": 64.0}] * 3)}}
+          for f in ("dice-fig3", "dice-fig4-low")}
+    r = run("dice-multilineadapt-like-rbo-low", st)
+    assert r[1] == want and "bytes per counter" in r[0], r
+# at high counts: N = 1.5 x 2^T (T = 13) is left out, 4 x 2^T is judged
+sc = [{"counter": "Scalable", "params_map": {"threshold": "13"}}]
+def times(n):
+    return {"FetchAdd": {12: tri(1e-6), n: tri(2e-3)}, "Scalable": {12: tri(1e-6), n: tri(1e-3)}}
+assert "12,288" not in run("ayers-interlocked-costlier", {("ayers-scaling", ""): times(12288)},
+                           count_rows=sc)[0]
+r = run("ayers-interlocked-costlier", {("ayers-scaling", ""): times(32768)}, count_rows=sc)
+assert r[1] == HOLDS and "32,768" in r[0], r
+# BFP-CSUP accuracy: its exact 1-thread runs are kept, and the claim spans 1-256 threads
+ex = [{"rel_error": 0.0}] * 3
+st = {(f, ""): {"BFP-CSUP": {1: pt([0.0, 0.0, 0.0], ex), 2: tri(0.001)},
+                "BFP-DUP": {1: tri(0.005), 2: tri(0.005)}} for f in ("dice-fig6-low", "dice-fig6-high")}
+r = run("dice-csup-more-accurate", st)
+assert "left out" not in r[0] and "(12 runs)" in r[0], r
+assert by["dice-csup-more-accurate"].threads == 256 and by["dice-csup-more-accurate"].threads_upto
+assert by["dice-getval-multilineadapt-serial-misses"].nodes == 2
+assert FEW_PERCENT == 1.1
+' "$plots"
+
+# The claims the papers make that the report lacked (issue 28), each rule on points made
+# for it: one that holds and one that does not (or why it is not measurable); the two
+# experiments new to run-all's plan (dice-fig5-low.csv, hot-line.csv) are read from
+# their CSVs, and a set without them says so (no data: the experiment is new).
+check new_claims_rules "$py" -B -c "$CLAIM_STUBS"'
+from claims.core import DATA, FAILS, HOLDS, MACHINE, NM, PLAN, evaluate
+def ev(cid, stats, files=None, m=None):
+    c = by[cid]
+    ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 2, "cache_line": 64})
+    return evaluate(ctx, [c])[0]
+def v(res):
+    return res[1]
+H, L = ("dice-fig4-high", ""), ("dice-fig4-low", "")
+# per-thread parts: Sharded 3 lines at 2 threads against FetchAdd 1 line (by construction)
+w0 = ("baselines", "-w0")
+assert v(run("dice-perthread-space", {w0: {"Sharded": {2: tri(1, bytes_per_counter=192.0)},
+                                          "FetchAdd": {2: tri(1, bytes_per_counter=64.0)}}})) == HOLDS
+assert v(run("dice-perthread-space", {w0: {"Sharded": {2: tri(1, bytes_per_counter=64.0)},
+                                          "FetchAdd": {2: tri(1, bytes_per_counter=64.0)}}})) == FAILS
+assert by["dice-perthread-space"].by_construction
+# RBO family alone: at least 0.8x CAS at one thread, no work
+st = lambda r: {H: {"RBO": {1: tri(r)}, "RBONuma": {1: tri(r)}, "RBONumaAdapt": {1: tri(r)}, "CAS": {1: tri(1)}}}
+assert v(run("dice-rbo-family-single-thread", st(0.95))) == HOLDS
+assert v(run("dice-rbo-family-single-thread", st(0.5))) == FAILS
+# MultilineAdapt uninflated: one word
+assert v(run("dice-multilineadapt-space-low", {L: {"MultilineAdapt": {1: tri(1, end_state="mode=word", bytes_per_counter=8.0)}}})) == HOLDS
+assert v(run("dice-multilineadapt-space-low", {L: {"MultilineAdapt": {1: tri(1, end_state="mode=word", bytes_per_counter=64.0)}}})) == FAILS
+assert run("dice-multilineadapt-space-low", {L: {"MultilineAdapt": {1: tri(1, end_state="mode=inflated", bytes_per_counter=64.0)}}})[2].cause == "condition"
+# contention within one node: 2 threads below linear / 1.1; on two nodes not judged
+one = lambda r, nodes="0": {H: {s: {1: tri(10, nodes_used="0"), 2: tri(r, nodes_used=nodes)} for s in ("Multiline", "MultilineAdapt")}}
+assert v(run("dice-multiline-node-contention", one(5))) == HOLDS
+assert v(run("dice-multiline-node-contention", one(20))) == FAILS
+assert v(run("dice-multiline-node-contention", one(5, "0,1"))) == NM
+# RBO over CAS beyond 8 threads; on a 2-PU set not measurable (machine)
+f3 = lambda r: {("dice-fig3", ""): {"RBO": {8: tri(1), 16: tri(r)}, "CAS": {8: tri(1), 16: tri(1)}}}
+assert v(run("dice-rbo-backoff-helps", f3(2))) == HOLDS and v(run("dice-rbo-backoff-helps", f3(1.02))) == FAILS
+g = ev("dice-rbo-backoff-helps", {("dice-fig3", ""): {"RBO": {2: tri(1)}, "CAS": {2: tri(1)}}})
+assert g["verdict"] == NM and g["cause"] == MACHINE, g
+# a line per node: 256 bytes on 4 nodes holds, 64 does not (by construction)
+ml = lambda b: {H: {"Multiline": {4: tri(1, bytes_per_counter=b, nodes=4)}}}
+assert v(run("dice-multiline-line-per-node", ml(256.0))) == HOLDS
+assert v(run("dice-multiline-line-per-node", ml(64.0))) == FAILS
+# Multiline above MultilineAdapt in the array at low counts
+f5 = lambda r: {("dice-fig5", ""): {"Multiline": {2: tri(r), 64: tri(0.5)}, "MultilineAdapt": {2: tri(1), 64: tri(1)}}}
+assert v(run("dice-fig5-multiline-above-adapt-low", f5(2))) == HOLDS
+assert v(run("dice-fig5-multiline-above-adapt-low", f5(1.05))) == FAILS
+# one miss: below 2x the read cost of CAS
+rc = lambda r: {("read-cost", "-ns"): {s: {2: tri(r)} for s in ("RBONuma", "RBONumaAdapt", "BFP-DUP", "BFP-CSUP")} | {"CAS": {2: tri(100)}}}
+assert v(run("dice-getval-one-miss", rc(120))) == HOLDS and v(run("dice-getval-one-miss", rc(300))) == FAILS
+# atomic add does not scale: from 2 threads, 4 threads below 0.1 of linear
+fa = lambda r: {w0: {"FetchAdd": {2: tri(100), 4: tri(r)}}}
+assert v(run("dice-atomic-add-no-fix", fa(15))) == HOLDS and v(run("dice-atomic-add-no-fix", fa(150))) == FAILS
+assert run("dice-atomic-add-no-fix", {w0: {"FetchAdd": {1: tri(1), 2: tri(1)}}})[2].cause == MACHINE
+# an order of magnitude under heavy contention
+rn = lambda r: {H: {"RBONuma": {256: tri(r)}, "RBO": {256: tri(1)}}}
+assert v(run("dice-rbonuma-10x-rbo-high", rn(12))) == HOLDS and v(run("dice-rbonuma-10x-rbo-high", rn(5))) == FAILS
+# the naive counters do not scale; the probabilistic ones in the array do
+nv = lambda r: {L: {s: {2: tri(10), 256: tri(r)} for s in ("Serial", "CAS", "RBO", "RBONuma", "RBONumaAdapt")}}
+assert v(run("dice-naive-not-scalable", nv(20))) == HOLDS and v(run("dice-naive-not-scalable", nv(500))) == FAILS
+ps = lambda r: {("dice-fig5", ""): {s: {2: tri(10), 4: tri(r)} for s in ("Morris", "MorrisAdapt", "BFP-DUP", "BFP-CSUP")}}
+assert v(run("dice-fig5-prob-scale", ps(18))) == HOLDS and v(run("dice-fig5-prob-scale", ps(6))) == FAILS
+# retries are not recorded: not measurable (plan)
+assert run("dice-prob-retries-fall", {})[2].cause == PLAN
+# the new experiments: read from their CSVs; a set without them: no data, the experiment is new
+def rows(name, pairs):
+    return {name: [{"mode": "timed", "counter": s, "threads": t, "ops_per_ms": y * (1 + 0.001 * k), "run": k}
+                   for s, t, y in pairs for k in range(3)]}
+for cid, name in (("dice-fig5-low-serial-better", "dice-fig5-low.csv"),
+                  ("dice-hotline-multilineadapt", "hot-line.csv")):
+    a = "Serial" if "serial" in cid else "MultilineAdapt"
+    assert v(run(cid, {}, rows(name, [(a, 2, 3.0), ("CAS", 2, 1.0)]))) == HOLDS, cid
+    assert v(run(cid, {}, rows(name, [(a, 2, 1.0), ("CAS", 2, 1.0)]))) == FAILS, cid
+    r = run(cid, {})
+    assert r[1] == NM and r[2].cause == DATA and "no data" in r[2] and "new" in r[2], r
+assert v(run("ayers-scalable-false-sharing", {}, rows("hot-line.csv", [("Scalable", 1, 10.0), ("Scalable", 2, 8.0)]))) == HOLDS
+assert v(run("ayers-scalable-false-sharing", {}, rows("hot-line.csv", [("Scalable", 1, 10.0), ("Scalable", 2, 20.0)]))) == FAILS
+# Ayers: one location (by construction), capping costs little, racing is costly under contention
+rb = lambda b: {("read-cost", "-bytes"): {"Scalable": {2: tri(b)}, "FetchAdd": {2: tri(8.0)}}}
+assert v(run("ayers-one-location", rb(8.0))) == HOLDS and v(run("ayers-one-location", rb(64.0))) == FAILS
+assert by["ayers-one-location"].by_construction
+cap = lambda r: rows("latency.csv", [("ScalableCapped", 2, r), ("Scalable", 2, 1.0)])
+assert v(run("ayers-capped-little-scalability", {}, cap(0.97))) == HOLDS
+assert v(run("ayers-capped-little-scalability", {}, cap(0.7))) == FAILS
+rc2 = lambda r: {H: {"Serial": {1: tri(10), 2: tri(r)}}}
+assert v(run("ayers-racing-contention-costly", rc2(5))) == HOLDS and v(run("ayers-racing-contention-costly", rc2(15))) == FAILS
+' "$plots"
+
+# What the report did not say (issue 28): the timer's real step, measured from the
+# values (read_ns moving in 10.02 ns steps while meta.json states 0.477 ns per tick),
+# said beside a read-cost claim; bimodal throughput (one run of three 3x the others)
+# flagged in the figure notes and in a claim naming that series at that count.
+check timer_step_and_bimodal_said "$py" -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from stats import BIMODAL_GAP, bimodal_split, timer_step
+from claims.core import Claim, Context, bimodal_notes, timing_notes
+assert bimodal_split([1.0, 1.01, 3.5])[:2] == (2, 1)
+assert bimodal_split([1.0, 1.05, 1.1]) is None and bimodal_split([1.0, 3.0]) is None
+assert bimodal_split([1.0, 1.0, BIMODAL_GAP * 1.01])
+step = timer_step([10.02 * k + 0.01 * (k % 3) for k in (6, 7, 8, 17, 18, 30)], 0.477)
+assert abs(step - 10.02) < 0.05, step
+assert abs(timer_step([0.477 * k for k in range(1, 9)], 0.477) - 0.477) < 1e-6
+assert timer_step([5.0, 6.0], 0.477) is None
+class RS:
+    def rows(self, name, mode):
+        return [{"read_ns": 10.02 * k} for k in (6, 7, 8, 17, 18)] if name == "read-cost.csv" else []
+    def meta(self, name):
+        return {"ns_per_tick": 0.477}
+class Panel:
+    ylabel, suffix = "throughput (ops/ms)", ""
+class Fig:
+    id, panels = "dice-fig5", [Panel()]
+def pt(v):
+    return {"values": sorted(v)}
+class Figs:
+    table = [Fig()]
+    stats = {("dice-fig5", ""): {"Morris": {2: pt([10, 10.2, 31])}, "RBO": {2: pt([5, 5.1, 5.2])}}}
+ctx = Context(RS(), Figs(), {"pus": 2})
+rc = Claim("r", "Dice §0", "its median read cost above", "read-cost", None)
+n = timing_notes(ctx, rc, "x")
+assert n and n[0].startswith("timer step here 10 ns") and "0.477 ns per tick" in n[0], n
+ar = Claim("a", "Dice §0", "Morris beats RBO", "dice-fig5", None)
+n = timing_notes(ctx, ar, "Morris/RBO: 2x at 2 thr")
+assert n == ["bimodal throughput: Morris at 2 thr: 1 of 3 runs 3x above the rest"], n
+assert timing_notes(ctx, ar, "Morris/RBO: 2x at 1 thr") == []
+assert "Morris at 2 thr" in bimodal_notes(ctx)["dice-fig5"][0] and "RBO" not in bimodal_notes(ctx)["dice-fig5"][0]
+' "$plots"
 
 # The general rules of plots/claims/core.py's RULES, each on its own: a "not
 # measurable" verdict carries its cause (machine, plan, data ...) and the report
@@ -648,13 +950,15 @@ check "error_claim_short_runs_not_measurable_at_this_count (${got%%|*})" \
 got=$(claim_field "$tmp/short" dice-array-error-low)
 check "array_error_claim_short_runs_not_measurable (${got%%|*})" \
 	sh -c 'case "$1" in "not measurable|at this count: "*) exit 0 ;; esac; exit 1' _ "$got"
-# The condition rule on the fixture: BFP-CSUP, exact in every 1-thread run, is left out
-# of the speed and accuracy comparisons with BFP-DUP; Morris, counting 200 k-26 M, is
-# not compared with CAS on a claim about low projected values.
+# The condition rule on the fixture: Morris, counting 200 k-26 M, is not compared with
+# CAS on a claim about low projected values (below); BFP-CSUP's speed against BFP-DUP's
+# has no contention condition in the paper: its exact 1-thread points are judged,
+# nothing left out (issue 28).
 got=$(claim_field "$tmp/short" dice-csup-speed-like-dup)
-check condition_exact_point_left_out_of_speed sh -c 'case "$1" in *"condition): 1 thr (dice-fig4-high): BFP-CSUP exact in every run"*) exit 0 ;; esac; exit 1' _ "$got"
+check condition_exact_point_kept_in_speed sh -c 'case "$1" in *"left out"*) exit 1 ;; *"1 thr high"*) exit 0 ;; esac; exit 1' _ "$got"
+# BFP-CSUP's accuracy claim spans the paper's 1-256 threads: its exact runs count.
 got=$(claim_field "$tmp/short" dice-csup-more-accurate)
-check condition_exact_point_left_out_of_accuracy sh -c 'case "$1" in *"left out: BFP-CSUP at 1 thr (low): exact in every run"*) exit 0 ;; esac; exit 1' _ "$got"
+check condition_exact_point_kept_in_accuracy sh -c 'case "$1" in *"left out"*) exit 1 ;; *"median |relative error|: BFP-CSUP"*) exit 0 ;; esac; exit 1' _ "$got"
 got=$(claim_field "$tmp/short" dice-morris-slower-than-cas-low)
 check "condition_low_count_not_measurable (${got%%|*})" \
 	sh -c 'case "$1" in "not measurable|every run counted far above a low projected value"*) exit 0 ;; esac; exit 1' _ "$got"
@@ -687,6 +991,11 @@ PYEOF
 got=$(claim_field "$tmp/paper" dice-bfpcsup-under-0.25pct)
 check "error_claim_paper_length_runs_judged (${got%%|*})" \
 	sh -c 'case "$1" in "holds|"*|"does not hold|"*) exit 0 ;; esac; exit 1' _ "$got"
+# BFP-CSUP's worst error "often close to zero" on the paper-length fixture: judged (its
+# 2 runs per point are below the 3 every claim needs, so the rule's verdict is said).
+got=$(claim_field "$tmp/paper" dice-csup-error-near-zero)
+check "new_claim_csup_error_near_zero_judged (${got%%|*})" \
+	sh -c 'case "$1" in "inconclusive|too few runs: 2 per point"*"the rule alone would say "*"BFP-CSUP points"*) exit 0 ;; esac; exit 1' _ "$got"
 check figdata_marks_mixed_modes grep -q '^# mixed_modes: MorrisAdapt@1thr MorrisAdapt@2thr' \
 	"$tmp/paper/figdata/dice-fig4-high.dat"
 check figdata_note_says_bimodal grep -q '^# note: bimodal: MorrisAdapt at 1 thr ended in different modes (exact 1, morris 1)' \

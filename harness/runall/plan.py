@@ -13,8 +13,15 @@ import subprocess
 from . import Failure
 
 # Every experiment of a full plan, in the order of --help.
-EXPERIMENTS = ["dice-fig3", "dice-fig4-low", "dice-fig4-high", "dice-fig5", "baselines",
-               "latency", "read-cost", "ayers", "ayers-tunable"]
+EXPERIMENTS = ["dice-fig3", "dice-fig4-low", "dice-fig4-high", "dice-fig5", "dice-fig5-low",
+               "hot-line", "baselines", "latency", "read-cost", "ayers", "ayers-tunable"]
+# The array of Dice §5.3 at low contention (results not shown in the paper: Serial does
+# better there); several hot counters sharing one cache line (Dice §5.3: MultilineAdapt
+# copes, the naive counters do not; Ayers's end notes: Scalable still suffers false
+# sharing). HOT_LINE counters of 8 bytes fill one 64-byte line; every thread picks
+# the hot one or a random one of them in turn, so all of them are hot.
+ARRAY_LOW_WORK = "98.89"
+HOT_LINE = 8
 
 # Protocol of each mode: warm-up and measured seconds (as scbench is given
 # them), runs per timed point, runs and grid steps of Ayers's count-to-N.
@@ -117,6 +124,8 @@ def points(mode, threads, reg):
     array = ",".join(reg.group("dice") + [v for v in reg.group("array")
                                           if v not in reg.group("dice")])
     errors = ",".join(reg.errors())
+    # several hot counters in one line: the Dice variants and Ayers's
+    hot = ",".join(reg.group("dice") + [v for v in reg.group("ayers") if v not in reg.group("dice")])
     maxt = threads[-1]
     lines = []
 
@@ -133,6 +142,9 @@ def points(mode, threads, reg):
         add("dice-fig4-low", "t%d" % t, dice, "--work=99 " + at)
         add("dice-fig4-high", "t%d" % t, dice, "--work=0 " + at)
         add("dice-fig5", "t%d" % t, array, "--counters=7500 --work=0 " + at)
+        add("dice-fig5-low", "t%d" % t, array, "--counters=7500 --work=%s %s" % (ARRAY_LOW_WORK,
+                                                                                at))
+        add("hot-line", "t%d" % t, hot, "--counters=%d --work=0 %s %s" % (HOT_LINE, WIDE, at))
         for w in (0, 99):
             add("baselines", "w%d-t%d" % (w, t), base, "--work=%d --threads=%d %s %s" % (w, t, WIDE, timed))
         add("latency", "t%d" % t, "all", "--latency --work=0 --threads=%d %s %s" % (t, WIDE, timed))

@@ -7,12 +7,13 @@ to (claims/core.py says what a Claim declares; claims/rules.py has the verdict
 rules shared by a family). A new family gets a new module, listed here.
 """
 
-from claims import (ayers_accuracy, ayers_cost, ayers_notes, dice_array, dice_design,
-                    dice_error, dice_scaling, dice_serial)
-from claims.core import NM_CAUSES, RULES, VERDICTS, Context, evaluate
+from claims import (ayers_accuracy, ayers_cost, ayers_more, ayers_notes, dice_array,
+                    dice_design, dice_error, dice_more, dice_scaling, dice_serial)
+from claims.core import NM_CAUSES, RULES, VERDICTS, Context, bimodal_notes, evaluate
 
-__all__ = ["CLAIMS", "MODULES", "NM_CAUSES", "RULES", "VERDICTS", "Context", "evaluate"]
+__all__ = ["CLAIMS", "MODULES", "NM_CAUSES", "RULES", "VERDICTS", "Context", "bimodal_notes",
+           "evaluate"]
 
 MODULES = [dice_serial, dice_scaling, dice_array, dice_error, dice_design, ayers_accuracy,
-           ayers_cost, ayers_notes]
+           ayers_cost, ayers_notes, dice_more, ayers_more]
 CLAIMS = [c for m in MODULES for c in m.CLAIMS]

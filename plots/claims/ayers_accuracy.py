@@ -168,7 +168,9 @@ DETAIL = "ayers-accuracy-detail"
 CLAIMS = [
     Claim("ayers-interlocked-exact", "Ayers, Accuracy",
           "Interlocked (FetchAdd) counts exactly: value/N = 1 at every N",
-          ACC, series_rule("FetchAdd", interlocked_exact)),
+          ACC, series_rule("FetchAdd", interlocked_exact),
+          by_construction="every increment is one atomic add of one, which cannot lose an "
+                          "update"),
     Claim("ayers-racing-loses-at-12", "Ayers, Accuracy",
           "Racing (Serial) already loses counts at N = 12 (Ayers: 12 threads, one increment "
           "each)",

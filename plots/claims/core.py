@@ -14,6 +14,9 @@ Standard library only.
 
 import re
 
+from stats import (BIMODAL_GAP, MEDIAN_TAIL, bimodal_split, group_stats, ratio_false_verdict,
+                   timer_step)
+
 HOLDS, FAILS, NM = "holds", "does not hold", "not measurable"
 CONSISTENT, INCONCLUSIVE, BY_CONSTRUCTION = "consistent with", "inconclusive", "by construction"
 # The verdicts and their meaning (REPORT.md's legend); plots/report.py's
@@ -67,6 +70,9 @@ def not_measurable(cause, text):
 # creation and the barrier); claims/rules.py's startup_dominated applies it.
 STARTUP_FACTOR = 10
 
+# The fewest runs whose min-max band alone reaches the noise rule's one-sided miss.
+FULL_CONFIDENCE_RUNS = next(n for n in range(1, 64) if 2.0 ** -n <= MEDIAN_TAIL)
+
 # The general rules every verdict follows, stated in REPORT.md (in this order). A
 # rule in plots/claims that changes what is judged where gets a line here.
 RULES = [
@@ -80,13 +86,30 @@ RULES = [
      "whole axis) is judged at every count measured in it and holds only if the range was "
      "measured; a failure at a measured count stands."),
     ("noise", "A comparison is decided at a point only if it clears its line by more than the "
-     "noise: a point where leaving one run out changes the answer, or where the line falls "
-     "inside the ratio of the two series' min-max bands, is inconclusive."),
+     "noise: a point where leaving one run out changes the answer (a point one run decides), "
+     "or where the line falls inside the interval on the ratio of the two medians, is "
+     "inconclusive. The interval is distribution-free (order statistics, no resampling and "
+     "no seed): each series' median lies in [x(k), x(n+1-k)] of its n sorted runs, k the "
+     "largest whose one-sided miss P(Bin(n, 1/2) < k) is at most %.4g%% (the min-max band, k "
+     "= 1, below %d runs), and the ratio's interval is [lo(a)/hi(b), hi(a)/lo(b)]. It "
+     "narrows as runs are added (about as 1/sqrt(n)), so more runs decide more points. Its "
+     "false-verdict rate under the null (the true ratio of medians on the line) is at most "
+     "2(1 - (1 - q(a))(1 - q(b))) for any distributions, q the one-sided misses: at most "
+     "%.3g%% with %d or more runs per series, %.3g%% at 5 and %.3g%% at 3, where the min-max band "
+     "is the best interval those runs give (each point's reason states its rate)."
+     % (100 * MEDIAN_TAIL, FULL_CONFIDENCE_RUNS,
+        100 * ratio_false_verdict(MEDIAN_TAIL, MEDIAN_TAIL), FULL_CONFIDENCE_RUNS,
+        100 * ratio_false_verdict(2.0 ** -5, 2.0 ** -5),
+        100 * ratio_false_verdict(2.0 ** -3, 2.0 ** -3))),
     ("condition", "A claim is judged only where the paper's condition applies: points where "
      "an adaptive counter never left its initial mode are left out of a claim about its "
      "switched mode (end_state), points where a probabilistic counter was exact in every run "
      "(it never left its precise mode by design, e.g. BFP-CSUP without contention) are left "
-     "out of speed and accuracy comparisons, a count-to-N time is compared only at N where "
+     "out only of the error-range claims about counters in their probabilistic mode (never "
+     "out of a comparison the paper states without a contention condition, such as "
+     "BFP-CSUP's speed against BFP-DUP's or the adaptive counters in the array), runs whose "
+     "BFP exponent saturated at its maximum are left out of the RSTDV bound they no longer "
+     "follow, a count-to-N time is compared only at N where "
      "every series takes at least %dx its start-up time (the time at the smallest N: \"at "
      "high counts\"), and a claim on low projected values only at counts that are low; "
      "points left out are named, and with none left the claim is not measurable."
@@ -97,6 +120,12 @@ RULES = [
      "measurable (runs too short)."),
     ("runs", "No claim is judged on fewer than %d runs per point (more where the claim says)."
      % MIN_RUNS),
+    ("what the timer and the runs hide", "Beside every read-cost claim on nanoseconds the "
+     "report states the timer's real step, measured from the values (the usual gap between "
+     "distinct readings), next to the ns per tick meta.json states: a difference below a step "
+     "is not resolved. A throughput point whose runs split in two by more than %gx is "
+     "bimodal (two regimes, not noise): its figure's notes list it, and so does every claim "
+     "that names that variant at that thread count." % BIMODAL_GAP),
     ("by construction", "A claim that holds because the harness or the algorithm makes it so "
      "(a calibration, an exact mode by definition) is listed apart and not counted."),
 ]
@@ -181,6 +210,12 @@ def f_rho(rho):
 
 # --- what a rule may ask ---------------------------------------------------------------
 
+# Experiments of run-all's plan with no figure yet (issue 28): their CSV, read by
+# Context.st as throughput by thread count; a set measured before they were planned
+# has none, and a claim on them is not measurable for that reason.
+EXPERIMENT_CSV = {"dice-fig5-low": "dice-fig5-low.csv", "hot-line": "hot-line.csv"}
+
+
 class Context:
     """The result set (rs), the figures' statistics (figs) and the machine (m)."""
 
@@ -191,17 +226,76 @@ class Context:
         self.cache = {}   # data shared by the rules of one family, by key
 
     def st(self, fid, panel=""):
-        """{series: {x: stats}} of a figure's panel, or None."""
-        return self.figs.stats.get((fid, panel))
+        """{series: {x: stats}} of a figure's panel, or None; for an experiment of
+        EXPERIMENT_CSV its median ops/ms by thread count, from its CSV."""
+        got = self.figs.stats.get((fid, panel))
+        if got is None and fid in EXPERIMENT_CSV and not panel and self.rs is not None:
+            rows = [r for r in self.rs.rows(EXPERIMENT_CSV[fid], "timed")
+                    if r.get("ops_per_ms") is not None]
+            if rows:
+                got = group_stats(rows, lambda r: r["counter"], lambda r: int(r["threads"]),
+                                  lambda r: r["ops_per_ms"])
+        return got
 
     def missing(self, fid):
         """Why figure fid has no statistics."""
+        if fid in EXPERIMENT_CSV:
+            return not_measurable(DATA, "no data: %s is an experiment new to run-all's plan "
+                                  "(issue 28), not in this result set; the next sweep "
+                                  "measures it" % EXPERIMENT_CSV[fid])
         for fig in self.figs.table:
             if fig.id == fid:
                 if self.rs.csv(fig.source) is None:
                     return "%s is not in this result set" % fig.source
                 return "%s has no usable rows" % fig.source
         return "no data"
+
+    def timer_note(self, name):
+        """What the timer of CSV name (read-cost.csv: read_ns; latency.csv: its
+        histograms' buckets) resolves, measured: its real step beside the ns per
+        tick its meta.json states; "" when it cannot be measured."""
+        key = ("timer", name)
+        if key not in self.cache:
+            tick = ((self.rs.meta(name) or {}).get("ns_per_tick")
+                    if self.rs is not None else None)
+            if name == "latency.csv":
+                found = self.rs.histograms(name) if self.rs is not None else None
+                hists = found[0] if found else {}   # (histograms, paths read)
+                # only buckets one tick wide can show the step (wider ones are the
+                # histogram's own log-linear resolution)
+                vals = [lo for h in hists.values() for (lo, hi), n in h.items()
+                        if n > 0 and tick and hi - lo <= 1.01 * tick]
+                what = "the occupied one-tick latency buckets"
+            else:
+                vals = [r.get("read_ns") for r in (self.rs.rows(name, "timed")
+                                                  if self.rs is not None else [])]
+                what = "the distinct read_ns values"
+            step = timer_step(vals, tick or 0.0) if tick else None
+            self.cache[key] = "" if step is None else (
+                "timer step here %.3g ns (measured: the usual gap between %s of %s; "
+                "meta.json states %.3g ns per tick)%s"
+                % (step, what, name, tick, "; a difference below a step is not resolved"
+                   if step > 1.5 * tick else ""))
+        return self.cache[key]
+
+    def bimodal(self):
+        """{(figure, panel): [(series, x, low runs, high runs, gap)]}: the throughput
+        points whose runs split in two (stats.bimodal_split)."""
+        if "bimodal" not in self.cache:
+            out = {}
+            for fig in getattr(self.figs, "table", []):
+                for panel in fig.panels:
+                    if not panel.ylabel.startswith("throughput"):
+                        continue
+                    st = self.figs.stats.get((fig.id, panel.suffix)) or {}
+                    for s, pts in st.items():
+                        for x in sorted(pts):
+                            sp = bimodal_split(pts[x]["values"])
+                            if sp:
+                                out.setdefault((fig.id, panel.suffix), []).append(
+                                    (s, x) + sp)
+            self.cache["bimodal"] = out
+        return self.cache["bimodal"]
 
     def count_rows(self, name):
         return self.rs.rows(name, "count")
@@ -346,6 +440,43 @@ def emulated_reason(ctx, c):
             % emu.get("hypervisor", "unknown"))
 
 
+def bimodal_text(points):
+    """'MultilineAdapt at 2 thr: 1 of 3 runs 1.4x above the rest; ...'."""
+    return "; ".join("%s at %g thr: %d of %d runs %.2gx %s the rest" % (
+        s, x, min(lo, hi), lo + hi, g, "above" if hi <= lo else "below")
+        for s, x, lo, hi, g in points)
+
+
+def bimodal_notes(ctx):
+    """{figure id: the note on its bimodal throughput points} (REPORT.md's figures)."""
+    out = {}
+    for (fid, panel), pts in sorted(ctx.bimodal().items()):
+        out.setdefault(fid, []).append(
+            "bimodal throughput%s (runs split by more than %gx, two regimes rather than "
+            "noise; a median of them is one regime's): %s"
+            % (" (%s)" % panel.lstrip("-") if panel else "", BIMODAL_GAP, bimodal_text(pts)))
+    return out
+
+
+def timing_notes(ctx, c, measured):
+    """The notes said beside claim c's measurement: the timer's real step for a
+    read-cost claim on ns, the bimodal throughput points of its figures among the
+    series it names at the thread counts its measurement names."""
+    out = []
+    figs = [f.strip() for f in c.figure.split(",")]
+    if "read-cost" in figs and ("read cost" in c.text or "ns of a get" in c.text
+                                or "ns per get" in c.text):
+        note = ctx.timer_note("read-cost.csv")
+        if note:
+            out.append(note)
+    pts = [p for (fid, _), ps in ctx.bimodal().items() if fid in figs for p in ps
+           if re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(p[0]), c.text)
+           and re.search(r"\b%g thr" % p[1], measured or "")]
+    if pts:
+        out.append("bimodal throughput: " + bimodal_text(pts))
+    return out
+
+
 def evaluate(ctx, claims):
     """Every claim's entry of claims.json, in order. A rule decides the verdict
     and says first why a claim is not measurable; then, whatever the rule says:
@@ -391,6 +522,9 @@ def evaluate(ctx, claims):
             reason = "%s; by design: %s" % (reason, c.design_note)
         if c.by_construction and verdict in (HOLDS, CONSISTENT):
             verdict, reason = BY_CONSTRUCTION, "%s; measured: %s" % (c.by_construction, reason)
+        notes = timing_notes(ctx, c, measured)
+        if notes and verdict != NM:
+            measured = "; ".join([measured] + notes) if measured else "; ".join(notes)
         entry = {"id": c.id, "source": c.source, "claim": c.text, "figure": c.figure,
                  "measured": measured, "verdict": verdict, "reason": reason, "runs": runs}
         if verdict == NM:

@@ -10,8 +10,10 @@ CLAIMS = [
           "consistently loses over 90% of its increments",
           "dice-fig6-high", serial_error_above(90.0, "min"), threads=32),
     Claim("dice-serial-99pct-256", "Dice §5.1",
-          "At 0% external work and 256 threads Serial's relative error exceeds 99%",
-          "dice-fig6-high", serial_error_above(99.0, "median"), threads=256),
+          "At 0% external work and 256 threads Serial's relative error consistently exceeds "
+          "99% (verdict: every run, the least of the runs, above 99%, as for its twin claim "
+          "of Dice §1)",
+          "dice-fig6-high", serial_error_above(99.0, "min"), threads=256),
     Claim("dice-serial-75pct-64", "Dice §5.1",
           "With low contention (99.01% external work; judged on the 99% runs of Fig. 6) Serial's "
           "relative error exceeds 75% at 64 threads and more",

@@ -9,8 +9,17 @@ import math
 from claims.core import (CONDITION, CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM,
                          STARTUP_FACTOR, f_n, f_pct, f_rate, f_ratio, not_measurable)
 from endstates import never_switched
-from stats import percentile
+from stats import median_interval, percentile, ratio_false_verdict
 
+
+
+# The paper's own scale of words (Dice §5.1): it calls a gap of a few percent "slightly
+# lower" throughput and still counts that counter among those that "perform similarly".
+# So in its claims "similar" is a spread within FEW_PERCENT (up to 10%), "slightly" a
+# gain above 1 within it, and "significantly" a gain beyond it.
+FEW_PERCENT = 1.1
+# "About x": within a factor ABOUT of x, either side.
+ABOUT = 2.0
 
 
 def verdict(ok, yes, no):
@@ -78,13 +87,22 @@ def div(a, b):
     return a / b if b > 0 else float("inf")
 
 
-def ratio_point(pa, pb, ok, band=True):
+def ratio_interval(va, vb):
+    """(lo, hi, rate): the interval on median(a)/median(b) from the two series'
+    order-statistic median intervals (stats.median_interval), and the most it
+    decides a ratio on its line under the null (stats.ratio_false_verdict)."""
+    la, ha, qa = median_interval(va)
+    lb, hb, qb = median_interval(vb)
+    return div(la, hb), div(ha, lb), ratio_false_verdict(qa, qb)
+
+
+def ratio_point(pa, pb, ok):
     """(median(a)/median(b), ok of it, fragile): fragile is why the point clears
     its line by less than the noise (the "noise" rule), or "": the ratio's
     verdict changes when one run of a or of b is left out, or the line falls
-    inside the ratio of the min-max bands [min(a)/max(b), max(a)/min(b)] (band:
-    the values are repeated measurements of one quantity, not a sample of a
-    distribution such as the errors of many runs)."""
+    inside the interval on the ratio of medians (ratio_interval: each median's
+    distribution-free order-statistic interval; it narrows as runs are added,
+    unlike the min-max bands it replaced, which only widen)."""
     r = div(pa["median"], pb["median"])
     base = ok(r)
     alts = [ok(div(a, pb["median"])) for a in loo_medians(pa["values"])]
@@ -92,11 +110,13 @@ def ratio_point(pa, pb, ok, band=True):
     if any(x != base for x in alts):
         return r, base, "one run decides it: leaving one run out changes the answer"
     va, vb = pa["values"], pb["values"]
-    if band and len(va) > 1 and len(vb) > 1:
-        lo, hi = div(min(va), max(vb)), div(max(va), min(vb))
+    if len(va) > 1 and len(vb) > 1:
+        lo, hi, rate = ratio_interval(va, vb)
         if ok(lo) != base or ok(hi) != base:
-            return r, base, ("within the noise: the ratio of the min-max bands, %s-%s, "
-                             "straddles the line" % (f_ratio(lo), f_ratio(hi)))
+            return r, base, ("within the noise: the interval on the ratio of medians, %s-%s "
+                             "(%d and %d runs; false-verdict rate on the line at most %.3g%%), "
+                             "straddles the line" % (f_ratio(lo), f_ratio(hi), len(va),
+                                                     len(vb), 100 * rate))
     return r, base, ""
 
 
@@ -290,15 +310,24 @@ def one_thread_work_ratio(variant, judge):
     return rule
 
 
-def rstdv_within(variant, bound_of, limit_only=False):
+def rstdv_within(variant, bound_of, limit_only=False, outside=None):
     """The RMS relative error of every timed run of variant (dice-fig4-low/high)
     within bound_of(params), allowing two standard errors of an RMS of k values.
     limit_only: the paper's bound holds only as the count tends to infinity (a
-    heuristic at any finite count), and the measurement says so."""
+    heuristic at any finite count), and the measurement says so. outside(row):
+    why a run has left the process the bound describes (the "condition" rule),
+    or None; such runs are named and not judged."""
     def rule(ctx, c):
         rows = ctx.timed_rows(("dice-fig4-low.csv", "dice-fig4-high.csv"), [variant])
+        left = [(r, outside(r)) for r in rows if outside and outside(r)]
+        rows = [r for r in rows if not (outside and outside(r))]
+        left_text = ("; left out (outside the claim's condition): %d runs, %s"
+                     % (len(left), left[0][1]) if left else "")
         k = len(rows)
         if not k:
+            if left:
+                return left_text[2:], NM, not_measurable(CONDITION, "every run of %s is "
+                                                         "outside the claim's condition" % variant)
             return "", NM, "no run of %s in dice-fig4-low/high.csv" % variant
         rms = math.sqrt(sum(r["rel_error"] ** 2 for r in rows) / k)
         bound = max(bound_of(r["params_map"]) for r in rows)
@@ -310,7 +339,7 @@ def rstdv_within(variant, bound_of, limit_only=False):
                 % (k, f_pct(100 * rms), f_pct(100 * bound), tol, k, f_n(ops[0]), f_n(ops[-1]),
                    "(the paper's bound holds only in the limit: at these counts it is the "
                    "heuristic the paper uses)" if limit_only else
-                   "(the bound holds at every count, so runs of any length test it)"))
+                   "(the bound holds at every count, so runs of any length test it)")) + left_text
         if rms <= bound:
             return meas, HOLDS, "RMS within the bound", k
         if rms <= bound * tol:
