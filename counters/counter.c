@@ -413,6 +413,17 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 		c->head.mode = SC_HEAD_SHARDED_;
 		c->head.sharded = *(const sc_sharded_t *)c->obj; /* the slot pointer, fixed by init */
 		c->head.sharded_cfg = *(const sc_sharded_cfg *)c->t.cfg;
+	} else if (c->id == SC_ID_percpu) {
+		/* the array and its shape, fixed by init (sc_percpu_add's arguments) */
+		c->head.mode = SC_HEAD_PERCPU_;
+		c->head.percpu_slot0 = (unsigned char *)(void *)((const sc_percpu_t *)c->obj)->slots;
+		c->head.percpu_stride = sizeof(sc_padded_u64);
+		c->head.percpu_slots = ((const sc_percpu_cfg *)c->t.cfg)->cpus;
+	} else if (c->id == SC_ID_percpu_group) {
+		c->head.mode = SC_HEAD_PERCPU_; /* as PerCPU: sc_percpu_group_add's arguments */
+		c->head.percpu_slot0 = ((const sc_percpu_group_t *)c->obj)->col;
+		c->head.percpu_stride = ((const sc_percpu_group_cfg *)c->t.cfg)->row;
+		c->head.percpu_slots = ((const sc_percpu_group_cfg *)c->t.cfg)->cpus;
 	} else {
 		c->head.mode = SC_HEAD_CALL_;
 	}

@@ -75,6 +75,7 @@
 
 #include "sc_common.h"
 #include "sc_distributed.h"
+#include "sc_rseq.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,7 +105,9 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
  * variant that reads the thread's node, whose freshness the library checks,
  * or one that draws from a per-variant stream, Scalable runtime=dotnet;
  * SC_HEAD_SHARDED_ for Sharded, whose increment is inlined on the head's
- * copies of its slot pointer and thread count). sc_counter_tls_ is the
+ * copies of its slot pointer and thread count; SC_HEAD_PERCPU_ for PerCPU and
+ * PerCPUGroup, whose restartable-sequence add (sc_rseq.h) is inlined on the
+ * head's copies of the counter's per-CPU array and needs no context). sc_counter_tls_ is the
  * calling thread's context, made by the library on the thread's first call
  * (ready = 1 from then on), in initial-exec TLS: the inlined code reads it
  * with one load relative to the thread pointer, no call.
@@ -114,7 +117,8 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 enum {
 	SC_HEAD_CALL_ = 0,    /* the thread's own context, one indirect call */
 	SC_HEAD_SHARDED_ = 1, /* the same, and Sharded's increment inlined whole (no call) */
-	SC_HEAD_SLOW_ = 2     /* the context from sc_counter_context_ (node, seeded stream) */
+	SC_HEAD_SLOW_ = 2,    /* the context from sc_counter_context_ (node, seeded stream) */
+	SC_HEAD_PERCPU_ = 4   /* no context: the per-CPU add inlined (PerCPU, PerCPUGroup) */
 };
 
 typedef struct sc_counter_head_ {
@@ -125,6 +129,9 @@ typedef struct sc_counter_head_ {
 	uint32_t mode;             /* SC_HEAD_*_ */
 	sc_sharded_cfg sharded_cfg; /* SC_HEAD_SHARDED_: copies of the counter's (read-only */
 	sc_sharded_t sharded;       /* after init), one load each from here */
+	unsigned char *percpu_slot0; /* SC_HEAD_PERCPU_: the counter's per-CPU array */
+	size_t percpu_stride;        /* (sc_percpu_add_at's slot0, stride, slots), */
+	uint32_t percpu_slots;       /* read-only after init */
 } sc_counter_head_;
 
 typedef struct sc_counter_tls_t_ {
@@ -154,11 +161,19 @@ extern __thread sc_counter_tls_t_ sc_counter_tls_ __attribute__((tls_model("init
 
 #if defined(SC_COUNTER_HAVE_TLS_) && !defined(SC_COUNTER_NO_INLINE)
 
+/*
+ * The calling thread's context for an increment in mode, or NULL when the
+ * increment is PerCPU's (SC_HEAD_PERCPU_), which reads none. One test on
+ * the common path: ready is 0 or 1, and of the modes only SC_HEAD_SLOW_ has
+ * bit 1 and only SC_HEAD_PERCPU_ bit 2; the rest only once that test fails.
+ */
 static inline sc_thread *sc_counter_ctx_(uint32_t mode, const sc_counter *c)
 {
-	/* one test for both: ready is 0 or 1, and of the modes only SC_HEAD_SLOW_ has bit 1 */
-	if (__builtin_expect(((sc_counter_tls_.ready ^ 1u) | (mode & SC_HEAD_SLOW_)) == 0, 1))
+	if (__builtin_expect(((sc_counter_tls_.ready ^ 1u) | (mode & (SC_HEAD_SLOW_ | SC_HEAD_PERCPU_))) == 0,
+	                     1))
 		return &sc_counter_tls_.ctx;
+	if (mode & SC_HEAD_PERCPU_)
+		return NULL;
 	return sc_counter_context_(c);
 }
 
@@ -167,10 +182,15 @@ static inline void sc_counter_inc(sc_counter *c)
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
 	uint32_t mode = h->mode;
 	sc_thread *t = sc_counter_ctx_(mode, c);
+	/* PerCPU's add, which reads no context: the restartable sequence, inlined. */
+	if (t == NULL) {
+		sc_percpu_add_at(h->percpu_slot0, h->percpu_stride, h->percpu_slots, 1);
+		return;
+	}
 	/*
 	 * Sharded's increment is a load and a store of the thread's own slot,
-	 * cheaper than any call: inlined here (the one variant that is), on the
-	 * head's copies of its slot pointer and thread count.
+	 * cheaper than any call: inlined here, on the head's copies of its slot
+	 * pointer and thread count.
 	 */
 	if (mode == SC_HEAD_SHARDED_) {
 		sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, t);
@@ -182,7 +202,12 @@ static inline void sc_counter_inc(sc_counter *c)
 static inline void sc_counter_add(sc_counter *c, uint64_t n)
 {
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
-	h->add(h->obj, h->cfg, sc_counter_ctx_(h->mode, c), n);
+	sc_thread *t = sc_counter_ctx_(h->mode, c);
+	if (t == NULL) {
+		sc_percpu_add_at(h->percpu_slot0, h->percpu_stride, h->percpu_slots, n);
+		return;
+	}
+	h->add(h->obj, h->cfg, t, n);
 }
 #else
 void sc_counter_inc(sc_counter *c);
