@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_api.c - the per-variant API beyond the increment, for all 19
- * variants through the registry: add(n) of the precise variants is exact
+ * test_api.c - the per-variant API beyond the increment, for every
+ * variant through the registry: add(n) of the precise variants is exact
  * (one thread, and 8 threads mixing adds and increments) and wraps at the top
  * of each variant's range, Serial's add never
  * overshoots, and no thread index or node id, however large, makes any

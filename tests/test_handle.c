@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_handle.c - the handle API (sc_counter.h) for all 19 variants: threads
+ * test_handle.c - the handle API (sc_counter.h) for every variant: threads
  * that never register get contexts of their own; precise counters are exact
  * from 8 threads and from more threads than they have slots; Batched hands
  * over a thread's held increments when the thread exits; read_and_reset
