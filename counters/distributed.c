@@ -6,13 +6,13 @@
 #include <scounters/sc_distributed.h>
 
 #include <stdio.h>
-#include <unistd.h>
 
 /* The OS's configured CPU count, for env->cpus == 0 (as sc_env_default). */
 static uint32_t os_cpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-	return n > 0 ? (uint32_t)n : 1;
+	sc_env env;
+	sc_env_default(&env); /* its cpus: the one place that asks the OS */
+	return env.cpus;
 }
 
 /* Validate a slot count taken from the environment (threads or CPUs). */

@@ -9,14 +9,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 /* ---- sc_pcgroup ------------------------------------------------------------------ */
 
 static uint32_t os_cpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-	return n > 0 ? (uint32_t)n : 1;
+	sc_env env;
+	sc_env_default(&env); /* its cpus: the one place that asks the OS */
+	return env.cpus;
 }
 
 /* The word of counter i in row r. */
@@ -69,11 +69,7 @@ void sc_pcgroup_destroy(sc_pcgroup *g)
 /* Counter i's raw value: the sum of its CPU and overflow words. */
 static uint64_t raw(const sc_pcgroup *g, uint32_t i)
 {
-	uint64_t sum = 0;
-	for (uint32_t r = 0; r <= g->slots; r++)
-		/* relaxed: monotone words; a sum needs no ordering (sc_group.h). */
-		sum += atomic_load_explicit(word(g, r, i), memory_order_relaxed);
-	return sum;
+	return sc_pcgroup_column_sum_(g->rows + (size_t)i * 8, g->row, g->slots);
 }
 
 uint64_t sc_pcgroup_get(const sc_pcgroup *g, uint32_t i)
@@ -91,35 +87,25 @@ uint64_t sc_pcgroup_get(const sc_pcgroup *g, uint32_t i)
 }
 
 /*
- * out[i] = the raw sum of every counter, row by row (each row is read in
- * order, the way it lies in memory), after the origins were loaded into
- * o[] with acquire (see sc_pcgroup_get).
+ * Add every counter's raw sum to out[i], row by row (each row read in
+ * order, the way it lies in memory). Callers load the origins first, with
+ * acquire (see sc_pcgroup_get).
  */
-static void raw_all(const sc_pcgroup *g, uint64_t *out)
+static void add_raw_all(const sc_pcgroup *g, uint64_t *out)
 {
-	for (uint32_t i = 0; i < g->n; i++)
-		out[i] = 0;
 	for (uint32_t r = 0; r <= g->slots; r++)
 		for (uint32_t i = 0; i < g->n; i++)
-			/* relaxed: as in raw(). */
+			/* relaxed: monotone words (sc_pcgroup_column_sum_). */
 			out[i] += atomic_load_explicit(word(g, r, i), memory_order_relaxed);
 }
 
 void sc_pcgroup_get_all(const sc_pcgroup *g, uint64_t *out)
 {
-	/*
-	 * The origins first, then the words: the same order as sc_pcgroup_get.
-	 * The origins are kept in out's place by subtracting them afterwards:
-	 * out first holds minus the origins, and raw sums are added to it.
-	 */
-	uint64_t *neg = out;
+	/* out starts at minus each origin (loaded first, as sc_pcgroup_get does). */
 	for (uint32_t i = 0; i < g->n; i++)
 		/* acquire: as in sc_pcgroup_get. */
-		neg[i] = 0 - atomic_load_explicit(origin(g, i), memory_order_acquire);
-	for (uint32_t r = 0; r <= g->slots; r++)
-		for (uint32_t i = 0; i < g->n; i++)
-			/* relaxed: as in raw(). */
-			out[i] += atomic_load_explicit(word(g, r, i), memory_order_relaxed);
+		out[i] = 0 - atomic_load_explicit(origin(g, i), memory_order_acquire);
+	add_raw_all(g, out);
 }
 
 void sc_pcgroup_read_and_reset(sc_pcgroup *g, uint64_t *out)
@@ -138,8 +124,11 @@ void sc_pcgroup_read_and_reset(sc_pcgroup *g, uint64_t *out)
 		for (uint32_t i = 0; i < g->n; i++)
 			/* acquire: as in sc_pcgroup_get. */
 			o[i] = atomic_load_explicit(origin(g, i), memory_order_acquire);
-	if (o)
-		raw_all(g, out);
+	if (o) {
+		for (uint32_t i = 0; i < g->n; i++)
+			out[i] = 0;
+		add_raw_all(g, out);
+	}
 	for (uint32_t i = 0; i < g->n; i++) {
 		uint64_t old, now;
 		if (o) {
@@ -357,6 +346,6 @@ int sc_percpu_group_describe(const sc_percpu_group_t *c, const sc_percpu_group_c
                              char *buf, size_t size)
 {
 	(void)c;
-	return snprintf(buf, size, "path=%s;slots=%u;counters=%u;row=%zu", sc_percpu_path(),
-	                cfg->cpus, cfg->pool ? cfg->pool->g.n : 0, cfg->row);
+	/* a counter exists only once its table reserved the group */
+	return sc_pcgroup_describe(&cfg->pool->g, buf, size);
 }

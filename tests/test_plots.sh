@@ -301,10 +301,10 @@ for n in (3, 10, 30, 100):
     assert decided[(1.0, n)] <= 100 * ratio_false_verdict(q, q), (n, decided[(1.0, n)])
 ' "$plots"
 
-# Stubs of the claim tests of issue 28: a point of runs (pt, tri: three runs 0.1% apart),
+# Test doubles for the claim tests of issue 28: a point of runs (pt, tri: three runs 0.1% apart),
 # the figures' statistics (Figs), a result set of CSV rows (RS), and run(): one claim'"'"'s
 # rule on them.
-CLAIM_STUBS='
+CLAIM_FAKES='
 import sys
 sys.path.insert(0, sys.argv[1])
 from claims import CLAIMS
@@ -343,7 +343,7 @@ def run(cid, stats, files=None, m=None, timed=None, count_rows=None):
 # paper names no contention condition); BFP-DUP's RSTDV bound is judged only on runs
 # whose exponent did not saturate at SC_BFP_EXP_MAX; Interlocked's exactness and
 # Sharded's size hold by construction.
-check verdicts_by_papers_conditions "$py" -B -c "$CLAIM_STUBS"'
+check verdicts_by_papers_conditions "$py" -B -c "$CLAIM_FAKES"'
 from claims.core import CONDITION, FAILS, HOLDS, NM
 from claims.dice_error import bfp_exp_max, exponent_saturated
 fast = {("dice-fig4-high", ""): {"Serial": {1: pt([21, 21.5, 22])}, "CAS": {1: pt([1, 1.01, 1.02])}}}
@@ -377,7 +377,7 @@ assert bc["ayers-interlocked-exact"] and bc["ayers-sharded-size"]
 # few percent (rules.FEW_PERCENT); "about 20x" with both sides (rules.ABOUT);
 # MultilineAdapt's space half; "at high counts" above 2^(T+1); BFP-CSUP's accuracy with
 # its exact runs kept over 1-256 threads; the inflated read needs two real nodes.
-check paraphrases_faithful "$py" -B -c "$CLAIM_STUBS"'
+check paraphrases_faithful "$py" -B -c "$CLAIM_FAKES"'
 from claims.core import FAILS, HOLDS
 from claims.rules import ABOUT, FEW_PERCENT
 # every run: a median above 99% with one run at 98% does not hold
@@ -430,7 +430,7 @@ assert FEW_PERCENT == 1.1
 # for it: one that holds and one that does not (or why it is not measurable); the two
 # experiments new to run-all's plan (dice-fig5-low.csv, hot-line.csv) are read from
 # their CSVs, and a set without them says so (no data: the experiment is new).
-check new_claims_rules "$py" -B -c "$CLAIM_STUBS"'
+check new_claims_rules "$py" -B -c "$CLAIM_FAKES"'
 from claims.core import DATA, FAILS, HOLDS, MACHINE, NM, PLAN, evaluate
 def ev(cid, stats, files=None, m=None):
     c = by[cid]

@@ -221,16 +221,26 @@ static inline void sc_percpu_group_inc(sc_percpu_group_t *c, const sc_percpu_gro
 	sc_percpu_group_add(c, cfg, t, 1);
 }
 
-/* The raw sum of the counter's CPU and overflow words, relaxed loads (monotone words). */
+/*
+ * Not for programs: the raw sum of one counter's CPU words and overflow word
+ * (slots + 1 words from col, row bytes apart), relaxed loads: the words are
+ * monotone, so a sum needs no ordering (as every distributed counter's).
+ */
+static inline uint64_t sc_pcgroup_column_sum_(const unsigned char *col, size_t row, uint32_t slots)
+{
+	uint64_t sum = 0;
+	for (uint32_t r = 0; r <= slots; r++)
+		/* relaxed: see above. */
+		sum += atomic_load_explicit((const SC_ATOMIC(uint64_t) *)(const void *)(col + r * row),
+		                            memory_order_relaxed);
+	return sum;
+}
+
+/* The raw sum of the counter's CPU and overflow words. */
 static inline uint64_t sc_percpu_group_get(const sc_percpu_group_t *c,
                                            const sc_percpu_group_cfg *cfg)
 {
-	uint64_t sum = 0;
-	for (uint32_t r = 0; r <= cfg->cpus; r++)
-		/* relaxed: as every distributed counter's sum (sc_distributed.h). */
-		sum += atomic_load_explicit((const SC_ATOMIC(uint64_t) *)(const void *)(c->col + r * cfg->row),
-		                            memory_order_relaxed);
-	return sum;
+	return sc_pcgroup_column_sum_(c->col, cfg->row, cfg->cpus);
 }
 
 SC_API_END
