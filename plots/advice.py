@@ -13,7 +13,7 @@ one Scenario(...) to SCENARIOS. Standard library only.
 """
 
 from claims.core import MIN_RUNS, f_rate
-from resultset import load_text
+from resultset_summary import load_text
 from stats import median
 
 PRECISE = ("precise",)
@@ -235,7 +235,7 @@ def advise(rs, figs):
 
 def set_caveats(machine):
     """Why every answer of a set is provisional, from its machine summary
-    (resultset.machine_summary): [(headline, detail)]; [] when none. A busy
+    (resultset_summary.machine_summary): [(headline, detail)]; [] when none. A busy
     machine (its runs measure the other load too), an emulated CPU (its
     timings measure the emulator)."""
     out = []

@@ -18,7 +18,9 @@ the report computes a statistic:
                               one entry per usage scenario
 
 This file only wires the parts together:
-  resultset.py   reading the CSVs and .meta.json; the machine summary
+  resultset.py   reading the CSVs and .meta.json
+  resultset_summary.py  the machine summary (machine, protocol, load, restriction)
+  writing.py     writing every file at once
   stats.py       the statistics (median, percentiles, Spearman)
   envelopes.py   the analytic envelopes and models
   figures.py     the figure table, one entry per figure id (built by figbuild.py)
@@ -47,7 +49,8 @@ import consistency  # noqa: E402
 from figbuild import Figures  # noqa: E402
 from figures import FIGURES  # noqa: E402
 from resultset import ResultSet, ResultSetError, is_result_set  # noqa: E402
-from resultset import machine_summary, write_atomically  # noqa: E402
+from resultset_summary import machine_summary  # noqa: E402
+from writing import write_atomically  # noqa: E402
 from stats import PCT_METHOD  # noqa: E402
 
 

@@ -15,8 +15,8 @@ import os
 
 import figdata
 from endstates import end_modes, end_state_reading, modes_text
-from resultset import (SOURCES, NOT_RECORDED, ResultSet, ResultSetError, machine_summary,
-                       threshold_of)
+from resultset import SOURCES, NOT_RECORDED, ResultSet, ResultSetError, threshold_of
+from resultset_summary import machine_summary
 from stats import (HIST_PCT_METHOD, PCT_METHOD, STATS_TEXT, group_stats,
                    histogram_percentile, percentile, pool_histograms, summarize)
 

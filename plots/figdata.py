@@ -24,7 +24,7 @@ Standard library only.
 
 import math
 
-from resultset import write_atomically
+from writing import write_atomically
 
 COLUMNS = ["series", "x", "n", "median", "min", "max", "mean", "p5", "p95",
            "env_lo", "env_hi"]

@@ -19,7 +19,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
 from runall.guard import guarded  # noqa: E402
 from advice import set_caveats  # noqa: E402
-from resultset import load_text, write_atomically  # noqa: E402
+from resultset_summary import load_text  # noqa: E402
+from writing import write_atomically  # noqa: E402
 
 
 # How each verdict of claims.json is written: in a row, and counted in the summary

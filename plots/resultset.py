@@ -1,23 +1,18 @@
 # SPDX-License-Identifier: MIT
-"""Reading a result set: the scbench CSVs (schema: results/README.md), their
-.meta.json sidecars, and the summary of the machine and protocol that the
-report's header and the claims' "not measurable" reasons use.
+"""Reading a result set: the scbench CSVs (schema: results/README.md) and their
+.meta.json sidecars (ResultSet), and whether a directory is a result set.
 Every number read back is checked here, in one place (check_number, the
 ranges in COLUMNS): a value that is not a finite number in its column's range
-is a ResultSetError, one line naming the file, line and column. Every file
-the plots write goes through write_atomically.
+is a ResultSetError, one line naming the file, line and column. The summary
+of the machine and protocol is plots/resultset_summary.py; every file the
+plots write goes through plots/writing.py.
 Standard library only.
 """
 
 import csv
-import glob
-import io
 import json
 import math
 import os
-import random
-import re
-import string
 
 # Every CSV run-all.sh writes (doc/design.md §6); the figure table names its sources among them.
 SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
@@ -97,72 +92,6 @@ def read_text_rows(path, shown):
         raise ResultSetError("%s: not a CSV file: %s" % (shown, e))
     except OSError as e:
         raise ResultSetError("%s: %s" % (shown, e.strerror or e))
-
-
-def _remove_stale_temps(path):
-    for old in glob.glob(glob.escape(path) + ".tmp.??????") + [path + ".tmp"]:
-        try:
-            if os.path.isfile(old) and not os.path.islink(old):
-                os.remove(old)
-        except OSError:
-            pass
-
-
-def write_atomically(path, text):
-    """Replace path by text (str, written as UTF-8, or bytes: an image) all at
-    once: written to path.tmp.XXXXXX in its
-    directory (such files a SIGKILL left are removed first), synced, given the
-    mode of the file it replaces (a new one: 0666 less the umask), renamed.
-    OSError when that fails; path is then as it was."""
-    _remove_stale_temps(path)
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        mode = 0o666 & ~mask
-    for _ in range(100):
-        tmp = "%s.tmp.%s" % (path, "".join(random.choice(string.ascii_letters + string.digits)
-                                            for _ in range(6)))
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            break
-        except FileExistsError:
-            continue
-    try:
-        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
-              os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def csv_field(v):
-    """A value as a CSV field the plots write: a float to 6 significant digits,
-    None empty, infinity "inf"."""
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return "inf" if math.isinf(v) else "%.6g" % v
-    return str(v)
-
-
-def csv_text(columns, rows):
-    """A CSV (header, then one line per dict of rows) as text, for write_atomically."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns)
-    for r in rows:
-        w.writerow([csv_field(r[c]) for c in columns])
-    return buf.getvalue()
 
 
 def parse_params(text):
@@ -326,162 +255,8 @@ class ResultSet:
         return m
 
 
-def option_of(cmd, name):
-    for a in cmd or []:
-        if a.startswith("--%s=" % name):
-            return a.split("=", 1)[1]
-    return None
-
-
-DATE_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
-
-
-def meta_dates(meta):
-    """The UTC start dates a meta.json speaks for: its own "date" and, for a
-    set merged by run-all.sh, the first and last of its parts' (run_all's
-    first_date and last_date). Only well-formed dates; anything else is
-    ignored, never shown."""
-    ra = meta.get("run_all") if isinstance(meta.get("run_all"), dict) else {}
-    found = [meta.get("date"), ra.get("first_date"), ra.get("last_date")]
-    return [t for t in found if isinstance(t, str) and DATE_RE.match(t)]
-
-
-def schema_version(meta):
-    """The schema version of a .meta.json (results/README.md): 1 when it has no key."""
-    v = meta.get("schema_version")
-    return v if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 1000 else 1
-
-
 def is_result_set(path):
     """Does directory path hold a result set (one of SOURCES, or a run-all.conf)?"""
     return os.path.isdir(path) and (any(os.path.isfile(os.path.join(path, n)) for n in SOURCES)
                                     or os.path.isfile(os.path.join(path, "run-all.conf")))
 
-
-def runs_per_point(meta, cmd):
-    """Runs of each point: run-all.sh's record when it split them over invocations
-    (meta.json "run_all", results/README.md), else the invocation's --runs."""
-    per = (meta.get("run_all") or {}).get("runs_per_point")
-    return str(per) if per else option_of(cmd, "runs") or "5 (default)"
-
-
-def cpu_emulation(metas):
-    """The meta.json `cpu_emulation` record (schema 4) as {"hypervisor": text,
-    "emulated": True/False/None}: emulated if any file says so; None when no
-    file records it. Validated: anything else is read as unknown."""
-    recs = [mm.get("cpu_emulation") for _, mm in metas]
-    recs = [r for r in recs if isinstance(r, dict)]
-    if not recs:
-        return None
-    flags = [r.get("emulated") for r in recs]
-    names = sorted(set(str(r.get("hypervisor"))[:32] for r in recs
-                       if isinstance(r.get("hypervisor"), str)))
-    emulated = True if True in flags else (False if flags and all(f is False for f in flags)
-                                           else None)
-    return {"hypervisor": ", ".join(names) or "unknown", "emulated": emulated}
-
-
-def load_summary(rs):
-    """{"runs", "busy_runs", "rule"} over the set's CSVs with a busy column
-    (results/README.md, columns 30-34), or None when none has one."""
-    busy = total = 0
-    rule = None
-    for name in SOURCES:
-        for r in rs.csv(name) or []:
-            if r.get("busy") is not None:
-                total += 1
-                busy += r.get("busy") == 1
-        rule = rule or ((rs.meta(name) or {}).get("load") or {}).get("busy_rule")
-    if not total:
-        return None
-    return {"runs": total, "busy_runs": busy, "rule": rule or "see results/README.md"}
-
-
-def load_text(load):
-    """One line on how busy the machine was, for REPORT.md and the advice."""
-    if not load:
-        return "not recorded (CSVs of schema 3 or older)"
-    if not load["busy_runs"]:
-        return "quiet: none of the %d runs was busy (%s)" % (load["runs"], load["rule"])
-    return ("BUSY: %d of %d runs were taken while %s; their figures measure that load "
-            "as much as the counters" % (load["busy_runs"], load["runs"], load["rule"]))
-
-
-def machine_summary(rs):
-    metas = [(n, rs.meta(n)) for n in SOURCES]
-    metas = [(n, m) for n, m in metas if m]
-    present = [n for n in SOURCES if rs.csv(n) is not None]
-    out = {"files_present": present,
-           "files_missing": [n for n in SOURCES if n not in present],
-           "meta_missing": [n for n in present if not rs.meta(n)]}
-    if not metas:
-        return out
-    m = metas[0][1]
-    topo = m.get("topology") or {}
-    versions = sorted(set(schema_version(mm) for _, mm in metas))
-    out.update({
-        "schema_versions": versions,
-        "cpu": next((mm["cpu"] for _, mm in metas if isinstance(mm.get("cpu"), dict)), None),
-        "compiler_command": m.get("compiler_command"), "binary": m.get("binary"),
-        "host": m.get("host"), "kernel": m.get("kernel"),
-        "dates": sorted(set(t for _, mm in metas for t in meta_dates(mm))),
-        "scbench_version": m.get("scbench_version"),
-        "source_revision": m.get("source_revision"),
-        "compiler": m.get("compiler"), "cflags": m.get("cflags"),
-        "topology": topo.get("description"), "pus": topo.get("pus"),
-        "cores": topo.get("cores"), "nodes": topo.get("nodes"),
-        "cache_line": topo.get("cache_line"),
-        "nodes_virtual": bool(m.get("nodes_virtual")),
-        "binding": m.get("binding"), "pmu_status": m.get("pmu_status"),
-        "clock": m.get("clock"),
-        "load": load_summary(rs),
-    })
-    emu = cpu_emulation(metas)
-    if emu is not None:   # only sets of schema 4 record it (older claims.json unchanged)
-        out["cpu_emulation"] = emu
-    nodes = out.get("nodes") or 1
-    out["nodes_text"] = "%d %sNUMA node%s" % (nodes, "virtual " if out["nodes_virtual"] else "",
-                                                "s" if nodes != 1 else "")
-    # The protocol, from the command lines.
-    timed = [(n, mm) for n, mm in metas if not option_of(mm.get("command_line"), "ops")]
-    if timed:
-        cmd = timed[0][1].get("command_line")
-        out["protocol_timed"] = {"warmup_s": option_of(cmd, "warmup") or "2 (default)",
-                                 "duration_s": option_of(cmd, "duration") or "8 (default)",
-                                 "runs": runs_per_point(timed[0][1], cmd)}
-    counted = [(n, mm) for n, mm in metas if option_of(mm.get("command_line"), "ops")]
-    if counted:
-        out["protocol_count"] = {"runs": runs_per_point(counted[0][1],
-                                                        counted[0][1].get("command_line"))}
-    split = next((mm["run_all"] for _, mm in timed if isinstance(mm.get("run_all"), dict)), None)
-    if split:
-        out["run_all_order"] = {"order_seed": split.get("order_seed"),
-                                "invocations": split.get("invocations")}
-    conf = os.path.join(rs.path, "run-all.conf")
-    if os.path.isfile(conf):
-        try:
-            with open(conf, encoding="utf-8") as f:
-                for line in f:
-                    val = line.split("=", 1)[1].strip().strip('"') if "=" in line else ""
-                    if line.startswith("mode=") and val in ("quick", "default", "paper",
-                                                            "paper-errors"):
-                        out["run_all_mode"] = val
-                    for key in ("experiments", "variants"):
-                        # names only (validated by run-all.sh); anything else is not shown
-                        if line.startswith(key + "=") and val != "all" and \
-                                re.fullmatch(r"[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*", val):
-                            out["run_all_" + key] = val.split(",")
-        except (OSError, ValueError) as e:
-            rs.notes.append("run-all.conf: unreadable (%s), ignored" % str(e).splitlines()[0])
-    revs = sorted(set(mm.get("source_revision") for _, mm in metas), key=str)
-    if len(revs) > 1:
-        out["source_revisions"] = revs
-    hosts = set(mm.get("host") for _, mm in metas)
-    for _, mm in metas:  # the hosts run-all's parts ran on (a set run in shards)
-        ra = mm.get("run_all")
-        if isinstance(ra, dict) and isinstance(ra.get("hosts"), list):
-            hosts |= {h for h in ra["hosts"] if isinstance(h, str) and re.fullmatch(r"[A-Za-z0-9._-]{1,253}", h)}
-    hosts = sorted(hosts, key=str)
-    if len(hosts) > 1:
-        out["hosts"] = hosts
-    return out

@@ -62,6 +62,19 @@ for id in $SPEC_FIGURES; do
 done
 check "figure_table_has_every_spec_figure${missing:+ (missing:$missing)}" test -z "$missing"
 check style_gp_matches_style_json "$py" "$plots/style.py" --check
+# The plots house keeps every Python file of plots/ (claims/ included) at 450 lines
+# or fewer (issue 30: a longer one is split by what it does), and the tarball
+# carries every file of plots/ (PLOT_FILES of Makefile.am: make distcheck).
+long=$(find "$plots" -name '*.py' | while IFS= read -r f; do
+	n=$(wc -l <"$f"); [ "$n" -le 450 ] || printf ' %s:%s' "${f#"$plots"/}" "$n"; done)
+check "plots_python_files_at_most_450_lines${long:+ (over:$long)}" test -z "$long"
+if [ -f "$top/Makefile.am" ]; then
+	unlisted=$(cd "$top" && find plots -type f \( -name '*.py' -o -name '*.gp' \) | while IFS= read -r f; do
+		grep -q "[[:space:]]$f\([[:space:]]\|\$\)" Makefile.am || printf ' %s' "$f"; done)
+	check "plots_files_listed_in_plot_files${unlisted:+ (not listed:$unlisted)}" test -z "$unlisted"
+else
+	skip plots_files_listed_in_plot_files "no Makefile.am in $top"
+fi
 # The variants' colours (a series for each variant of scbench --list=json) are
 # far apart (CIELAB Delta E 1976 >= 40: the pairs the issue found alike,
 # ScalableCAS/BFP-DUP, Striped/RBONumaAdapt, Batched/MorrisAdapt, were 14-30
@@ -183,7 +196,8 @@ import claims
 from claims.core import HOLDS, NM, Claim
 from figbuild import Figures
 from figures import FIGURES
-from resultset import ResultSet, machine_summary
+from resultset import ResultSet
+from resultset_summary import machine_summary
 rs = ResultSet(sys.argv[2])
 m = machine_summary(rs)
 figs = Figures(rs, m, FIGURES)
@@ -308,7 +322,7 @@ CLAIM_FAKES='
 import sys
 sys.path.insert(0, sys.argv[1])
 from claims import CLAIMS
-from claims.core import Context
+from claims.context import Context
 def pt(vals, rows=None):
     vals = sorted(vals)
     return {"median": vals[len(vals) // 2], "values": vals, "n": len(vals), "oversub": False,
@@ -431,7 +445,8 @@ assert FEW_PERCENT == 1.1
 # experiments new to run-all's plan (dice-fig5-low.csv, hot-line.csv) are read from
 # their CSVs, and a set without them says so (no data: the experiment is new).
 check new_claims_rules "$py" -B -c "$CLAIM_FAKES"'
-from claims.core import DATA, FAILS, HOLDS, MACHINE, NM, PLAN, evaluate
+from claims.core import DATA, FAILS, HOLDS, MACHINE, NM, PLAN
+from claims.judge import evaluate
 def ev(cid, stats, files=None, m=None):
     c = by[cid]
     ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 2, "cache_line": 64})
@@ -521,7 +536,9 @@ check timer_step_and_bimodal_said "$py" -B -c '
 import sys
 sys.path.insert(0, sys.argv[1])
 from stats import BIMODAL_GAP, bimodal_split, timer_step
-from claims.core import Claim, Context, bimodal_notes, timing_notes
+from claims.context import Context
+from claims.core import Claim
+from claims.judge import bimodal_notes, timing_notes
 assert bimodal_split([1.0, 1.01, 3.5])[:2] == (2, 1)
 assert bimodal_split([1.0, 1.05, 1.1]) is None and bimodal_split([1.0, 3.0]) is None
 assert bimodal_split([1.0, 1.0, BIMODAL_GAP * 1.01])
@@ -846,7 +863,7 @@ open(sys.argv[1] + "/failed-points.csv", "w").write(
 check emulated_cpu_claims "$py" -c '
 import json, sys
 sys.path.insert(0, sys.argv[3])
-from claims.core import ERROR_FIGURES
+from claims.judge import ERROR_FIGURES
 emu = json.load(open(sys.argv[1] + "/figdata/claims.json"))["claims"]
 ref = {c["id"]: c for c in json.load(open(sys.argv[2] + "/figdata/claims.json"))["claims"]}
 bad = []

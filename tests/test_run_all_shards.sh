@@ -122,8 +122,8 @@ sys.exit(0 if m["hosts"] == ["fakehost", "nodeb"] and l["hosts"] == ["fakehost"]
 "$PLOTPY" -c '
 import sys
 sys.path.insert(0, sys.argv[1])
-import report, resultset
-rows = dict(report.header_rows(resultset.machine_summary(resultset.ResultSet(sys.argv[2]))))
+import report, resultset, resultset_summary
+rows = dict(report.header_rows(resultset_summary.machine_summary(resultset.ResultSet(sys.argv[2]))))
 sys.exit(0 if rows["Machine"].startswith("from 2 machines (fakehost, nodeb)") else 1)' \
 	"$TOP_SRCDIR/plots" "$tmp/set" 2>"$tmp/err"
 check report_says_n_machines test $? -eq 0

@@ -4,12 +4,16 @@ section or family of claims; the report numbers them in the order below.
 
 To add a claim: add one Claim(...) to the CLAIMS list of the module it belongs
 to (claims/core.py says what a Claim declares; claims/rules.py has the verdict
-rules shared by a family). A new family gets a new module, listed here.
+rules shared by a family; claims/context.py says what a rule may ask of the
+result set; claims/judge.py applies the general rules to every verdict). A
+new family gets a new module, listed here.
 """
 
 from claims import (ayers_accuracy, ayers_cost, ayers_more, ayers_notes, dice_array,
                     dice_design, dice_error, dice_more, dice_scaling, dice_serial)
-from claims.core import NM_CAUSES, RULES, VERDICTS, Context, bimodal_notes, evaluate
+from claims.context import Context
+from claims.core import NM_CAUSES, RULES, VERDICTS
+from claims.judge import bimodal_notes, evaluate
 
 __all__ = ["CLAIMS", "MODULES", "NM_CAUSES", "RULES", "VERDICTS", "Context", "bimodal_notes",
            "evaluate"]

@@ -5,10 +5,10 @@ run-all's plan (the array at 98.89% work, several hot counters in one line)."""
 
 import struct
 
-from claims.core import (CONDITION, MACHINE, NM, PLAN, Claim, f_pct, f_ratio, measured_threads,
-                         not_measurable)
+from claims.core import CONDITION, MACHINE, NM, PLAN, Claim, f_pct, f_ratio, not_measurable
 from claims.dice_error import at_paper_count, fig6_rule
 from claims.dice_scaling import DICE_PROB
+from claims.judge import measured_threads
 from claims.rules import FEW_PERCENT, compare_medians, judge_points, ratio_point, verdict
 from stats import percentile
 

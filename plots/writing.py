@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: MIT
+"""Every file the plots write: all at once (write_atomically: a temporary file
+synced and renamed, so a reader never sees half a file), and the CSVs they
+write as text (csv_text, numbers to 6 significant digits).
+Standard library only.
+"""
+
+import csv
+import glob
+import io
+import math
+import os
+import random
+import string
+
+
+def _remove_stale_temps(path):
+    for old in glob.glob(glob.escape(path) + ".tmp.??????") + [path + ".tmp"]:
+        try:
+            if os.path.isfile(old) and not os.path.islink(old):
+                os.remove(old)
+        except OSError:
+            pass
+
+
+def write_atomically(path, text):
+    """Replace path by text (str, written as UTF-8, or bytes: an image) all at
+    once: written to path.tmp.XXXXXX in its
+    directory (such files a SIGKILL left are removed first), synced, given the
+    mode of the file it replaces (a new one: 0666 less the umask), renamed.
+    OSError when that fails; path is then as it was."""
+    _remove_stale_temps(path)
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    for _ in range(100):
+        tmp = "%s.tmp.%s" % (path, "".join(random.choice(string.ascii_letters + string.digits)
+                                            for _ in range(6)))
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
+              os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def csv_field(v):
+    """A value as a CSV field the plots write: a float to 6 significant digits,
+    None empty, infinity "inf"."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "inf" if math.isinf(v) else "%.6g" % v
+    return str(v)
+
+
+def csv_text(columns, rows):
+    """A CSV (header, then one line per dict of rows) as text, for write_atomically."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([csv_field(r[c]) for c in columns])
+    return buf.getvalue()
