@@ -14,8 +14,10 @@ the report computes a statistic:
                               or skipped + why (a missing CSV is skipped, not fatal)
   DIR/figdata/claims.json     the result-set summary, one entry per claim of
                               the two papers (what was measured here and the
-                              verdict), and "advice": which counter to use here,
-                              one entry per usage scenario
+                              verdict; in a restricted run, "left_out" on those
+                              it cannot speak to, and a "left_out" record),
+                              and "advice": which counter to use here, one
+                              entry per usage scenario
 
 This file only wires the parts together:
   resultset.py   reading the CSVs and .meta.json
@@ -94,6 +96,8 @@ def aggregate(argv):
             os.remove(os.path.join(outdir, old))
     ctx = claims.Context(rs, figs, machine)
     judged = claims.evaluate(ctx, claims.CLAIMS)
+    # a run restricted to some experiments or variants: the claims it cannot speak to
+    left_out = claims.leave_out(judged, claims.CLAIMS, figs.table, machine)
     # figure notes measured beside the statistics: bimodal throughput points, and the
     # real step of the timer behind read-cost's and latency's nanoseconds
     fig_notes = claims.bimodal_notes(ctx)
@@ -117,12 +121,15 @@ def aggregate(argv):
                        for i, s, w in figs.index],
            "claims": judged,
            "advice": advice.answers(rs, figs, machine)["rows"]}
+    if left_out:   # only a restricted run's (a full run's claims.json is as it was)
+        doc["left_out"] = left_out
     write_atomically(os.path.join(outdir, "claims.json"),
                      json.dumps(doc, indent=1, sort_keys=False) + "\n")
     made = [w for _, s, w in figs.index if s == "ok"]
     # The figures without data: plots/regen says them, once, in one line.
-    print("aggregate.py: %d figure(s) with data in %s (%d .dat files), %d claims"
-          % (len(made), outdir, sum(len(w.split()) for w in made), len(judged)))
+    print("aggregate.py: %d figure(s) with data in %s (%d .dat files), %d claims%s"
+          % (len(made), outdir, sum(len(w.split()) for w in made), len(judged),
+             " (%d left out: the run was restricted)" % left_out["count"] if left_out else ""))
     for n in rs.notes + figs.notes + consistency.band_notes(figs.stats):
         print("aggregate.py: note: %s" % n)
     return 0

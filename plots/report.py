@@ -4,7 +4,10 @@
 
 Formats DIR/figdata/claims.json (the claims, measurements and verdicts that
 plots/aggregate.py computed) as Markdown: a header on the machine and the run,
-a legend of the verdicts, one table row per claim, the figures made, notes.
+a legend of the verdicts, one table row per claim, the figures made, notes. A
+run restricted to some experiments or variants lists only the claims it can
+speak to, and says in one line how many it left out and why (claims.json's
+"left_out", plots/claims/restriction.py).
 Nothing is computed here. Standard library only. Exit status 0, 1 if
 claims.json is missing, 2 on bad usage.
 """
@@ -219,7 +222,9 @@ def claim_table(out, d, claims, number):
 
 def render(d, doc):
     rs = doc.get("result_set", {})
-    claims = doc.get("claims", [])
+    # a restricted run lists only the claims it can speak to (claims/restriction.py)
+    claims = [c for c in doc.get("claims", []) if not c.get("left_out")]
+    left_out = doc.get("left_out")
     out = []
     title = "Claims report"
     if rs.get("host"):
@@ -246,6 +251,9 @@ def render(d, doc):
         phrase % counts.get(v, 0) for v, _, phrase in VERDICT_TEXT if phrase),
         " (Not counted: %d that hold%s by construction, listed apart below.)"
         % (len(apart), "s" if len(apart) == 1 else "") if apart else ""))
+    if left_out:
+        out.append("")
+        out.append(left_out["text"])
     causes = doc.get("not_measurable_causes") or {}
     by_cause = {}
     for c in claims:
@@ -377,7 +385,10 @@ def main(argv):
     except OSError as e:
         print("report.py: %s: %s" % (e.filename or d, e.strerror or e), file=sys.stderr)
         return 1
-    print("report.py: %s (%d claims)" % (os.path.join(d, "REPORT.md"), len(doc.get("claims", []))))
+    entries = doc.get("claims", [])
+    left = sum(1 for c in entries if c.get("left_out"))
+    print("report.py: %s (%d claims%s)" % (os.path.join(d, "REPORT.md"), len(entries) - left,
+                                           ", %d left out" % left if left else ""))
     return 0
 
 

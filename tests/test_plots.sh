@@ -1021,4 +1021,164 @@ check report_reading_says_bimodal grep -q 'bimodal points: MorrisAdapt at 1 thr:
 	"$tmp/paper/REPORT.md"
 
 
+# ---- a restricted run lists only the claims it can speak to (issue 30) ---------------
+# What a claim needs (plots/claims/restriction.py: its figures' experiments, the CSVs
+# its rule reads besides, the variants it names or declares) is complete: each claim
+# judged on the synthetic set cut to only its needs (the other CSVs absent, the
+# other variants' rows gone) says what it says on the whole set.
+check claim_needs_are_complete "$py" -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import json
+from claims import CLAIMS
+from claims.context import Context
+from claims.judge import evaluate
+from claims.restriction import needed_experiments, needed_variants, variant_words
+from figbuild import Figures
+from figures import FIGURES
+from resultset import ResultSet
+from resultset_summary import machine_summary
+full = {c["id"]: c for c in json.load(open(sys.argv[2] + "/figdata/claims.json"))["claims"]}
+class Cut(ResultSet):
+    """The set with only the CSVs of names, and of them only the rows of variants."""
+    def __init__(self, path, names, variants):
+        ResultSet.__init__(self, path)
+        self.names, self.variants = names, variants
+    def csv(self, name):
+        rows = ResultSet.csv(self, name) if name in self.names else None
+        if rows is None or self.variants is None:
+            return rows
+        return [r for r in rows if r["counter"] in self.variants]
+words = variant_words()
+groups = {}
+for c in CLAIMS:
+    e, v = needed_experiments(c, FIGURES), needed_variants(c, words)
+    groups.setdefault((tuple(e), tuple(v) if v else None), []).append(c)
+bad = []
+for (e, v), cs in groups.items():
+    rs = Cut(sys.argv[2], [x + ".csv" for x in e], v)
+    m = machine_summary(rs)
+    figs = Figures(rs, m, FIGURES)
+    figs.build()
+    for c, got in zip(cs, evaluate(Context(rs, figs, m), cs)):
+        want = full[c.id]
+        for k in ("verdict", "measured", "reason"):
+            if got[k] != want[k]:
+                bad.append("%s (needs %s; %s): %s %r, on the whole set %r"
+                           % (c.id, ", ".join(e), ", ".join(v or ["every variant"]), k,
+                              got[k], want[k]))
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad else 0)' "$plots" "$tmp/big"
+# claims_listed DIR: the claim ids REPORT.md lists (the rows of its two claim tables),
+# one a line; left_out_ids DIR: those claims.json marks left out.
+claims_listed() {
+	"$py" -c 'import json, sys
+d = sys.argv[1]
+text = {c["claim"]: c["id"] for c in json.load(open(d + "/figdata/claims.json"))["claims"]}
+for line in open(d + "/REPORT.md"):
+    cells = line.split(" | ")
+    if line.startswith("| ") and len(cells) > 2 and cells[0][2:].lstrip("C").isdigit():
+        claim = cells[1].rsplit(" (", 1)[0].replace("\\|", "|")
+        print(text.get(claim, "unknown: " + claim))' "$1"
+}
+left_out_ids() {
+	"$py" -c 'import json, sys
+for c in json.load(open(sys.argv[1] + "/figdata/claims.json"))["claims"]:
+    if c.get("left_out"):
+        print(c["id"])' "$1"
+}
+# restricted_set NAME EXPERIMENTS VARIANTS: the synthetic set as run-all --experiments
+# and --variants would have left it (only the CSVs of EXPERIMENTS, only the rows of
+# VARIANTS; "all" keeps every one), with its run-all.conf, aggregated and reported.
+restricted_set() {
+	mkdir "$tmp/$1" && "$py" - "$tmp/big" "$tmp/$1" "$2" "$3" <<'PYEOF' &&
+import csv, shutil, sys
+src, dst, exps, variants = sys.argv[1:]
+for name in ("dice-fig3", "dice-fig4-low", "dice-fig4-high", "dice-fig5", "baselines", "latency",
+             "read-cost", "ayers", "ayers-tunable"):
+    if exps != "all" and name not in exps.split(","):
+        continue
+    shutil.copy("%s/%s.csv.meta.json" % (src, name), dst)
+    with open("%s/%s.csv" % (src, name), newline="") as f:
+        rows = list(csv.reader(f))
+    with open("%s/%s.csv" % (dst, name), "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(
+            [r for i, r in enumerate(rows) if i == 0 or variants == "all" or r[0] in variants.split(",")])
+with open(dst + "/run-all.conf", "w") as f:
+    f.write("experiments=%s\nvariants=%s\n" % (exps, variants))
+PYEOF
+	"$py" "$plots/aggregate.py" "$tmp/$1" >"$tmp/$1.log" 2>&1 && "$py" "$plots/report.py" "$tmp/$1" >>"$tmp/$1.log" 2>&1
+}
+# same_verdicts DIR IDS...: each claim has the verdict, measurement and reason it has
+# on the whole synthetic set (a listed claim is one the restricted run speaks to).
+same_verdicts() {
+	sv_dir=$1; shift
+	for id in "$@"; do
+		test "$(claim_field "$sv_dir" "$id")" = "$(claim_field "$tmp/big" "$id")" || return 1
+	done
+}
+# left_out_line DIR: REPORT.md's lines saying what it left out.
+left_out_line() { grep 'left out: this run was restricted' "$1/REPORT.md"; }
+total=$("$py" -B -c 'import sys; sys.path.insert(0, sys.argv[1]); from claims import CLAIMS; print(len(CLAIMS))' "$plots")
+# Restricted to three experiments. The claims they cannot speak to, counted here from
+# the figure table and the claims' declarations: every figure's source CSV (or the
+# experiment of a figure-less one) and the CSVs declared in data must be among them.
+exps=dice-fig4-low,dice-fig4-high,ayers
+restricted_set rx "$exps" all
+check "restricted_experiments_set_reported (exit $?)" test -s "$tmp/rx/REPORT.md"
+want=$("$py" -B -c 'import sys
+sys.path.insert(0, sys.argv[1])
+from claims import CLAIMS
+from figures import FIGURES
+run = sys.argv[2].split(",")
+src = dict((f.id, f.source[:-4]) for f in FIGURES)
+print(sum(1 for c in CLAIMS if any(src.get(f.strip(), f.strip()) not in run for f in c.figure.split(","))
+          or any(d[:-4] not in run for d in c.data)))' "$plots" "$exps")
+check "restricted_one_left_out_line ($(left_out_line "$tmp/rx" | wc -l) lines)" \
+	test "$(left_out_line "$tmp/rx" | wc -l)" -eq 1
+check "restricted_left_out_line_says_count_and_why (want $want)" grep -qx \
+	"$want claims left out: this run was restricted to experiments dice-fig4-low, dice-fig4-high, ayers (run-all --experiments) and they need others." \
+	"$tmp/rx/REPORT.md"
+claims_listed "$tmp/rx" >"$tmp/rx.listed"
+left_out_ids "$tmp/rx" >"$tmp/rx.left"
+check "restricted_lists_the_others ($(wc -l <"$tmp/rx.listed") listed, $want left out, $total claims)" \
+	test "$(wc -l <"$tmp/rx.listed")" -eq $((total - want)) -a "$(wc -l <"$tmp/rx.left")" -eq "$want" -a "$want" -gt 0
+check restricted_lists_no_left_out_claim sh -c '! grep -qxFf "$1" "$2" && ! grep -q "^unknown" "$2"' _ "$tmp/rx.left" "$tmp/rx.listed"
+# shellcheck disable=SC2046 # one id a word
+check restricted_listed_claims_judged_as_in_full_run same_verdicts "$tmp/rx" $(cat "$tmp/rx.listed")
+check restricted_count_said_by_aggregate grep -q "(${want} left out: the run was restricted)" "$tmp/rx.log"
+# Restricted to three variants (every experiment): a claim on another variant, or on
+# every variant of its figures, is left out; so is nothing else.
+restricted_set rv all FetchAdd,Serial,Scalable
+claims_listed "$tmp/rv" >"$tmp/rv.listed"
+left_out_ids "$tmp/rv" >"$tmp/rv.left"
+nleft=$(wc -l <"$tmp/rv.left")
+check "restricted_variants_line ($nleft left out)" grep -qx \
+	"$nleft claims left out: this run was restricted to variants FetchAdd, Serial, Scalable (run-all --variants) and they need others." \
+	"$tmp/rv/REPORT.md"
+check "restricted_variants_lists_the_others ($(wc -l <"$tmp/rv.listed") listed)" \
+	test "$(wc -l <"$tmp/rv.listed")" -eq $((total - nleft)) -a "$nleft" -gt 0 -a "$nleft" -lt "$total"
+check restricted_variants_lists_no_left_out_claim sh -c '! grep -qxFf "$1" "$2"' _ "$tmp/rv.left" "$tmp/rv.listed"
+check restricted_variants_keeps_serial_claims grep -qx 'dice-serial-loses-90pct' "$tmp/rv.listed"
+check restricted_variants_leaves_out_all_counters grep -qx 'dice-fig3-similar-to-8' "$tmp/rv.left"
+# shellcheck disable=SC2046 # one id a word
+check restricted_variants_listed_judged_as_in_full_run same_verdicts "$tmp/rv" $(cat "$tmp/rv.listed")
+# Both restricted: one line naming both.
+restricted_set rb ayers FetchAdd,Serial
+check restricted_both_one_line grep -qx \
+	"[0-9]* claims left out: this run was restricted to experiments ayers and variants FetchAdd, Serial (run-all --experiments, --variants) and they need others." \
+	"$tmp/rb/REPORT.md"
+# A full run (experiments=all, variants=all) lists every claim, leaves nothing out,
+# and writes claims.json and REPORT.md byte for byte as without its run-all.conf.
+restricted_set rf all all
+claims_listed "$tmp/rf" >"$tmp/rf.listed"
+check "full_run_lists_every_claim ($(wc -l <"$tmp/rf.listed") of $total)" \
+	test "$(wc -l <"$tmp/rf.listed")" -eq "$total"
+check full_run_no_left_out_line sh -c '! grep -q "left out: this run was restricted" "$1/REPORT.md" && ! grep -q "left_out" "$1/figdata/claims.json"' _ "$tmp/rf"
+cp "$tmp/rf/REPORT.md" "$tmp/rf.report" && cp "$tmp/rf/figdata/claims.json" "$tmp/rf.claims"
+rm "$tmp/rf/run-all.conf"
+"$py" "$plots/aggregate.py" "$tmp/rf" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/rf" >/dev/null 2>&1
+check full_run_as_without_restriction sh -c 'cmp -s "$1.report" "$1/REPORT.md" && cmp -s "$1.claims" "$1/figdata/claims.json"' _ "$tmp/rf"
+
 tap_done

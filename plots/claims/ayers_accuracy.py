@@ -188,6 +188,7 @@ CLAIMS = [
     Claim("ayers-scalable-exact-below-2T", "Ayers, The Scalable Counter",
           "Scalable counts exactly up to its switch-over 2^T (8192 at T = 13; here also "
           "T = 10..15 of ayers-tunable.csv)", DETAIL, exact_below_switch,
+          data=["ayers-tunable.csv"],
           by_construction="below 2^T every increment is an atomic add of one (the "
                           "algorithm's exact mode, by definition)"),
     Claim("ayers-scalable-5-95-within-2pct", "Ayers, Accuracy",

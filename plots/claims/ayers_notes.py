@@ -99,7 +99,7 @@ CLAIMS = [
     Claim("ayers-seeds-critical", "Ayers, Notes",
           "Scalable needs per-thread RNGs seeded differently (verdict: with every thread "
           "seeded alike, the RMS error is at least 2x that of own seeds at the same N)",
-          ACC, seeds_matter, threads=2, min_runs=MIN_RUNS_PCT,
+          ACC, seeds_matter, threads=2, min_runs=MIN_RUNS_PCT, data=["ayers-tunable.csv"],
           threads_why=" (one thread has no other seed to collide with)"),
     Claim("ayers-cas-first-exact-alone", "Ayers, End Notes",
           "Trying a compare-exchange first and going probabilistic only when it fails keeps a "

@@ -155,12 +155,18 @@ class Claim:
     "paper's machine" rule of RULES).
     design_note: why the algorithm, by design, departs from the claim where it
     does; said with a verdict that does not hold.
+    data: the CSVs its rule reads besides its figures' sources, where run-all's
+    plan puts runs of its variants (a run restricted to other experiments
+    cannot speak to it: claims/restriction.py).
+    variants: the variants it speaks of, where its sentence does not name them
+    all (e.g. "those six", "the probabilistic counters"); else the ones its
+    sentence names are taken.
     """
 
     def __init__(self, id, source, text, figure, rule, threads=1, threads_at=False,
                  threads_text=None, threads_why="", nodes=1, nodes_why="",
                  threads_upto=False, min_runs=MIN_RUNS, by_construction=None,
-                 paper_threads=None, design_note=None):
+                 paper_threads=None, design_note=None, data=(), variants=None):
         self.id, self.source, self.text, self.figure, self.rule = id, source, text, figure, rule
         self.threads, self.threads_at = threads, threads_at
         self.threads_text, self.threads_why = threads_text, threads_why
@@ -169,6 +175,7 @@ class Claim:
         self.min_runs, self.by_construction = min_runs, by_construction
         self.paper_threads = paper_threads
         self.design_note = design_note
+        self.data, self.variants = tuple(data), variants
 
     @property
     def paper(self):

@@ -263,10 +263,11 @@ CLAIMS = [
           "In the array the probabilistic counters scale well (verdict: each median at t >= 4 "
           "threads at least %gx of linear from its 2-thread median, where threads already "
           "share the hot line)" % SCALES, "dice-fig5",
-          scaling_rule(DICE_PROB, at_least=SCALES, base=2), threads=256, threads_upto=True),
+          scaling_rule(DICE_PROB, at_least=SCALES, base=2), threads=256, threads_upto=True,
+          variants=DICE_PROB),
     Claim("dice-prob-retries-fall", "Dice §6",
           "The probabilistic counters retry less often over time, as their update "
-          "probability falls", "dice-fig4-high", retries_not_recorded),
+          "probability falls", "dice-fig4-high", retries_not_recorded, variants=DICE_PROB),
     Claim("dice-fig5-low-serial-better", "Dice §5.3",
           "In the array at 98.89%% external work Serial does significantly better, as only "
           "the central counter is contended (verdict: Serial's median above %gx CAS's at "
