@@ -1,21 +1,33 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""compare.py A B [--out DIR] - compare two result sets point by point (doc/design.md §10).
+"""compare.py A B [--out DIR] - compare two result sets, or two plain scbench CSVs,
+point by point (doc/design.md §10).
 
 Run through plots/compare, which finds a Python with numpy and scipy
-(Debian: python3-scipy). A point is one figure panel of plots/figures.py, one
-series (variant), one x (thread count, or N for count-to-N figures), with the
-same parameters, external work and counter-array size in both sets. The
-measure is the figure's own: throughput for the timed figures, time for the
-count-to-N figures, |relative error| for the error figures, ns for latency and
-read cost, bytes per counter. The value/N accuracy figures are left out: their
-claims are judged in REPORT.md, and value/N is not a cost that can regress.
+(Debian: python3-scipy). A and B are two result set directories, or two
+plain scbench CSVs (scbench --output=FILE, each with its FILE.meta.json or
+without; one of each is refused). Of two result sets, a point is one figure
+panel of plots/figures.py, one series (variant), one x (thread count, or N for
+count-to-N figures), with the same parameters, external work and
+counter-array size in both sets. The measure is the figure's own: throughput
+for the timed figures, time for the count-to-N figures, |relative error| for
+the error figures, ns for latency and read cost, bytes per counter. The
+value/N accuracy figures are left out: their claims are judged in REPORT.md,
+and value/N is not a cost that can regress. Of two CSVs, a point is the CSVs'
+own rows grouped over their runs (compare_points.CSV_POINTS says it in full):
+one measure (throughput of the timed rows, time of the count-to-N rows,
+|relative error| of the variants that are not precise, read cost and latency
+where recorded), one variant, one thread count or N, with the same
+parameters, external work and array size.
 
-Writes DIR/compare.csv, DIR/COMPARE.md and DIR/<figure>.png/.pdf overlays
-(drawn by plots/compare_overlay.py from compare.csv, when matplotlib imports).
-This file wires the parts together: compare_io.py reads the sets and writes
-compare.csv, compare_points.py computes the rows (with compare_stats.py),
-compare_report.py writes COMPARE.md. The method (METHOD of compare_report.py,
+Writes DIR/compare.csv and DIR/compare.json (the same table: {"columns": the
+CSV's header, "rows": one object per row, numbers as JSON numbers with the
+CSV's 6 significant digits, null for an empty number field or an infinite
+ratio, text as strings; UTF-8}), DIR/COMPARE.md and DIR/<figure>.png/.pdf overlays (drawn by
+plots/compare_overlay.py from the rows, when matplotlib imports).
+This file wires the parts together: compare_io.py reads the inputs and writes
+compare.csv and compare.json, compare_points.py computes the rows (with
+compare_stats.py), compare_report.py writes COMPARE.md. The method (METHOD of compare_report.py,
 stated in COMPARE.md):
 
   test      per point, a two-sided moderated t-test (empirical Bayes, Smyth
@@ -40,12 +52,13 @@ stated in COMPARE.md):
             are compared but not tested: their values are not continuous.
   power     per figure, the smallest change a lone changed point is flagged
             at (50% and 80% of the time), and the largest changes not flagged.
-  caveats   different modes, timers (ns_per_tick), machines, busy runs and
-            points with fewer than 2 runs are stated at the top (and on
-            standard error).
+  caveats   different modes or protocols, missing metadata, timers
+            (ns_per_tick), machines, busy runs and points with fewer than 2
+            runs are stated at the top (and on standard error).
 
 Exit status 0, 1 on a failure (a file of A or B that cannot be read: as aggregate.py and
-atlas), 2 on bad usage or when A or B is not a result set.
+atlas), 2 on bad usage: a result set and a CSV, a directory that is not a
+result set, a file that is not a CSV of scbench.
 """
 
 import os
@@ -57,29 +70,42 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
 from runall.guard import guarded  # noqa: E402
 
-from compare_io import NotAResultSet, load, write_csv  # noqa: E402
-from compare_points import compare  # noqa: E402
+from compare_io import BadInput, load_sides, write_csv, write_json  # noqa: E402
+from compare_points import CSV_POINTS, compare  # noqa: E402
 from compare_report import blind_text, caveats, direction, point_text, render  # noqa: E402
 from resultset import ResultSetError  # noqa: E402
 from writing import write_atomically  # noqa: E402
 
-# The experiments that get an overlay figure (Dice's and the baselines).
+# The experiments that get an overlay figure (Dice's and the baselines); of two
+# plain CSVs, the throughput.
 OVERLAY = ("dice-fig3", "dice-fig4-low", "dice-fig4-high", "dice-fig5", "baselines")
+OVERLAY_CSV = ("throughput",)
 
 
 def main(argv):
     import cli  # the parser of the plots tools (plots/cli.py)
     ap = cli.Parser(
         "plots/compare",
-        description="Compare result set B with result set A point by point: writes "
-                    "compare.csv, COMPARE.md and overlay figures (see results/README.md).")
-    ap.add_argument("a", metavar="A", help="the first result set (the baseline)")
-    ap.add_argument("b", metavar="B", help="the second result set")
+        description="Compare B with A point by point: two result sets (directories), or "
+                    "two plain scbench CSVs (scbench --output=FILE, with FILE.meta.json or "
+                    "without). Writes DIR/compare.csv and DIR/compare.json (the same table: "
+                    "one row per point, numbers as JSON numbers, null for an empty number "
+                    "or an infinite ratio), DIR/COMPARE.md and overlay figures (see "
+                    "results/README.md).",
+        epilog="Of two result sets, a point is one panel of a figure of plots/figures.py, "
+               "one variant, one thread count (N for count-to-N figures), with the same "
+               "parameters, external work and counter-array size in both. Of two CSVs, "
+               + CSV_POINTS + ". Exit status: 0 done, 1 a file that cannot be read (or no "
+               "numpy and scipy), 2 bad usage: a result set and a CSV, a CSV that is not "
+               "scbench's, a directory that is not a result set.")
+    ap.add_argument("a", metavar="A", help="the first result set or scbench CSV (the baseline)")
+    ap.add_argument("b", metavar="B", help="the second, of the same kind")
     ap.add_argument("--out", metavar="DIR",
                     help="output directory (default: compare-<A>-vs-<B> in the current "
-                         "directory; created if missing)")
+                         "directory, without .csv; created if missing)")
     ap.add_argument("--no-figures", action="store_true",
-                    help="write compare.csv and COMPARE.md only (no overlay figures)")
+                    help="write compare.csv, compare.json and COMPARE.md only (no overlay "
+                         "figures)")
     args = ap.parse_args(argv[1:])
     try:
         import numpy as np
@@ -89,22 +115,23 @@ def main(argv):
         print("plots/compare: needs numpy and scipy (%s): apt-get install python3-scipy, "
               "and run it with that Python (/usr/bin/python3)" % e, file=sys.stderr)
         return 1
-    out = args.out or "compare-%s-vs-%s" % (
-        os.path.basename(os.path.abspath(args.a)), os.path.basename(os.path.abspath(args.b)))
+    def stem(p):
+        base = os.path.basename(os.path.abspath(p))
+        return base[:-len(".csv")] if os.path.isfile(p) and base.endswith(".csv") else base
+    out = args.out or "compare-%s-vs-%s" % (stem(args.a), stem(args.b))
     if os.path.exists(out) and not os.path.isdir(out):
         print("plots/compare: --out %s: exists and is not a directory" % out, file=sys.stderr)
         return 2
     try:
-        rs_a, ma, figs_a = load(args.a)
-        rs_b, mb, figs_b = load(args.b)
-    except NotAResultSet as e:
+        a, b = load_sides(args.a, args.b)
+    except BadInput as e:
         print("plots/compare: %s" % e, file=sys.stderr)
         return 2
     except ResultSetError as e:
         print("plots/compare: %s" % e, file=sys.stderr)
         return 1
     try:
-        return write_comparison(args, out, np, sp, rs_a, rs_b, ma, mb, figs_a, figs_b)
+        return write_comparison(args, out, np, sp, a, b)
     except ResultSetError as e:
         print("plots/compare: %s" % e, file=sys.stderr)
     except OSError as e:
@@ -112,23 +139,25 @@ def main(argv):
     return 1
 
 
-def write_comparison(args, out, np, sp, rs_a, rs_b, ma, mb, figs_a, figs_b):
-    """compare.csv, the overlays and COMPARE.md in out; 0."""
+def write_comparison(args, out, np, sp, a, b):
+    """compare.csv, compare.json, the overlays and COMPARE.md in out (a, b:
+    compare_io.Side); 0."""
     os.makedirs(out, exist_ok=True)
-    rows, power = compare(np, sp, figs_a, figs_b)
-    warn = caveats(rs_a, rs_b, ma, mb, figs_a, figs_b)
+    rows, power = compare(np, sp, a, b)
+    warn = caveats(a, b)
     for w in warn:
         print("plots/compare: warning: %s" % w.replace("**", ""), file=sys.stderr)
     write_csv(os.path.join(out, "compare.csv"), rows)
+    write_json(os.path.join(out, "compare.json"), rows)
     figures = []
     if not args.no_figures:
         try:
             import compare_overlay
-            figures = compare_overlay.draw(out, rows, OVERLAY)
+            figures = compare_overlay.draw(out, rows, OVERLAY if a.kind == "set" else OVERLAY_CSV)
         except ImportError as e:
             print("plots/compare: no overlay figures: %s (apt-get install python3-matplotlib)"
                   % e, file=sys.stderr)
-    text = render(rows, args.a, args.b, ma, mb, figures, power, warn)
+    text = render(rows, a, b, figures, power, warn)
     write_atomically(os.path.join(out, "COMPARE.md"), text)
     sig = [r for r in rows if r["significant"] == "yes"]
     print("plots/compare: %d points compared, %d significant, %d in only one set; %s; %s"

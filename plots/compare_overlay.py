@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""The overlay figures of plots/compare: for each Dice or baselines experiment,
-both result sets' medians against threads (A solid, B dashed, the variant's
-colour and marker from plots/style.json), significant differences ringed.
+"""The overlay figures of plots/compare: for each Dice or baselines experiment
+(of two plain scbench CSVs, their throughput), both sides' medians against
+threads (A solid, B dashed, the variant's colour and marker from
+plots/style.json), significant differences ringed.
 Draws only what plots/compare.py computed (its compare.csv rows). Needs
 matplotlib; importing this module fails without it.
 """

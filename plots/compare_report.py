@@ -8,10 +8,8 @@ not flagged, the quantized points, the points of only one set, and the method
 
 import math
 
-from compare_points import ALPHA, MIN_EFFECT, QUANT_STEPS, SKIPPED, set_runs
+from compare_points import ALPHA, CSV_POINTS, MIN_EFFECT, QUANT_STEPS, SKIPPED, set_runs
 from compare_stats import RESAMPLES, SEED
-from resultset import SOURCES
-from resultset_summary import load_summary
 from stats import percentile
 
 LISTED = 10         # largest changes not flagged, listed in COMPARE.md
@@ -70,43 +68,61 @@ METHOD = [
 ]
 
 
-def tick(rs):
-    ticks = [(rs.meta(n) or {}).get("ns_per_tick") for n in SOURCES]
-    ticks = [t for t in ticks if isinstance(t, (int, float)) and t > 0]
-    return ticks[0] if ticks else None
-
-
-def caveats(rs_a, rs_b, ma, mb, figs_a, figs_b):
-    """Lines that say why the two sets are not like for like."""
+def protocol_text(m):
+    """'timed 0.2 s warm-up + 0.8 s, 3 runs; count-to-N 5 runs' of a machine summary."""
+    pt, pc = m.get("protocol_timed"), m.get("protocol_count")
     out = []
+    if pt:
+        out.append("timed %s s warm-up + %s s, %s runs" % (pt["warmup_s"], pt["duration_s"],
+                                                          pt["runs"]))
+    if pc:
+        out.append("count-to-N %s runs" % pc["runs"])
+    return "; ".join(out) or "no protocol recorded"
+
+
+def caveats(a, b):
+    """Lines that say why the two sides (compare_io.Side) are not like for like."""
+    out = []
+    ma, mb = a.m, b.m
     mode_a, mode_b = ma.get("run_all_mode"), mb.get("run_all_mode")
     if mode_a != mode_b:
         out.append("**Different modes**: A was taken in %s mode, B in %s mode (run lengths "
                    "and run counts differ: a difference may be the protocol's)."
                    % (mode_a or "an unrecorded", mode_b or "an unrecorded"))
-    ta, tb = tick(rs_a), tick(rs_b)
+    elif protocol_text(ma) != protocol_text(mb) and not (a.m.get("meta_missing") or
+                                                          b.m.get("meta_missing")):
+        out.append("**Different protocols**: A %s, B %s (scbench's --warmup, --duration, "
+                   "--runs): a difference may be the protocol's." % (protocol_text(ma),
+                                                                    protocol_text(mb)))
+    for label, side in (("A", a), ("B", b)):
+        if side.m.get("meta_missing"):
+            out.append("**No metadata** for %s: %s: its machine, protocol and timer are "
+                       "unknown." % (label, ", ".join("%s.meta.json missing" % n
+                                                      for n in side.m["meta_missing"])))
+    ta, tb = a.tick(), b.tick()
     if ta and tb and abs(ta / tb - 1) > 0.01:
         out.append("**Different timers**: ns_per_tick %.4g in A, %.4g in B: latency and "
                    "read-cost values move in different steps (points under %d steps are "
                    "not tested, see Quantized)." % (ta, tb, QUANT_STEPS))
     ca, cb = (ma.get("cpu") or {}).get("model"), (mb.get("cpu") or {}).get("model")
-    if ma.get("host") != mb.get("host") or ca != cb or ma.get("pus") != mb.get("pus"):
+    if (ma.get("host") != mb.get("host") or ca != cb or ma.get("pus") != mb.get("pus")) and \
+            ma.get("host") and mb.get("host"):
         out.append("**Different machines**: A on %s (%s, %s PUs), B on %s (%s, %s PUs): "
                    "every difference includes the machine's." % (
                        ma.get("host"), ca, ma.get("pus"), mb.get("host"), cb, mb.get("pus")))
-    for label, figs in (("A", figs_a), ("B", figs_b)):
-        few = sorted(f for f, n in set_runs(figs).items() if n < 2)
+    for label, side in (("A", a), ("B", b)):
+        few = sorted(f for f, n in set_runs(side.points).items() if n < 2)
         if few:
             out.append("**Fewer than 2 runs** in %s for some points of %s: those points "
                        "have no run-to-run variance and are not tested." % (label, ", ".join(few)))
-    for label, rs in (("A", rs_a), ("B", rs_b)):
-        load = load_summary(rs) or {"busy_runs": 0, "runs": 0}
-        b, n = load["busy_runs"], load["runs"]
-        if b:
+    for label, side in (("A", a), ("B", b)):
+        load = side.load() or {"busy_runs": 0, "runs": 0}
+        b_, n = load["busy_runs"], load["runs"]
+        if b_:
             out.append("**Busy machine**: %d of %d runs of %s were taken while other "
                        "processes used the machine (the busy column; compare.csv busy_a, "
                        "busy_b per point): their figures measure the load too."
-                       % (b, n, label))
+                       % (b_, n, label))
     return out
 
 
@@ -152,7 +168,9 @@ def describe(label, path, m):
     dates = m.get("dates") or []
     if dates:
         bits.append(dates[0])
-    return "| %s | `%s` | %s |" % (label, path, "; ".join(bits).replace("|", "\\|"))
+    # a path's bytes that are not UTF-8 (os.fsdecode's surrogates) shown as \xNN
+    shown = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return "| %s | `%s` | %s |" % (label, shown, "; ".join(bits).replace("|", "\\|"))
 
 
 def change_row(r):
@@ -176,16 +194,18 @@ def blind_text(power):
                   for fid, (m, na, nb, d50, d80) in power.items()))
 
 
-def render(rows, a, b, ma, mb, figures, power, warn):
+def render(rows, a, b, figures, power, warn):
+    """COMPARE.md of the rows of sides a and b (compare_io.Side)."""
     compared = [r for r in rows if r["p_value"] is not None]
     sig = [r for r in rows if r["significant"] == "yes"]
     only = [r for r in rows if r["test"].startswith("only in")]
     quant = [r for r in rows if r["test"].startswith("quantized")]
-    out = ["# Comparison of two result sets", "",
+    out = ["# Comparison of two %s" % ("result sets" if a.kind == "set" else "scbench CSVs"), "",
            "B against A, point by point; generated by `plots/compare`. "
-           "Ratio = B / A of the medians of the runs. Every point is in `compare.csv`.", "",
+           "Ratio = B / A of the medians of the runs. Every point is in `compare.csv` "
+           "(and `compare.json`).", "",
            "| set | path | machine |", "|---|---|---|",
-           describe("A", a, ma), describe("B", b, mb), "",
+           describe("A", a.path, a.m), describe("B", b.path, b.m), "",
            "**%d points compared: %d significant differences (%d better in B, %d worse); "
            "%d points in only one set; %d quantized points compared but not tested; %d "
            "points with one run in a set (never significant); %s.**" % (
@@ -272,6 +292,7 @@ def render(rows, a, b, ma, mb, figures, power, warn):
     else:
         out.append("None.")
     out += ["", "## Method", ""]
-    out += ["- **%s**: %s" % (k, v) for k, v in METHOD]
+    method = METHOD if a.kind == "set" else [("Points", CSV_POINTS + ".")] + METHOD[1:]
+    out += ["- **%s**: %s" % (k, v) for k, v in method]
     out.append("")
     return "\n".join(out)

@@ -61,12 +61,12 @@ def cpu_emulation(metas):
     return {"hypervisor": ", ".join(names) or "unknown", "emulated": emulated}
 
 
-def load_summary(rs):
-    """{"runs", "busy_runs", "rule"} over the set's CSVs with a busy column
-    (results/README.md, columns 30-34), or None when none has one."""
+def load_summary(rs, names=SOURCES):
+    """{"runs", "busy_runs", "rule"} over the set's CSVs (names) with a busy
+    column (results/README.md, columns 30-34), or None when none has one."""
     busy = total = 0
     rule = None
-    for name in SOURCES:
+    for name in names:
         for r in rs.csv(name) or []:
             if r.get("busy") is not None:
                 total += 1
@@ -87,12 +87,15 @@ def load_text(load):
             "as much as the counters" % (load["busy_runs"], load["runs"], load["rule"]))
 
 
-def machine_summary(rs):
-    metas = [(n, rs.meta(n)) for n in SOURCES]
+def machine_summary(rs, names=SOURCES):
+    """The summary of result set rs from its CSVs names (every CSV of run-all's
+    plan; plots/compare gives one plain scbench CSV) and their .meta.json, and
+    its run-all.conf."""
+    metas = [(n, rs.meta(n)) for n in names]
     metas = [(n, m) for n, m in metas if m]
-    present = [n for n in SOURCES if rs.csv(n) is not None]
+    present = [n for n in names if rs.csv(n) is not None]
     out = {"files_present": present,
-           "files_missing": [n for n in SOURCES if n not in present],
+           "files_missing": [n for n in names if n not in present],
            "meta_missing": [n for n in present if not rs.meta(n)]}
     if not metas:
         return out
@@ -114,7 +117,7 @@ def machine_summary(rs):
         "nodes_virtual": bool(m.get("nodes_virtual")),
         "binding": m.get("binding"), "pmu_status": m.get("pmu_status"),
         "clock": m.get("clock"),
-        "load": load_summary(rs),
+        "load": load_summary(rs, names),
     })
     emu = cpu_emulation(metas)
     if emu is not None:   # only sets of schema 4 record it (older claims.json unchanged)

@@ -37,6 +37,43 @@ copy() {
 }
 # has_rows PROG FILE: csvawk PROG selects at least one row of FILE.
 has_rows() { csvawk "$1" "$2" | grep -q .; }
+# json_matches_csv DIR: DIR/compare.json is valid UTF-8 and strict JSON (no NaN or
+# Infinity), its columns are compare.csv's header and its rows compare.csv's, in
+# order: in a number column a number equal to the CSV's, or null where the CSV is
+# empty or says inf; in a text column the CSV's text.
+json_matches_csv() {
+	"$py" -c 'import csv, json, sys
+raw = open(sys.argv[1] + "/compare.json", "rb").read()
+def no_constant(c):
+    raise ValueError("not JSON: " + c)
+doc = json.loads(raw.decode("utf-8"), parse_constant=no_constant)
+with open(sys.argv[1] + "/compare.csv", newline="") as f:
+    rows = list(csv.reader(f))
+bad = []
+if doc["columns"] != rows[0] or len(doc["rows"]) != len(rows) - 1:
+    bad.append("columns or row count differ")
+for i, (j, c) in enumerate(zip(doc["rows"], rows[1:])):
+    if list(j) != rows[0]:
+        bad.append("row %d: keys %s" % (i, list(j)))
+        continue
+    for k, text in zip(rows[0], c):
+        v = j[k]
+        try:
+            num = float(text)
+        except ValueError:
+            num = None
+        if k in ("figure", "counter", "point", "params", "test", "significant"):
+            ok = v == text
+        elif text in ("", "inf"):
+            ok = v is None
+        else:
+            ok = isinstance(v, (int, float)) and not isinstance(v, bool) and v == num
+        if not ok:
+            bad.append("row %d %s: csv %r json %r" % (i, k, text, v))
+for b in bad[:5]:
+    print("# " + b)
+sys.exit(1 if bad or not doc["rows"] else 0)' "$1"
+}
 # flagged DIR: "figure counter" of every significant row of DIR/compare.csv.
 flagged() {
 	"$py" -c 'import csv, sys
@@ -76,6 +113,7 @@ check "self_compares_points ($rows rows)" test "$rows" -ge 50
 got=$(flagged "$tmp/self" | wc -l)
 check "self_flags_nothing ($got flagged)" test "$got" -eq 0
 check self_report_says_none grep -q '^None: no point differs' "$tmp/self/COMPARE.md"
+check compare_json_matches_csv json_matches_csv "$tmp/self"
 check report_states_method sh -c "grep -q 'Benjamini-Hochberg within each figure' '$tmp/self/COMPARE.md' &&
 	grep -q 'default_rng(8)' '$tmp/self/COMPARE.md' && grep -q 'bootstrap' '$tmp/self/COMPARE.md'"
 
@@ -201,6 +239,72 @@ bad = [r for r in csv.DictReader(open(sys.argv[1])) if min(int(r[\"n_a\"] or 0),
 one = [r for r in csv.DictReader(open(sys.argv[1])) if r[\"figure\"] == \"dice-fig4-high\" and r[\"counter\"] == \"Serial\" and \"one run in a set\" in r[\"test\"]]
 sys.exit(1 if bad or not one else 0)' '$tmp/one/compare.csv'"
 check summary_says_what_it_could_not_see sh -c "grep -q '^\*\*.* points with one run in a set (never significant); it could not have seen changes smaller than these (flagged 80% of the time): .*dice-fig4-high [+]' '$tmp/one/COMPARE.md' && grep -q 'could not have seen' '$tmp/one.log'"
+
+# ---- two plain scbench CSVs (issue 30) -----------------------------------------------
+# Two tiny CSVs of scbench itself (3 runs of FetchAdd and Sharded at 1 thread, 20 ms
+# each); a point is a measure, a variant, a thread count, work and array size.
+SB=${SCBENCH:-$top/harness/scbench}
+mkdir "$tmp/p"
+for x in a b; do
+	"$SB" --counter=FetchAdd,Sharded --threads=1 --runs=3 --warmup=0 --duration=0.02 \
+		--summary=off --output="$tmp/p/$x.csv" >/dev/null 2>"$tmp/p/$x.err"
+done
+if [ -s "$tmp/p/a.csv" ] && [ -s "$tmp/p/b.csv" ]; then
+	PYTHON_SCIPY=$py "$compare" "$tmp/p/a.csv" "$tmp/p/b.csv" --out "$tmp/pc" >"$tmp/pc.log" 2>&1
+	rc=$?
+	check "csvs_exit_0 (exit $rc)" test $rc -eq 0
+	check csvs_throughput_points has_rows '$col("figure") == "throughput-w0" && ($col("counter") == "FetchAdd" ||
+		$col("counter") == "Sharded") && $col("threads") == 1 && $col("n_a") == 3 && $col("n_b") == 3' "$tmp/pc/compare.csv"
+	check "csvs_two_throughput_points ($(csvawk '$col("figure") == "throughput-w0"' "$tmp/pc/compare.csv" | wc -l))" \
+		test "$(csvawk '$col("figure") == "throughput-w0"' "$tmp/pc/compare.csv" | wc -l)" -eq 2
+	check csvs_compare_json_matches_csv json_matches_csv "$tmp/pc"
+	check csvs_report_says_csvs sh -c 'grep -q "^# Comparison of two scbench CSVs" "$1" &&
+		grep -q "^- \*\*Points\*\*: a point is one group of rows of the two CSVs" "$1"' _ "$tmp/pc/COMPARE.md"
+	if "$py" -c 'import matplotlib' 2>/dev/null; then
+		check csvs_overlay_figure sh -c 'test "$(od -An -c -N4 "$1" | tr -d " ")" = 211PNG' _ "$tmp/pc/throughput.png"
+	else
+		ok "csvs_overlay_figure # SKIP no matplotlib"
+	fi
+	# Fixed throughputs (the rest of the rows scbench's own): B's FetchAdd at half
+	# A's is flagged, and nothing else; B without its meta.json is compared, said so.
+	for x in a b; do
+		csvawk -v OFS=, -v x=$x 'FNR == 1 { print; next }
+			{ v = 1000 + 10 * $col("run"); if (x == "b" && $col("counter") == "FetchAdd") v /= 2
+			  $col("ops_per_ms") = v; print }' "$tmp/p/a.csv" >"$tmp/p/fixed-$x.csv"
+	done
+	cp "$tmp/p/a.csv.meta.json" "$tmp/p/fixed-a.csv.meta.json"
+	PYTHON_SCIPY=$py "$compare" "$tmp/p/fixed-a.csv" "$tmp/p/fixed-b.csv" --out "$tmp/pf" --no-figures \
+		>"$tmp/pf.log" 2>&1
+	got=$(flagged "$tmp/pf" | sort -u | tr '\n' ';')
+	check "csvs_halved_flags_exactly_that_variant ($got)" test "$got" = "throughput-w0 FetchAdd;"
+	check csvs_no_metadata_said sh -c 'grep -q "^- \*\*No metadata\*\* for B: fixed-b.csv.meta.json missing" "$1/COMPARE.md" &&
+		grep -q "warning: No metadata for B" "$2"' _ "$tmp/pf" "$tmp/pf.log"
+	PYTHON_SCIPY=$py "$compare" "$tmp/p/fixed-a.csv" "$tmp/p/fixed-a.csv" --out "$tmp/pself" --no-figures >/dev/null 2>&1
+	check "csvs_self_flags_nothing ($(flagged "$tmp/pself" | wc -l) flagged)" test "$(flagged "$tmp/pself" | wc -l)" -eq 0
+	# compare.json stays UTF-8 whatever the CSV's file name (a byte 0xff in it).
+	odd=$(printf 'p\377')
+	cp "$tmp/p/a.csv" "$tmp/p/$odd.csv" && cp "$tmp/p/a.csv.meta.json" "$tmp/p/$odd.csv.meta.json"
+	PYTHON_SCIPY=$py "$compare" "$tmp/p/$odd.csv" "$tmp/p/b.csv" --out "$tmp/podd" --no-figures >/dev/null 2>&1
+	rc=$?
+	check "csvs_0xff_name_json_utf8 (exit $rc)" sh -c 'test "$1" -eq 0 && "$2" -c "import sys; open(sys.argv[1], \"rb\").read().decode(\"utf-8\")" "$3/compare.json" &&
+		"$2" -c "import sys; open(sys.argv[1], \"rb\").read().decode(\"utf-8\")" "$3/COMPARE.md"' _ $rc "$py" "$tmp/podd"
+	# Bad usage: one line, exit 2, nothing written.
+	printf 'x,y\n1,2\n' >"$tmp/p/other.csv"
+	"$SB" --counter=FetchAdd --threads=1 --runs=1 --warmup=0 --duration=0.01 --summary=off \
+		--format=json --output="$tmp/p/rows.json" >/dev/null 2>&1
+	for pair in "p/a.csv a" "a p/a.csv" "p/a.csv p/other.csv" "p/other.csv p/a.csv" "p/a.csv p/rows.json" \
+		"p/a.csv p/no-such.csv"; do
+		set -- $pair
+		PYTHON_SCIPY=$py "$compare" "$tmp/$1" "$tmp/$2" --out "$tmp/bad" --no-figures >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		check "csvs_bad_usage_exit_2_one_line ($1 $2: exit $rc: $(cat "$tmp/err"))" \
+			sh -c 'test "$1" -eq 2 && test "$(wc -l <"$2")" -eq 1 && test ! -s "$3" && test ! -e "$4"' _ $rc "$tmp/err" "$tmp/out" "$tmp/bad"
+	done
+	check csvs_says_what_is_wrong sh -c 'PYTHON_SCIPY=$1 "$2" "$3/p/a.csv" "$3/p/other.csv" --out "$3/bad" --no-figures 2>&1 |
+		grep -q "other.csv: not a CSV file of scbench (no column counter, kind, threads"' _ "$py" "$compare" "$tmp"
+else
+	skip csvs_compared "scbench ($SB) wrote no CSV: $(head -1 "$tmp/p/a.err")"
+fi
 
 # ---- not a result set ------------------------------------------------------------------
 mkdir "$tmp/empty"
