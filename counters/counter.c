@@ -42,10 +42,16 @@ static pthread_once_t handle_once = PTHREAD_ONCE_INIT;
  * of a call to __tls_get_addr; these bytes and node.c's fit the static TLS
  * surplus glibc keeps for libraries loaded by dlopen.
  */
+/*
+ * index UINT32_MAX while the context is not made: sc_counter.h's inlined
+ * Sharded increment takes "index < the counter's slots" for "the thread has
+ * its context" (UINT32_MAX is above every SC_DIST_MAX_SLOTS).
+ */
+#define SC_TLS_INIT_ {.ctx = {.index = UINT32_MAX}, .ready = 0}
 #ifdef SC_COUNTER_HAVE_TLS_
-__thread sc_counter_tls_t_ sc_counter_tls_ SC_TLS_FAST; /* read by sc_counter.h's inline code */
+__thread sc_counter_tls_t_ sc_counter_tls_ SC_TLS_FAST = SC_TLS_INIT_; /* read by sc_counter.h */
 #else
-static _Thread_local sc_counter_tls_t_ sc_counter_tls_;
+static _Thread_local sc_counter_tls_t_ sc_counter_tls_ = SC_TLS_INIT_;
 #endif
 #define self_ctx (sc_counter_tls_.ctx)
 #define self_ready (sc_counter_tls_.ready) /* 1 once the context is made, 0 before and at exit */
@@ -99,9 +105,15 @@ static void thread_exit(void *arg)
 		c->t.v->flush(c->obj, c->t.cfg, t);
 	if (t->index < index_cap)
 		index_used[t->index] = 0;
-	pthread_mutex_unlock(&registry_lock);
-	/* a later destructor that counts again gets a fresh context and index */
+	/*
+	 * A later destructor that counts again gets a fresh context and index.
+	 * Both cleared before the index can pass to another thread, so this
+	 * thread's inlined Sharded increment (see SC_TLS_INIT_) never writes a
+	 * slot it no longer owns.
+	 */
 	self_ready = 0;
+	self_ctx.index = UINT32_MAX;
+	pthread_mutex_unlock(&registry_lock);
 	seeded_from = 0;
 }
 
