@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "meta.h"
+#include "sc_revision.h"
 
 #include <math.h>
 #include <string.h>

@@ -23,6 +23,7 @@
 #include "output.h"
 #include "provenance.h"
 #include "run.h"
+#include "sc_revision.h"
 #include "summary.h"
 #include "workload.h"
 

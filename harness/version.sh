@@ -4,9 +4,9 @@
 # test.sh, deps.sh, plots/regen, plots/compare, plots/atlas): "PROG (scounters)
 # VERSION", the version of configure.ac's AC_INIT (the one place it is
 # written; scbench --version has it from configure), and ", revision R" when
-# the tree is a git checkout.
+# harness/revision.sh knows it (a git checkout, or a tarball's .revision).
 top=$(cd "$(dirname "$0")/.." && pwd)
 v=$(sed -n 's/^AC_INIT(\[scounters\], *\[\([^]]*\)\].*/\1/p' "$top/configure.ac" 2>/dev/null)
-r=""
-[ -e "$top/.git" ] && r=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
+r=$("$top/harness/revision.sh" "$top")
+[ "$r" = unknown ] && r=""
 echo "${1:-scounters} (scounters) ${v:-unknown}${r:+, revision $r}"

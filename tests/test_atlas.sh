@@ -44,7 +44,7 @@ copy_set() {
 	mkdir "$tmp/$2" && cp "$1"/*.csv "$1"/*.meta.json "$tmp/$2/" &&
 		{ [ ! -f "$1/run-all.conf" ] || cp "$1/run-all.conf" "$tmp/$2/"; } && chmod u+w "$tmp/$2"/*
 }
-ref=$top/results/reference/bhyve-turin-2pu
+ref=$top/results/reference/kvm-epyc-2pu
 small=$top/tests/fixtures/results-small
 if [ -f "$ref/dice-fig4-high.csv" ]; then
 	copy_set "$ref" a

@@ -25,9 +25,9 @@ for p in results/myhost-20261123-214500/dice-fig3.csv \
 	check "ignored: $p" ignored "$p"
 done
 for p in results/README.md results/.gitignore \
-	results/reference/bhyve-turin-2pu/dice-fig3.csv \
-	results/reference/bhyve-turin-2pu/figures/dice-fig3.png \
-	results/reference/bhyve-turin-2pu/REPORT.md; do
+	results/reference/kvm-epyc-2pu/dice-fig3.csv \
+	results/reference/kvm-epyc-2pu/figures/dice-fig3.png \
+	results/reference/kvm-epyc-2pu/REPORT.md; do
 	mkdir -p "$repo/$(dirname "$p")"; [ -e "$repo/$p" ] || : >"$repo/$p"
 	check "tracked: $p" tracked "$p"
 done

@@ -229,6 +229,66 @@ static void test_indices_reused(void)
 	sc_counter_free(c);
 }
 
+/*
+ * The inlined Sharded increment reads the thread's index alone (no ready
+ * flag): a thread whose first library call is that increment must still get
+ * its own context and slot, and so must a TLS destructor that counts after
+ * the library's exit destructor has freed the thread's index.
+ */
+#ifdef SC_COUNTER_HAVE_TLS_
+static pthread_key_t late_key;
+static uint32_t late_ready; /* sc_counter_tls_.ready after the late destructor's increments */
+
+static void late_destructor(void *arg)
+{
+	for (int i = 0; i < 100; i++)
+		sc_counter_inc(arg);
+	late_ready = sc_counter_tls_.ready;
+	sc_counter_flush(arg); /* a no-op for Sharded; a library call that sees the context */
+}
+
+static void *first_call_inc(void *arg)
+{
+	for (int i = 0; i < 1000; i++)
+		sc_counter_inc(arg);
+	uintptr_t ready = sc_counter_tls_.ready;
+	pthread_setspecific(late_key, arg); /* key made after the library's: runs after its exit */
+	return (void *)ready;
+}
+
+static void test_sharded_first_and_last_calls(void)
+{
+	sc_err err;
+	sc_counter *c = sc_counter_new("Sharded", "", &err);
+	sc_counter_inc(c); /* the main thread's own slot */
+	if (pthread_key_create(&late_key, late_destructor) != 0) {
+		tap_ok(false, "sharded_first_call: pthread_key_create");
+		return;
+	}
+	pthread_t tid;
+	void *ret = NULL;
+	pthread_create(&tid, NULL, first_call_inc, c);
+	pthread_join(tid, &ret);
+	char d[128];
+	sc_counter_describe(c, d, sizeof d);
+	tap_ok((uintptr_t)ret == 1 && strstr(d, ";nonzero=2") != NULL,
+	       "sharded_first_call_is_the_inc: the thread got its context (ready %u) and its own "
+	       "slot (%s)",
+	       (unsigned)(uintptr_t)ret, d);
+	tap_ok(late_ready == 1 && sc_counter_get(c) == 1101,
+	       "sharded_inc_after_the_exit_destructor: a later destructor's 100 increments made a "
+	       "new context (ready %u) and count (%llu of 1101)",
+	       late_ready, (unsigned long long)sc_counter_get(c));
+	pthread_key_delete(late_key);
+	sc_counter_free(c);
+}
+#else
+static void test_sharded_first_and_last_calls(void)
+{
+	tap_ok(true, "sharded_first_call # SKIP the handle is not inlined on this target");
+}
+#endif
+
 /* Every thread's context has its own index and its own generator state. */
 typedef struct ctx_seen {
 	pthread_mutex_t lock;
@@ -590,6 +650,7 @@ int main(void)
 	test_threads_never_register(40, true); /* more threads than the 8 (2-core) slots */
 	test_batched_flushed_at_thread_exit();
 	test_indices_reused();
+	test_sharded_first_and_last_calls();
 	test_contexts_distinct();
 	test_read_and_reset_loses_nothing();
 	test_read_and_reset_single_word();

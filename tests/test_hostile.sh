@@ -212,7 +212,7 @@ check stale_python_temp_removed test ! -e "$tmp/keep/figdata/claims.json.tmp.Zz9
 # Every Python entry point runs under one guard (harness/runall/guard.py): a
 # fault injected into each (SCOUNTERS_FAULT=its name) is one line and status 1;
 # SCOUNTERS_DEBUG=1 shows the traceback.
-ref=$TOP_SRCDIR/results/reference/bhyve-turin-2pu
+ref=$TOP_SRCDIR/results/reference/kvm-epyc-2pu
 fresh_set guard
 for t in "aggregate.py aggregate.py" "report.py report.py" "compare.py plots/compare" \
 	"atlas.py plots/atlas" "mpl_figures.py mpl_figures.py" "style.py style.py" \

@@ -47,4 +47,17 @@ walk deps.sh "$top/deps.sh" --no-such-option
 walk plots/regen "$top/plots/regen" "$tmp/a" "$tmp/b"
 walk plots/compare "$top/plots/compare" "$tmp/a" "$tmp/b" "$tmp/c"
 walk plots/atlas "$top/plots/atlas" --out
+
+# The revision scbench reports (and writes into meta.json) is the tree's at
+# build time, not configure's: in a git checkout it names HEAD's commit, as
+# harness/revision.sh and the scripts' --version lines do ("-dirty" aside,
+# which an edit after the build may change).
+if [ -e "$top/.git" ] && head=$(git -C "$top" rev-parse HEAD 2>/dev/null); then
+	built=$("$SB" --version | sed -n 's/^scbench [^ ]* (revision \([0-9a-f]*\).*)$/\1/p')
+	script=$("$top/run-all.sh" --version | sed -n 's/.*, revision \([0-9a-f]*\).*/\1/p')
+	check "scbench's revision ($built) is HEAD's commit, as run-all.sh's ($script)" \
+		sh -c '[ -n "$1" ] && [ "${3#"$1"}" != "$3" ] && [ "$1" = "$2" ]' _ "$built" "$script" "$head"
+else
+	skip "scbench_revision" "not a git checkout"
+fi
 tap_done

@@ -3,9 +3,11 @@
  * sc_counter.h - the handle API: a counter chosen by name, with the calling
  * thread's context managed by the library. For programs that do not want to
  * number their threads or keep a configuration next to every counter; the
- * price is one indirect call per increment (sc_counter_inc and _add are
- * inlined up to the call of the variant's operation, see below; the inlined
- * per-variant API of the family headers has no call at all).
+ * price is a test of the counter's mode and at most one indirect call per
+ * increment (sc_counter_inc and _add are inlined up to the call of the
+ * variant's operation, and Sharded's, PerCPU's and PerCPUGroup's increments
+ * are inlined whole, see below; the per-variant API of the family headers
+ * has no call at all).
  *
  *     sc_err err;
  *     sc_counter *hits = sc_counter_new("Sharded", "", &err);
@@ -109,8 +111,9 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
  * PerCPUGroup, whose restartable-sequence add (sc_rseq.h) is inlined on the
  * head's copies of the counter's per-CPU array and needs no context). sc_counter_tls_ is the
  * calling thread's context, made by the library on the thread's first call
- * (ready = 1 from then on), in initial-exec TLS: the inlined code reads it
- * with one load relative to the thread pointer, no call.
+ * (ready = 1 from then on; until then, and again once its exit destructor
+ * has run, ready = 0 and ctx.index = UINT32_MAX), in initial-exec TLS: the
+ * inlined code reads it with one load relative to the thread pointer, no call.
  * sc_counter_context_ is the slow path: it makes the context, refreshes the
  * node, or hands out the seeded stream.
  */
@@ -127,9 +130,12 @@ typedef struct sc_counter_head_ {
 	void *obj;
 	const void *cfg;
 	uint32_t mode;             /* SC_HEAD_*_ */
-	sc_sharded_cfg sharded_cfg; /* SC_HEAD_SHARDED_: copies of the counter's (read-only */
-	sc_sharded_t sharded;       /* after init), one load each from here */
-	unsigned char *percpu_slot0; /* SC_HEAD_PERCPU_: the counter's per-CPU array */
+	/* SC_HEAD_SHARDED_: copies of the counter's (read-only after init), one
+	 * load each from here; sharded_cfg.threads is 0 for every other mode */
+	sc_sharded_cfg sharded_cfg;
+	sc_sharded_t sharded;
+	/* SC_HEAD_PERCPU_: the counter's per-CPU array, NULL for every other mode */
+	unsigned char *percpu_slot0;
 	size_t percpu_stride;        /* (sc_percpu_add_at's slot0, stride, slots), */
 	uint32_t percpu_slots;       /* read-only after init */
 } sc_counter_head_;
@@ -146,11 +152,13 @@ sc_thread *sc_counter_context_(const sc_counter *c);
  * (sc_counter_add: the variant's sc_P_add, exact for precise variants,
  * unbiased for probabilistic ones). Never fails.
  *
- * Inlined (GCC and Clang, on targets with initial-exec TLS): a TLS load and
- * a test of the calling thread's context, then one indirect call, to the
- * variant's increment (Sharded's increment, a load and a store, is inlined
- * whole); the out-of-line sc_counter_context_ only on a thread's first call
- * and for the variants that read the node or a seeded stream. Define SC_COUNTER_NO_INLINE before including to call the
+ * Inlined (GCC and Clang, on targets with initial-exec TLS): a test of the
+ * head's mode; then Sharded's increment whole (a TLS load of the thread's
+ * index, its slot's load and store), or PerCPU's restartable sequence (no
+ * context), or a TLS load and a test of the calling thread's context and
+ * one indirect call, to the variant's increment. The out-of-line
+ * sc_counter_context_ runs only on a thread's first call and for the
+ * variants that read the node or a seeded stream. Define SC_COUNTER_NO_INLINE before including to call the
  * library's out-of-line sc_counter_inc and sc_counter_add instead (the
  * same operations; the library exports both either way).
  */
@@ -162,52 +170,55 @@ extern __thread sc_counter_tls_t_ sc_counter_tls_ __attribute__((tls_model("init
 #if defined(SC_COUNTER_HAVE_TLS_) && !defined(SC_COUNTER_NO_INLINE)
 
 /*
- * The calling thread's context for an increment in mode, or NULL when the
- * increment is PerCPU's (SC_HEAD_PERCPU_), which reads none. One test on
- * the common path: ready is 0 or 1, and of the modes only SC_HEAD_SLOW_ has
- * bit 1 and only SC_HEAD_PERCPU_ bit 2; the rest only once that test fails.
+ * The calling thread's context for an increment in mode SC_HEAD_CALL_ or
+ * SC_HEAD_SLOW_ (or a Sharded counter whose fast path did not apply): its
+ * own once made (ready) in the first, the library's otherwise. One test on
+ * the common path: ready is 0 or 1, and mode is 0 only for SC_HEAD_CALL_.
  */
-static inline sc_thread *sc_counter_ctx_(uint32_t mode, const sc_counter *c)
+static inline sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mode,
+                                         const sc_counter *c)
 {
-	if (__builtin_expect(((sc_counter_tls_.ready ^ 1u) | (mode & (SC_HEAD_SLOW_ | SC_HEAD_PERCPU_))) == 0,
-	                     1))
-		return &sc_counter_tls_.ctx;
-	if (mode & SC_HEAD_PERCPU_)
-		return NULL;
+	if (__builtin_expect(((self->ready ^ 1u) | mode) == 0, 1))
+		return &self->ctx;
 	return sc_counter_context_(c);
 }
 
+/*
+ * The tests reuse what the increment loads anyway. percpu_slot0 is non-NULL
+ * only for PerCPU and PerCPUGroup, whose add then needs it. sharded_cfg.threads
+ * is 0 but for Sharded, and the thread's index is UINT32_MAX until its
+ * context is made (and again once its exit destructor ran), so "index <
+ * threads" is Sharded's own slot test and at once says that the counter is
+ * Sharded and that the thread has its context; when it fails the mode
+ * decides (a Sharded counter then asks the library for the context, and the
+ * variant's own increment takes the shared overflow slot for an index
+ * beyond the slots).
+ */
 static inline void sc_counter_inc(sc_counter *c)
 {
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
-	uint32_t mode = h->mode;
-	sc_thread *t = sc_counter_ctx_(mode, c);
-	/* PerCPU's add, which reads no context: the restartable sequence, inlined. */
-	if (t == NULL) {
+	sc_counter_tls_t_ *self = &sc_counter_tls_;
+	if (__builtin_expect(self->ctx.index < h->sharded_cfg.threads, 1)) {
+		sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, &self->ctx);
+		return;
+	}
+	if (h->percpu_slot0) {
 		sc_percpu_add_at(h->percpu_slot0, h->percpu_stride, h->percpu_slots, 1);
 		return;
 	}
-	/*
-	 * Sharded's increment is a load and a store of the thread's own slot,
-	 * cheaper than any call: inlined here, on the head's copies of its slot
-	 * pointer and thread count.
-	 */
-	if (mode == SC_HEAD_SHARDED_) {
-		sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, t);
-		return;
-	}
-	h->inc(h->obj, h->cfg, t);
+	h->inc(h->obj, h->cfg, sc_counter_ctx_(self, h->mode, c));
 }
 
 static inline void sc_counter_add(sc_counter *c, uint64_t n)
 {
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
-	sc_thread *t = sc_counter_ctx_(h->mode, c);
-	if (t == NULL) {
+	if (h->percpu_slot0) {
 		sc_percpu_add_at(h->percpu_slot0, h->percpu_stride, h->percpu_slots, n);
 		return;
 	}
-	h->add(h->obj, h->cfg, t, n);
+	/* Sharded's add goes through the call with the thread's own context */
+	uint32_t mode = h->mode & ~(uint32_t)SC_HEAD_SHARDED_;
+	h->add(h->obj, h->cfg, sc_counter_ctx_(&sc_counter_tls_, mode, c), n);
 }
 #else
 void sc_counter_inc(sc_counter *c);

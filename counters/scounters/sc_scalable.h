@@ -242,11 +242,11 @@ static inline uint32_t sc_scalable_thread_seed(const sc_scalable_cfg *cfg)
 uint32_t sc_scalable_dotnet_inc(sc_scalable_t *c, uint32_t width, uint32_t threshold,
                                 uint32_t rng);
 
-SC_ALWAYS_INLINE void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
+/* Ayers's increment (cfg->dotnet is 0): what sc_scalable_inc does then. */
+SC_ALWAYS_INLINE void sc_scalable_ayers_inc_(sc_scalable_t *c, const sc_scalable_cfg *cfg,
+                                             sc_thread *t)
 {
-	if (cfg->dotnet) {
-		t->rng = sc_scalable_dotnet_inc(c, cfg->width, cfg->threshold, t->rng);
-	} else if (cfg->width == 32) {
+	if (cfg->width == 32) {
 		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		/* relaxed: the value only picks the step; see above. */
 		sc_scalable_add32_(w, atomic_load_explicit(w, memory_order_relaxed), UINT32_MAX, cfg,
@@ -257,6 +257,14 @@ SC_ALWAYS_INLINE void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *c
 		sc_scalable_add64_(w, atomic_load_explicit(w, memory_order_relaxed), UINT64_MAX, cfg,
 		                   &t->rng);
 	}
+}
+
+SC_ALWAYS_INLINE void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
+{
+	if (cfg->dotnet)
+		t->rng = sc_scalable_dotnet_inc(c, cfg->width, cfg->threshold, t->rng);
+	else
+		sc_scalable_ayers_inc_(c, cfg, t);
 }
 
 /*
