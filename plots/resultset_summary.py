@@ -9,7 +9,7 @@ Standard library only.
 import os
 import re
 
-from resultset import SOURCES
+from resultset import PLAN_SOURCES
 
 
 def option_of(cmd, name):
@@ -61,7 +61,7 @@ def cpu_emulation(metas):
     return {"hypervisor": ", ".join(names) or "unknown", "emulated": emulated}
 
 
-def load_summary(rs, names=SOURCES):
+def load_summary(rs, names=PLAN_SOURCES):
     """{"runs", "busy_runs", "rule"} over the set's CSVs (names) with a busy
     column (results/README.md, columns 30-34), or None when none has one."""
     busy = total = 0
@@ -87,7 +87,7 @@ def load_text(load):
             "as much as the counters" % (load["busy_runs"], load["runs"], load["rule"]))
 
 
-def machine_summary(rs, names=SOURCES):
+def machine_summary(rs, names=PLAN_SOURCES):
     """The summary of result set rs from its CSVs names (every CSV of run-all's
     plan; plots/compare gives one plain scbench CSV) and their .meta.json, and
     its run-all.conf."""

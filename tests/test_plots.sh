@@ -61,6 +61,15 @@ for id in $SPEC_FIGURES; do
 	case " $FIGURES " in *" $id "*) ;; *) missing="$missing $id" ;; esac
 done
 check "figure_table_has_every_spec_figure${missing:+ (missing:$missing)}" test -z "$missing"
+# Every experiment of run-all's plan writes a CSV the result set's provenance,
+# files present and busy runs are counted over (resultset.PLAN_SOURCES): one
+# that only claims read (no figure) is counted too.
+unplanned=$("$py" -B -c 'import sys
+sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])
+from resultset import PLAN_SOURCES
+from runall.plan import EXPERIMENTS
+print(" ".join(e for e in EXPERIMENTS if e + ".csv" not in PLAN_SOURCES))' "$plots" "$top/harness")
+check "every_planned_experiment_counted${unplanned:+ (left out:$unplanned)}" test -z "$unplanned"
 check style_gp_matches_style_json "$py" "$plots/style.py" --check
 # The plots house keeps every Python file of plots/ (claims/ included) at 450 lines
 # or fewer (issue 30: a longer one is split by what it does), and the tarball
