@@ -261,8 +261,7 @@ class ResultSet:
 
 
 def is_result_set(path):
-    """Does directory path hold a result set (one of PLAN_SOURCES, or a run-all.conf)?"""
-    return os.path.isdir(path) and (any(os.path.isfile(os.path.join(path, n))
-                                        for n in PLAN_SOURCES)
+    """Does directory path hold a result set (one of SOURCES, or a run-all.conf)?"""
+    return os.path.isdir(path) and (any(os.path.isfile(os.path.join(path, n)) for n in SOURCES)
                                     or os.path.isfile(os.path.join(path, "run-all.conf")))
 
