@@ -3,11 +3,11 @@
  * sc_counter.h - the handle API: a counter chosen by name, with the calling
  * thread's context managed by the library. For programs that do not want to
  * number their threads or keep a configuration next to every counter; the
- * price is a test of the counter's mode and at most one indirect call per
- * increment (sc_counter_inc and _add are inlined up to the call of the
- * variant's operation, and Sharded's, PerCPU's and PerCPUGroup's increments
- * are inlined whole, see below; the per-variant API of the family headers
- * has no call at all).
+ * price is a test or two of the counter's head and at most one indirect
+ * call per increment (sc_counter_inc and _add are inlined up to the call of
+ * the variant's operation, and Sharded's, PerCPU's and PerCPUGroup's
+ * increments are inlined whole, see below; the per-variant API of the
+ * family headers has no call at all).
  *
  *     sc_err err;
  *     sc_counter *hits = sc_counter_new("Sharded", "", &err);
@@ -152,11 +152,13 @@ sc_thread *sc_counter_context_(const sc_counter *c);
  * (sc_counter_add: the variant's sc_P_add, exact for precise variants,
  * unbiased for probabilistic ones). Never fails.
  *
- * Inlined (GCC and Clang, on targets with initial-exec TLS): a test of the
- * head's mode; then Sharded's increment whole (a TLS load of the thread's
- * index, its slot's load and store), or PerCPU's restartable sequence (no
- * context), or a TLS load and a test of the calling thread's context and
- * one indirect call, to the variant's increment. The out-of-line
+ * Inlined (GCC and Clang, on targets with initial-exec TLS): Sharded's
+ * increment whole, its slot test doubling as the dispatch (a TLS load of
+ * the thread's index against the head's copy of its thread count, then the
+ * slot's load and store); else PerCPU's restartable sequence, recognised by
+ * the head's copy of its array pointer (no context); else a TLS load and a
+ * test of the calling thread's context and one indirect call, to the
+ * variant's increment. The out-of-line
  * sc_counter_context_ runs only on a thread's first call and for the
  * variants that read the node or a seeded stream. Define SC_COUNTER_NO_INLINE before including to call the
  * library's out-of-line sc_counter_inc and sc_counter_add instead (the
