@@ -153,12 +153,11 @@ sc_thread *sc_counter_context_(const sc_counter *c);
  * unbiased for probabilistic ones). Never fails.
  *
  * Inlined (GCC and Clang, on targets with initial-exec TLS): Sharded's
- * increment whole, its slot test doubling as the dispatch (a TLS load of
- * the thread's index against the head's copy of its thread count, then the
- * slot's load and store); else PerCPU's restartable sequence, recognised by
- * the head's copy of its array pointer (no context); else a TLS load and a
- * test of the calling thread's context and one indirect call, to the
- * variant's increment. The out-of-line
+ * increment whole, recognised by the head's copy of its thread count (then
+ * a TLS load of the thread's index against it, the slot's load and store);
+ * else PerCPU's restartable sequence, recognised by the head's copy of its
+ * array pointer (no context); else a TLS load and a test of the calling
+ * thread's context and one indirect call, to the variant's increment. The out-of-line
  * sc_counter_context_ runs only on a thread's first call and for the
  * variants that read the node or a seeded stream. Define SC_COUNTER_NO_INLINE before including to call the
  * library's out-of-line sc_counter_inc and sc_counter_add instead (the
@@ -186,29 +185,40 @@ static inline sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mode,
 }
 
 /*
- * The tests reuse what the increment loads anyway. percpu_slot0 is non-NULL
- * only for PerCPU and PerCPUGroup, whose add then needs it. sharded_cfg.threads
- * is 0 but for Sharded, and the thread's index is UINT32_MAX until its
- * context is made (and again once its exit destructor ran), so "index <
- * threads" is Sharded's own slot test and at once says that the counter is
- * Sharded and that the thread has its context; when it fails the mode
- * decides (a Sharded counter then asks the library for the context, and the
- * variant's own increment takes the shared overflow slot for an index
- * beyond the slots).
+ * The tests reuse what the increment loads anyway. sharded_cfg.threads is 0
+ * but for Sharded, so it tells a Sharded counter first; the thread's index
+ * is UINT32_MAX until its context is made (and again once its exit
+ * destructor ran), so Sharded's own slot test "index < threads" also says
+ * that the thread has its context (if not, or for an index beyond the
+ * slots, the library makes the context and the variant's own increment
+ * takes the shared overflow slot). percpu_slot0 is non-NULL only for PerCPU
+ * and PerCPUGroup, whose add then needs it. The rest take the call.
+ *
+ * The empty asm hides where me points, so the compiler computes the thread's
+ * context address once, out of a loop of increments, rather than again
+ * (a GOT load and the thread pointer) at every Sharded increment: with it,
+ * a loop of handle increments makes the loads of the inlined sc_sharded_inc
+ * (make bench reports handle over inline per variant).
  */
 static inline void sc_counter_inc(sc_counter *c)
 {
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
-	sc_counter_tls_t_ *self = &sc_counter_tls_;
-	if (__builtin_expect(self->ctx.index < h->sharded_cfg.threads, 1)) {
-		sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, &self->ctx);
+	sc_thread *me = &sc_counter_tls_.ctx;
+	__asm__("" : "+r"(me));
+	uint32_t n = h->sharded_cfg.threads;
+	if (__builtin_expect(n != 0, 1)) {
+		if (__builtin_expect(me->index < n, 1)) {
+			sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, me);
+			return;
+		}
+		h->inc(h->obj, h->cfg, sc_counter_context_(c));
 		return;
 	}
 	if (h->percpu_slot0) {
 		sc_percpu_add_at(h->percpu_slot0, h->percpu_stride, h->percpu_slots, 1);
 		return;
 	}
-	h->inc(h->obj, h->cfg, sc_counter_ctx_(self, h->mode, c));
+	h->inc(h->obj, h->cfg, sc_counter_ctx_(&sc_counter_tls_, h->mode, c));
 }
 
 static inline void sc_counter_add(sc_counter *c, uint64_t n)
