@@ -7,13 +7,7 @@
 
 #include <stdio.h>
 
-/* The OS's configured CPU count, for env->cpus == 0 (as sc_env_default). */
-static uint32_t os_cpus(void)
-{
-	sc_env env;
-	sc_env_default(&env); /* its cpus: the one place that asks the OS */
-	return env.cpus;
-}
+#include "env_priv.h"
 
 /* Validate a slot count taken from the environment (threads or CPUs). */
 static int check_slots(const char *variant, const char *what, uint32_t n, sc_err *err)
@@ -29,7 +23,7 @@ static int check_slots(const char *variant, const char *what, uint32_t n, sc_err
 /* env->cpus, or the OS's count when it is 0; validated. */
 static int resolve_cpus(const char *variant, const sc_env *env, uint32_t *out, sc_err *err)
 {
-	*out = env->cpus ? env->cpus : os_cpus();
+	*out = sc_env_cpus_(env);
 	return check_slots(variant, "cpus", *out, err);
 }
 

@@ -10,14 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* ---- sc_pcgroup ------------------------------------------------------------------ */
+#include "env_priv.h"
 
-static uint32_t os_cpus(void)
-{
-	sc_env env;
-	sc_env_default(&env); /* its cpus: the one place that asks the OS */
-	return env.cpus;
-}
+/* ---- sc_pcgroup ------------------------------------------------------------------ */
 
 /* The word of counter i in row r. */
 static SC_ATOMIC(uint64_t) *word(const sc_pcgroup *g, uint32_t r, uint32_t i)
@@ -39,7 +34,7 @@ int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err)
 		           SC_GROUP_MAX_COUNTERS);
 		return -1;
 	}
-	uint32_t slots = env->cpus ? env->cpus : os_cpus();
+	uint32_t slots = sc_env_cpus_(env);
 	if (slots > SC_GROUP_MAX_SLOTS) {
 		sc_err_set(err, "group: cpus=%u is invalid: expected an integer in [1, %u]", slots,
 		           SC_GROUP_MAX_SLOTS);
@@ -260,7 +255,7 @@ int sc_percpu_group_config(sc_percpu_group_cfg *cfg, sc_params *p, const sc_env 
                            sc_err *err)
 {
 	(void)p;
-	cfg->cpus = env->cpus ? env->cpus : os_cpus();
+	cfg->cpus = sc_env_cpus_(env);
 	cfg->row = 0;
 	cfg->pool = NULL;
 	if (cfg->cpus > SC_GROUP_MAX_SLOTS) {

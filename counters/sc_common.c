@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env_priv.h"
+
 const char *sc_kind_name(sc_kind kind)
 {
 	switch (kind) {
@@ -28,6 +30,15 @@ void sc_env_default(sc_env *env)
 	env->threads = 1;
 	env->nodes = 1;
 	env->cpus = n > 0 ? (uint32_t)n : 1;
+}
+
+uint32_t sc_env_cpus_(const sc_env *env)
+{
+	if (env->cpus)
+		return env->cpus;
+	sc_env os;
+	sc_env_default(&os); /* the one place that asks the OS */
+	return os.cpus;
 }
 
 uint32_t sc_derive_seed32(uint64_t seed, uint32_t index, uint32_t stream)
