@@ -59,7 +59,7 @@ static void rseq_set(uint32_t cpu, uint32_t node)
 
 #include "tap.h"
 
-/* What sc_thread_self does on every call (counters/counter.c). */
+/* What sc_thread_self does on every call (counters/context.c). */
 static sc_thread *self(sc_thread *t)
 {
 	if (!sc_node_fresh())

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * context.c - the handle API's thread contexts (sc_counter.h): each thread's
+ * context made on first use and retired at thread exit, the registry of live
+ * counters that fork and thread exit must visit, and the entry points that
+ * read the context on every update (sc_counter_inc, _add, _flush).
+ */
+#include "counter_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- thread contexts ---------------------------------------------------------- */
+
+/*
+ * The registry of this file, under one lock: which thread indices are in
+ * use, and the live counters whose threads hold increments back (Batched),
+ * which an exiting thread must flush.
+ */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char *index_used; /* index_used[i]: index i belongs to a live thread */
+static uint32_t index_cap;
+static sc_counter *flush_list; /* the live Batched counters */
+static sc_counter *all_list;   /* every live counter (fork locks their reset locks) */
+
+/* Base of every context's seed; the sequence number makes each context's streams unique. */
+#define SC_HANDLE_SEED 0x5c0c0ffee1234567ull
+static SC_ATOMIC(uint64_t) context_seq;
+
+static pthread_key_t exit_key;
+static pthread_once_t handle_once = PTHREAD_ONCE_INIT;
+
+/*
+ * The context lives in the thread's own TLS block (no allocation, nothing to
+ * fail). initial-exec (SC_TLS_FAST): one TLS load on the fast path instead
+ * of a call to __tls_get_addr; these bytes and node.c's fit the static TLS
+ * surplus glibc keeps for libraries loaded by dlopen.
+ */
+/*
+ * index UINT32_MAX while the context is not made: sc_counter.h's inlined
+ * Sharded increment takes "index < the counter's slots" for "the thread has
+ * its context" (UINT32_MAX is above every SC_DIST_MAX_SLOTS).
+ */
+#define SC_TLS_INIT_ {.ctx = {.index = UINT32_MAX}, .ready = 0}
+#ifdef SC_COUNTER_HAVE_TLS_
+__thread sc_counter_tls_t_ sc_counter_tls_ SC_TLS_FAST = SC_TLS_INIT_; /* read by sc_counter.h */
+#else
+static _Thread_local sc_counter_tls_t_ sc_counter_tls_ = SC_TLS_INIT_;
+#endif
+#define self_ctx (sc_counter_tls_.ctx)
+#define self_ready (sc_counter_tls_.ready) /* 1 once the context is made, 0 before and at exit */
+/*
+ * The thread's stream for counters whose variant fixes every thread's start
+ * state (sc_table thread_seed: Scalable runtime=dotnet, the runtime's 100):
+ * one per thread, started at that seed when the thread first uses such a
+ * counter (as the runtime's per-thread generator), shared by all of them.
+ * seeded_from is the seed it started from, 0 while unused.
+ */
+static _Thread_local sc_thread seeded_ctx SC_TLS_FAST;
+static _Thread_local uint32_t seeded_from SC_TLS_FAST;
+
+/* The lowest free index, marked used; UINT32_MAX (every counter's shared path) if out of memory. */
+static uint32_t index_take(void)
+{
+	uint32_t i = 0;
+	while (i < index_cap && index_used[i])
+		i++;
+	if (i == index_cap) {
+		uint32_t cap = index_cap ? 2 * index_cap : 64;
+		unsigned char *grown = realloc(index_used, cap);
+		if (!grown)
+			return UINT32_MAX;
+		memset(grown + index_cap, 0, cap - index_cap);
+		index_used = grown;
+		index_cap = cap;
+	}
+	index_used[i] = 1;
+	return i;
+}
+
+/* Thread exit: flush what this thread holds in every Batched counter, free its index. */
+static void thread_exit(void *arg)
+{
+	sc_thread *t = arg;
+	pthread_mutex_lock(&registry_lock);
+	for (sc_counter *c = flush_list; c; c = c->next)
+		c->t.v->flush(c->obj, c->t.cfg, t);
+	if (t->index < index_cap)
+		index_used[t->index] = 0;
+	/*
+	 * A later destructor that counts again gets a fresh context and index.
+	 * Both cleared before the index can pass to another thread, so this
+	 * thread's inlined Sharded increment (see SC_TLS_INIT_) never writes a
+	 * slot it no longer owns.
+	 */
+	self_ready = 0;
+	self_ctx.index = UINT32_MAX;
+	pthread_mutex_unlock(&registry_lock);
+	seeded_from = 0;
+}
+
+/* A context's streams, unique per sequence number; salt tells processes apart (fork). */
+static void self_seed(uint32_t index, uint64_t salt)
+{
+	/* relaxed: only uniqueness of the number matters. */
+	uint64_t seq = atomic_fetch_add_explicit(&context_seq, 1, memory_order_relaxed);
+	sc_thread_init(&self_ctx, index, 0, sc_mix64(SC_HANDLE_SEED + seq) ^ salt, false);
+	sc_node_refresh(&self_ctx); /* the node the kernel says, and what to watch */
+}
+
+/*
+ * fork(): no other thread may hold the registry lock or a counter's reset
+ * lock while the process is copied, or the child, which has none of those
+ * threads, would wait for them forever. prepare takes them all (registry
+ * first, the order sc_counter_free also takes), parent releases them.
+ */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	for (sc_counter *c = all_list; c; c = c->all_next)
+		pthread_mutex_lock(&c->reset_lock);
+}
+
+static void fork_parent(void)
+{
+	for (sc_counter *c = all_list; c; c = c->all_next)
+		pthread_mutex_unlock(&c->reset_lock);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+/*
+ * The child has one thread, the one that forked: the locks are made anew,
+ * every thread index but its own is free again (the threads that held them
+ * do not exist here and their exit destructors never run, so what they held
+ * back in a Batched counter is handed over here), and it gets a new random
+ * stream, so parent and child do not draw the same numbers.
+ */
+static void fork_child(void)
+{
+	pthread_mutex_init(&registry_lock, NULL);
+	for (sc_counter *c = all_list; c; c = c->all_next)
+		pthread_mutex_init(&c->reset_lock, NULL);
+	/*
+	 * What the parent's other threads held back in a Batched counter is in
+	 * their slots of the child's copy, which no thread of the child owns:
+	 * added to the shared word here, so the child's copy counts every
+	 * increment completed before the fork and a thread that takes such an
+	 * index later starts from an empty slot. Relaxed: the child has one thread.
+	 */
+	for (sc_counter *c = flush_list; c; c = c->next) {
+		sc_batched_t *b = c->obj;
+		const sc_batched_cfg *cfg = c->t.cfg;
+		for (uint32_t i = 0; i < cfg->threads; i++) {
+			if (self_ready && i == self_ctx.index)
+				continue;
+			uint64_t n = atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
+			if (n) {
+				atomic_fetch_add_explicit(&b->shared, n, memory_order_relaxed);
+				atomic_store_explicit(&b->local[i].v, 0, memory_order_relaxed);
+			}
+		}
+	}
+	if (index_used)
+		memset(index_used, 0, index_cap);
+	if (self_ready) {
+		if (self_ctx.index < index_cap)
+			index_used[self_ctx.index] = 1;
+		self_seed(self_ctx.index, sc_mix64((uint64_t)getpid()));
+	}
+}
+
+static void handle_init(void)
+{
+	if (pthread_key_create(&exit_key, thread_exit) != 0 ||
+	    pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
+		abort(); /* only when the process is out of keys or memory: nothing sensible remains */
+}
+
+/*
+ * The fork handlers are registered when the library is loaded, not at its
+ * first use: pthread_atfork runs prepare handlers in the reverse order of
+ * registration and parent and child handlers in that order, so handlers
+ * registered before ours would run inside our locks (prepare after ours has
+ * taken them, child before ours has made them anew), and a program's
+ * handler that calls sc_counter_read_and_reset (prepare) or sc_counter_new
+ * (child) would wait for itself. Registered first, ours wrap every handler
+ * the program registers after the library is loaded (an executable's
+ * constructors and main run after those of its libraries). The pthread_once
+ * of the entry points stays, for compilers without constructors.
+ */
+#if defined(__GNUC__)
+__attribute__((constructor)) static void handle_load(void)
+{
+	pthread_once(&handle_once, handle_init);
+}
+#endif
+
+static sc_thread *self_create(void)
+{
+	pthread_once(&handle_once, handle_init);
+	pthread_mutex_lock(&registry_lock);
+	uint32_t index = index_take();
+	pthread_mutex_unlock(&registry_lock);
+	sc_node_setup();
+	self_seed(index, 0);
+	/*
+	 * The index's previous owner released it under registry_lock after its
+	 * last update, and we took it under the same lock, so its single-writer
+	 * slots pass to us with everything it wrote visible.
+	 */
+	pthread_setspecific(exit_key, &self_ctx);
+	self_ready = 1;
+	return &self_ctx;
+}
+
+/*
+ * The node id is refreshed when it may be stale (node_priv.h): at once when
+ * the rseq area shows another CPU, else every SC_NODE_REFRESH_CALLS calls.
+ */
+#if defined(__GNUC__)
+#define SC_NOINLINE __attribute__((noinline))
+#else
+#define SC_NOINLINE
+#endif
+
+/* Out of line, so that the fast path below saves no registers. */
+static SC_NOINLINE sc_thread *self_slow(void)
+{
+	if (!self_ready)
+		return self_create();
+	sc_node_refresh(&self_ctx);
+	return &self_ctx;
+}
+
+/* The fast path, inlined into sc_counter_inc and _add (no call through the PLT). */
+static inline sc_thread *self_get(void)
+{
+	if (__builtin_expect(self_ready && sc_node_fresh(), 1))
+		return &self_ctx;
+	return self_slow();
+}
+
+sc_thread *sc_thread_self(void)
+{
+	return self_get();
+}
+
+/* The context an update of c uses: the thread's, or its seeded stream (see seeded_ctx). */
+static sc_thread *context_for(const sc_counter *c)
+{
+	sc_thread *t = self_get();
+	uint32_t seed = c->t.thread_seed;
+	if (__builtin_expect(seed == 0, 1))
+		return t;
+	if (seeded_from != seed) {
+		seeded_ctx = *t;
+		seeded_ctx.rng = seed;
+		seeded_from = seed;
+	}
+	seeded_ctx.index = t->index;
+	seeded_ctx.node = t->node;
+	return &seeded_ctx;
+}
+
+
+void sc_handle_register_(sc_counter *c)
+{
+	pthread_once(&handle_once, handle_init);
+	pthread_mutex_lock(&registry_lock);
+	if (c->id == SC_ID_batched) {
+		c->next = flush_list;
+		if (flush_list)
+			flush_list->pprev = &c->next;
+		c->pprev = &flush_list;
+		flush_list = c;
+	}
+	c->all_next = all_list;
+	if (all_list)
+		all_list->all_pprev = &c->all_next;
+	c->all_pprev = &all_list;
+	all_list = c;
+	pthread_mutex_unlock(&registry_lock);
+}
+
+void sc_handle_unregister_(sc_counter *c)
+{
+	pthread_mutex_lock(&registry_lock);
+	if (c->pprev) {
+		*c->pprev = c->next;
+		if (c->next)
+			c->next->pprev = c->pprev;
+	}
+	*c->all_pprev = c->all_next;
+	if (c->all_next)
+		c->all_next->all_pprev = c->all_pprev;
+	pthread_mutex_unlock(&registry_lock);
+	pthread_mutex_destroy(&c->reset_lock);
+}
+
+void sc_handle_init_(void)
+{
+	pthread_once(&handle_once, handle_init);
+}
+
+sc_thread *sc_counter_context_(const sc_counter *c)
+{
+	return context_for(c);
+}
+
+/* For programs built with SC_COUNTER_NO_INLINE or without GNU C: the same as the inline ones. */
+void sc_counter_inc(sc_counter *c)
+{
+	c->head.inc(c->head.obj, c->head.cfg, context_for(c));
+}
+
+void sc_counter_add(sc_counter *c, uint64_t n)
+{
+	c->head.add(c->head.obj, c->head.cfg, context_for(c), n);
+}
+
+void sc_counter_flush(sc_counter *c)
+{
+	c->t.v->flush(c->obj, c->t.cfg, self_get());
+}
