@@ -22,6 +22,11 @@ done
 [ -f "$top/harness/runall/__main__.py" ] ||
 	{ echo "run-all.sh: $top/harness/runall/ is missing: run run-all.sh from its source tree" >&2; exit 1; }
 
+# A bundle (make bundle; harness/BUNDLE marks it) carries a static scbench:
+# nothing is installed or built there, whoever runs it.
+bundle=no
+[ -f "$top/harness/BUNDLE" ] && bundle=yes
+
 # The program (python3 -m runall) finds this tree in RUNALL_TOP.
 export PYTHONDONTWRITEBYTECODE=1 RUNALL_TOP=$top PYTHONPATH="$top/harness${PYTHONPATH:+:$PYTHONPATH}"
 
@@ -37,8 +42,8 @@ esac
 
 # --- dependencies and build ---------------------------------------------------
 # deps.sh installs the Debian packages that are missing (SCOUNTERS_NO_INSTALL=1:
-# only names them, and run-all.sh stops); not with a given SCBENCH.
-if [ -z "${SCBENCH:-}" ]; then
+# only names them, and run-all.sh stops); not with a given SCBENCH, nor in a bundle.
+if [ -z "${SCBENCH:-}" ] && [ "$bundle" = no ]; then
 	"$top/deps.sh" || exit 1
 	need_pkgs=""
 	for tool in gcc make autoreconf libtoolize pkg-config; do
@@ -50,15 +55,19 @@ if [ -z "${SCBENCH:-}" ]; then
 		exit 1
 	fi
 fi
+# In a bundle, on a machine where nothing can be installed: the figures can be
+# drawn later on any machine that has the tools, with plots/regen DIR.
+later=""
+[ "$bundle" = no ] || later="; or later, where it is installed: plots/regen DIR"
 command -v gnuplot >/dev/null 2>&1 ||
-	echo "run-all.sh: gnuplot not found: no PNG figures (apt-get install gnuplot-nox)" >&2
+	echo "run-all.sh: gnuplot not found: no PNG figures (apt-get install gnuplot-nox$later)" >&2
 if ! { [ -n "${PYTHON_MPL:-}" ] || /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
 	python3 -c 'import matplotlib' 2>/dev/null; }; then
-	echo "run-all.sh: no Python with matplotlib: no PDF/SVG figures (apt-get install python3-matplotlib)" >&2
+	echo "run-all.sh: no Python with matplotlib: no PDF/SVG figures (apt-get install python3-matplotlib$later)" >&2
 fi
 
 scbench=${SCBENCH:-$top/harness/scbench}
-if [ -z "${SCBENCH:-}" ] && [ ! -x "$scbench" ]; then
+if [ -z "${SCBENCH:-}" ] && [ "$bundle" = no ] && [ ! -x "$scbench" ]; then
 	echo "run-all.sh: building scbench (./autogen.sh && ./configure && make; log: build.log)" >&2
 	(cd "$top" && { [ -x configure ] || ./autogen.sh; } &&
 		{ [ -f Makefile ] || ./configure; } && make -j"$(nproc)") >"$top/build.log" 2>&1 ||

@@ -12,6 +12,7 @@
 
 #include "arch.h"
 #include "clock.h"
+#include "linkage.h"
 
 void meta_seen_init(meta_seen *h)
 {
@@ -176,6 +177,13 @@ static void meta_build(FILE *f, const run_setup *s, double started)
 	json_kv(f, "compiler_command", SC_COMPILER_COMMAND, true);
 	json_kv(f, "binary", prov_binary_path(binary, sizeof binary, s->plan->argv[0]), true);
 	json_kv(f, "cflags", SC_CONFIGURE_CFLAGS, true);
+	json_kv(f, "build_linkage", linkage_note(), true);
+	fprintf(f, "  \"bundle\": ");
+	if (linkage_bundle())
+		meta_json_string(f, linkage_bundle());
+	else
+		fputs("null", f); /* not a bundle's scbench */
+	fprintf(f, ",\n");
 	fprintf(f, "  \"kernel\": ");
 	meta_json_string(f, uname(&u) == 0 ? u.release : "unknown");
 }

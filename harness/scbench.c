@@ -18,6 +18,7 @@
 #include "arch.h"
 #include "cli.h"
 #include "csv.h"
+#include "linkage.h"
 #include "listing.h"
 #include "meta.h"
 #include "output.h"
@@ -423,7 +424,7 @@ static int answer(const cli_opts *o, int rc, const topo *tp)
 	if (o->help)
 		cli_usage(stdout);
 	else if (o->version)
-		printf("scbench %s (revision %s)\n", PACKAGE_VERSION, SC_REVISION);
+		printf("scbench %s (revision %s%s)\n", PACKAGE_VERSION, SC_REVISION, linkage_version());
 	else if (o->list_json) {
 		if (listing_print_json(stdout, topo_pus(tp)))
 			return 1; /* a variant that cannot be configured (said why) */
