@@ -19,9 +19,10 @@
 # packages and the build finds out for itself.
 set -u
 
-# Building, make check, scbench with hwloc and PAPI, the figures and report.
+# Building, make check, scbench with hwloc and PAPI, the figures and report;
+# libpfm4-dev: libpfm.a, which PAPI needs in the bundle's static scbench.
 PKGS="build-essential autoconf automake libtool pkg-config git libhwloc-dev hwloc
-libpapi-dev papi-tools gnuplot-nox python3-matplotlib python3-numpy python3-scipy"
+libpapi-dev libpfm4-dev papi-tools gnuplot-nox python3-matplotlib python3-numpy python3-scipy"
 # CI only: clang++ builds of the embed examples, groff and man-db to render
 # the man pages in make check.
 CI_PKGS="clang groff-base man-db cmake meson ninja-build"

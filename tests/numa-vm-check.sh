@@ -18,7 +18,7 @@
 # host's root shared read-only over virtio-9p (its top-level directories
 # bound into a tmpfs root, with the VM's own proc, sys, dev, tmp and run) and
 # the work directory shared writable at the same path. The init script chroots into the shared root and
-# runs a script that this one wrote into the work directory:
+# runs tests/numa-vm-inner.sh (written into the work directory with its settings):
 #   1. make check TESTS=<the placement, NUMA and node tests> against the
 #      machine's real topology: every test of the build's TESTS whose name
 #      matches VM_TESTS_PATTERN (default 'placement|numa|node'), so a test
@@ -31,7 +31,14 @@
 #      with --work=99, which calibrates the external work): printed, not judged;
 #   4. run-all.sh on a reduced plan (run-all.sh --quick --experiments=...
 #      --variants=...; VM_RUNALL_ARGS replaces those): it must finish, with one
-#      thread count per power of two up to NODES*CORES, figures and REPORT.md.
+#      thread count per power of two up to NODES*CORES, figures and REPORT.md;
+#   5. the bundle of the same build (make bundle; tests/emu-bundle.sh),
+#      unpacked into an empty directory and run by nobody with env -i and a
+#      PATH of base tools: ldd calls its scbench static; its spread run on
+#      all vCPUs sees the dynamic build's nodes, kernel nodes and placement
+#      map; run-all.sh on the plan of step 4 finishes with REPORT.md; after
+#      the VM, the host's plots/regen draws its set with the same figure
+#      files as step 4's.
 # Every check prints a TAP-like line; the end is a summary in automake's
 # format ("# PASS: n" ...) that .ci/run adds to its tally.
 #
@@ -119,6 +126,8 @@ say() { echo "numa-vm-check: $*"; }
 me=numa-vm-check
 # shellcheck source=tests/emu-common.sh
 . "$(dirname "$0")/emu-common.sh"
+# shellcheck source=tests/emu-bundle.sh
+. "$(dirname "$0")/emu-bundle.sh"
 emu_workdir VM_DIR scounters-vm
 
 cache=${SC_VM_CACHE:-/var/cache/scounters-vm}
@@ -302,111 +311,21 @@ if [ "$build" = "${src:-}" ]; then
 		{ tail -40 "$work/build.log" >&2; exit 1; }
 	say "built after $(elapsed) s"
 fi
+# The bundle (make bundle) of that build, for step 5.
+bundle_tgz=""
+if [ "$have_run" = no ]; then
+	emu_bundle_make "$build" "$work/build.log"
+	say "bundle: ${bundle_tgz:-none (see $work/build.log)}"
+fi
 runall_args=${VM_RUNALL_ARGS:---quick --experiments=dice-fig4-high,dice-fig5 --variants=FetchAdd,RBONuma,Multiline}
 
 # 4. The script run inside the VM (as root, in the chroot of the host's root).
 {
-	printf 'build=%q\nout=%q\nnodes=%d\nncpu=%d\nvm_tests=%q\nprogs=%q\nrunall_args=%q\nrun_cmd=%q\nhave_run=%s\n' \
-		"$build" "$out" "$nodes" "$ncpu" "$vm_tests" "$progs" "$runall_args" "$run_cmd" "$have_run"
-	cat <<'EOF'
-set -u
-cd "$build" || exit 1
-export PATH="$build/harness:$PATH" MPLCONFIGDIR=/tmp/mpl XDG_CACHE_HOME=/tmp/cache
-if [ "$have_run" = yes ]; then
-	bash -c "$run_cmd"
-	exit $?
-fi
-# The checks' helpers (tests/emu-common.sh, copied beside this script).
-. "$(dirname "$0")/emu-common.sh"
-emu_checks "$out/checks.log"
-check() { emu_check "$@"; }
-ms() { echo $(($(date +%s%N) / 1000000)); }
-
-# 1. The tests.
-t0=$(date +%s)
-SC_TEST_EXPECT_NODES=$nodes SC_TEST_SCALE=0.25 SC_TEST_EMULATOR=qemu-system-x86_64 \
-	make check TESTS="$vm_tests" check_PROGRAMS="$progs" >"$out/make-check.log" 2>&1
-grep -E '^(FAIL|XPASS|ERROR):' "$out/make-check.log"
-for t in $vm_tests; do
-	echo "$(sed -n 's/^:global-test-result: //p' "$t.trs" 2>/dev/null | head -1): $t" \
-		"($(grep -c '^:test-result: PASS' "$t.trs" 2>/dev/null) passed," \
-		"$(grep -c '^:test-result: SKIP' "$t.trs" 2>/dev/null) skipped)"
-done
-for k in TOTAL PASS SKIP XFAIL FAIL XPASS ERROR; do
-	v=$(sed -n "s/^# $k: *//p" test-suite.log 2>/dev/null | head -1)
-	sum[$k]=$((sum[$k] + ${v:-0}))
-done
-echo "make check TESTS=\"$vm_tests\": $(($(date +%s) - t0)) s"
-cp test-suite.log tests/*.log "$out/" 2>/dev/null
-
-# 2. scbench on all vCPUs with each placement.
-meta_ok() { # META PLACEMENT: NODES nodes seen; pinned: all bound, all nodes used
-	local m=$1 p=$2 used
-	grep -q "\"topology\": {\"nodes\": $nodes," "$m" || { echo "$m: not $nodes nodes"; return 1; }
-	[ "$p" = none ] && return 0
-	grep -q '"binding": "ok' "$m" || { grep '"binding"' "$m"; return 1; }
-	used=$(grep -o '"node": [0-9]*' "$m" | sort -u | wc -l)
-	[ "$used" -eq "$nodes" ] || { echo "$m: placement map uses $used nodes, not $nodes"; return 1; }
-	grep -q "\"nodes_used\": $nodes," "$m" || { grep '"nodes_used"' "$m"; return 1; }
-}
-placement_run() {
-	local p=$1 f=$out/placement-$1.csv
-	scbench --counter=FetchAdd,RBONuma,Multiline --threads="$ncpu" --placement="$p" \
-		--warmup=0.05 --duration=0.2 --runs=1 --output="$f" || return 1
-	[ "$(tail -n +2 "$f" | wc -l)" -eq 3 ] || { echo "$f: not 3 rows"; return 1; }
-	meta_ok "$f.meta.json" "$p"
-}
-for p in spread compact none; do
-	check "scbench --placement=$p --threads=$ncpu" placement_run "$p"
-done
-
-# 3. Start-up cost of one invocation (measured, not judged).
-startup() {
-	local what=$1 t0 t1 rc=0
-	shift
-	t0=$(ms)
-	"$@" >/dev/null 2>>"$out/startup.log" || rc=$?
-	t1=$(ms)
-	echo "start-up: $what: $((t1 - t0)) ms (exit $rc)"
-}
-startup "scbench --list" scbench --list
-startup "scbench --list (again)" scbench --list
-startup "a 0.1 s run, 1 thread" scbench --counter=FetchAdd --threads=1 --warmup=0 --duration=0.1 \
-	--runs=1 --read-cost=off --output="$out/startup-run.csv"
-startup "a 0.1 s run, 1 thread, --work=99 (calibration)" scbench --counter=FetchAdd --threads=1 \
-	--work=99 --warmup=0 --duration=0.1 --runs=1 --read-cost=off --output="$out/startup-work.csv"
-startup "a 0.1 s run, $ncpu threads, --work=99" scbench --counter=FetchAdd --threads="$ncpu" \
-	--work=99 --warmup=0 --duration=0.1 --runs=1 --read-cost=off --output="$out/startup-work-all.csv"
-
-# 4. run-all.sh on a reduced plan.
-runall() {
-	local d=$out/results want t
-	# shellcheck disable=SC2086 # runall_args is a list of options
-	# The PDF/SVG figures are drawn afterwards on the host (matplotlib under
-	# TCG takes minutes per figure): PYTHON_MPL=none skips them here, so
-	# plots/regen draws the gnuplot figures and the report only.
-	PYTHON_MPL=none SCBENCH="$build/harness/scbench" ./run-all.sh $runall_args \
-		--order-seed=12345 --out "$d" || return 1
-	want=""
-	for ((t = 1; t < ncpu; t *= 2)); do want="$want $t"; done
-	want="${want# } $ncpu"
-	want=${want# }
-	grep -qx "threads=\"$want\"" "$d/run-all.conf" || { cat "$d/run-all.conf"; return 1; }
-	[ -s "$d/REPORT.md" ] || { echo "no REPORT.md"; return 1; }
-	ls "$d"/figures/*.png >/dev/null || { echo "no figures"; return 1; }
-	echo "run-all: thread counts $want; $(ls "$d"/figures | wc -l) figure files"
-}
-check "run-all.sh $runall_args" runall
-if [ -d "$out/results" ]; then
-	echo "run-all: $(grep -c . "$out/results/run-all.plan" 2>/dev/null) invocations; figures: $(ls "$out/results/figures" 2>/dev/null | sed 's/\.[a-z]*$//' | sort -u | paste -sd' ' -)"
-	grep -E '^(Claims|\*\*|[0-9]+ claims|.*hold)' "$out/results/REPORT.md" 2>/dev/null | head -8
-fi
-
-emu_summary "numa-vm-check: the checks above in the emulated machine"
-emu_passed
-EOF
+	printf 'build=%q\nout=%q\nnodes=%d\nncpu=%d\nvm_tests=%q\nprogs=%q\nrunall_args=%q\nrun_cmd=%q\nhave_run=%s\nbundle_tgz=%q\n' \
+		"$build" "$out" "$nodes" "$ncpu" "$vm_tests" "$progs" "$runall_args" "$run_cmd" "$have_run" "$bundle_tgz"
+	cat "$top/tests/numa-vm-inner.sh"
 } >"$share/vm/inner.sh"
-cp "$top/tests/emu-common.sh" "$share/vm/emu-common.sh"
+cp "$top/tests/emu-common.sh" "$top/tests/emu-bundle.sh" "$share/vm/"
 
 # 5. Boot. Memory: --mem MB per node, one memory backend per node.
 numa_args=()
@@ -457,6 +376,9 @@ if [ "$have_run" = no ] && [ -f "$out/results/run-all.conf" ]; then
 		say "FAIL: plots/regen on the host (log: $work/regen.log)"
 		[ "$rc" -ne 0 ] || rc=1
 	fi
+fi
+if [ "$have_run" = no ] && [ -n "$bundle_tgz" ]; then
+	emu_bundle_figures "$build" "$out" "$work/regen-bundle.log" || { [ "$rc" -ne 0 ] || rc=1; }
 fi
 say "$(elapsed) s in all"
 if [ "$rc" -eq 0 ]; then
