@@ -183,8 +183,8 @@ CLAIMS = [
           "not avoid the dominant cost of the remote cache miss (verdict: no external work, "
           "at every count from 2 threads, where each increment finds the line written by "
           "another thread: Serial's median throughput above CAS's by at most \"slightly\"; "
-          "at one thread there is no remote miss, and the one-thread gap is claim 11's "
-          "measurement)", "dice-fig4-high",
+          "at one thread there is no remote miss, and the one-thread gap is measured by the "
+          "claim of Dice §5.2 on Serial's two orders of magnitude)", "dice-fig4-high",
           compare_medians([("Serial", ["CAS"])], lambda r: 1.0 < r <= SLIGHT,
                           "Serial faster, by at most %gx" % SLIGHT,
                           "not a slight gain (Serial/CAS outside 1-%gx)" % SLIGHT,

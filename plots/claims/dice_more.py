@@ -194,7 +194,8 @@ CLAIMS = [
           "The counters described so far (RBO, RBONuma, RBONumaAdapt) achieve good "
           "single-thread performance and scalability under heavy contention (verdict on the "
           "single-thread half: one thread, no external work, each at least %gx CAS's median; "
-          "the heavy-contention half is claim 67's, at 256 threads)"
+          "the heavy-contention half is the claim of Dice §2.1 on RBONuma's order of magnitude "
+          "over RBO at 256 threads)"
           % COMPETITIVE, "dice-fig4-high",
           compare_medians([(s, ["CAS"]) for s in ("RBO", "RBONuma", "RBONumaAdapt")],
                           lambda r: r >= COMPETITIVE, "at least %gx" % COMPETITIVE,
@@ -202,8 +203,8 @@ CLAIMS = [
           opposite=lambda ctx, c: no_test(
               REGIME, "at one thread no CAS fails, so RBO runs CAS's own loop and cannot "
               "differ from it, and RBONuma's extra test of the anti-starvation flag against "
-              "it is claim 28's measurement (RBONuma's overhead at low contention): one "
-              "measured fact, counted there")),
+              "it is the measurement of the claim on RBONuma's overhead at low contention "
+              "(Dice §2.1): one measured fact, counted there")),
     Claim("dice-multilineadapt-space-low", "Dice §2.2",
           "A MultilineAdapt counter that is not contended costs no more space than one "
           "counter word (verdict: at %d%% work, at every thread count where it never "
