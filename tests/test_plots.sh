@@ -542,7 +542,7 @@ assert v(run("ayers-racing-contention-costly", rc2(5))) == HOLDS and v(run("ayer
 # opposite outcome here has "no test here" with the reason, counted apart; each check
 # of plots/claims/opposite.py on points made for it, once blind and once able to fail.
 check no_test_where_the_opposite_cannot_show "$py" -B -c "$CLAIM_FAKES"'
-from claims.core import FAILS, HOLDS, INSTRUMENT, NO_TEST, NM, REGIME
+from claims.core import FAILS, HOLDS, INSTRUMENT, NO_TEST, NM, NOISE_FLOOR, REGIME
 from claims.judge import evaluate
 def ev(cid, stats, files=None):
     ctx = Context(RS(files or {}), Figs(stats), {"pus": 2, "cache_line": 64})
@@ -561,6 +561,12 @@ for cid in ("dice-competitive-low-contention", "dice-multilineadapt-like-rbo-low
     assert "would say holds" in g["reason"], g
     g = ev(cid, low(10000.0))   # 200 ns: a counter this costly would show
     assert g["verdict"] == HOLDS, g
+    # runs spread by 40%: a 35 ns increment (7% of 476 ns) is below the noise
+    st = low(57000.0)
+    for f in ("dice-fig3", "dice-fig4-low"):
+        st[(f, "")]["CAS"] = {1: pt([1500, 2100, 2700]), 2: pt([3000, 4200, 5400])}
+    g = ev(cid, st)
+    assert g["verdict"] == NO_TEST and g["cause"] == NOISE_FLOOR and "below the noise" in g["reason"], g
 # latency runs: 41.7 ns timed around a 1.4 ns increment (3%); with an own cost of 33 ns
 # (80% of the timed increment) the test stands.
 def lat(own):
