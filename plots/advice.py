@@ -64,6 +64,8 @@ class Scenario:
             out += ", leaving out those whose get is stale (%s)" % ", ".join(sorted(STALE_READ))
         out += ("; every variant whose min-max band overlaps the best's is named with it "
                 "(a tie)")
+        if self.lower:
+            out += "; " + READ_TIE_RULE
         return out
 
 
@@ -153,6 +155,32 @@ def thread_count(figs, sc):
     return None
 
 
+# Dice §5.5: where GetVal runs often, BFP-based counters may be preferable to Morris's
+# (whose GetVal does floating-point work). A read-heavy pick within the noise is a
+# tie broken by READ_TIE_RULE, never by the order of the result files.
+READ_PREFERRED = ("BFP-DUP", "BFP-CSUP")
+READ_TIE_RULE = ("a tie for the best read cost (min-max bands overlapping the lowest "
+                 "median's) goes to the variant Dice §5.5 recommends for frequent reads "
+                 "(%s), then to the smaller spread (max - min over median), then by name"
+                 % ", ".join(READ_PREFERRED))
+
+
+def break_read_tie(ranked):
+    """ranked [(series, (panel, stats))], lowest median first: the pick among the
+    variants whose min-max band overlaps the first's (READ_TIE_RULE) put first, the
+    others left in the order of their medians."""
+    bp = ranked[0][1][1]
+    tied = [kv for kv in ranked if kv[1][1]["min"] <= bp["max"]]
+    rest = [kv for kv in ranked if kv not in tied]
+
+    def key(kv):
+        p = kv[1][1]
+        spread = (p["max"] - p["min"]) / p["median"] if p["median"] else float("inf")
+        return (kv[0].split("[")[0] not in READ_PREFERRED, spread, kv[0])
+    pick = min(tied, key=key)
+    return [pick] + [kv for kv in tied + rest if kv is not pick]
+
+
 def recommend(rs, figs, sc):
     """One row of the table (a dict)."""
     row = {"id": sc.id, "scenario": sc.text, "rule": sc.rule(), "best": None,
@@ -194,6 +222,8 @@ def recommend(rs, figs, sc):
         mem = bytes_at(rs, sources[0], t)
         cands = {s: c for s, c in cands.items() if mem.get(s, float("inf")) <= sc.max_bytes}
     ranked = sorted(cands.items(), key=lambda kv: kv[1][1]["median"], reverse=not sc.lower)
+    if sc.lower and ranked:
+        ranked = break_read_tie(ranked)
     row["threads"] = t
     if not ranked:
         row["reason"] = "no variant qualifies at %d thread(s)" % t

@@ -83,7 +83,8 @@ def draw_figures(out, ms, values, levels, judged):
     # The verdicts as a grid.
     order = [v for v, _, _ in VERDICT_TEXT]
     colours = {"holds": "#2ca02c", "consistent with": "#98df8a", "does not hold": "#d62728",
-               "inconclusive": "#ffdd57", "not measurable": "#d9d9d9",
+               "inconclusive": "#ffdd57", "no test here": "#c5b0d5",
+               "not measurable": "#d9d9d9",
                "by construction": "#9ecae1"}
     first = judged[ms[0].label]
     grid = [[order.index(judged[m.label][i]["verdict"]) if judged[m.label][i]["verdict"]

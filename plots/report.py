@@ -34,6 +34,8 @@ VERDICT_TEXT = [("holds", "**holds**", "%d hold"),
                  "stated tolerance)"),
                 ("does not hold", "**does not hold**", "%d do not hold"),
                 ("inconclusive", "*inconclusive*", "%d are inconclusive"),
+                ("no test here", "*no test here*", "%d have no test here (the measurement "
+                 "could not have failed them)"),
                 ("not measurable", "*not measurable*", "%d are not measurable here"),
                 ("by construction", "*by construction*", None)]
 VERDICT_MD = {v: md for v, md, _ in VERDICT_TEXT}
@@ -273,8 +275,6 @@ def render(d, doc):
     out.append("Rules applied to every claim (plots/claims/core.py):")
     for r in doc.get("rules", []):
         out.append("- *%s*: %s" % (r["name"], r["text"]))
-    out.append("- *thresholds*: where a verdict needs a threshold for a word like \"about\" "
-               "or \"similar\", the claim says which.")
     out.append("")
     out.append("## Claims")
     out.append("")

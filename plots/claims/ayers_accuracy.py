@@ -50,8 +50,13 @@ def racing_worse_with_n(ctx, pts, rows, thr):
     rho = spearman(ns, means)
     meas = "mean value/N: %.3f at N = %s, %.3f at N = %s; Spearman rho(N, mean) = %s" % (
         means[0], f_n(ns[0]), means[-1], f_n(ns[-1]), f_rho(rho))
-    return meas, verdict(means[-1] < means[0] and rho is not None and rho < 0,
-                         "falls (last < first, rho < 0)", "does not fall")
+    rises = [(a, b) for a, b, ma, mb in zip(ns, ns[1:], means, means[1:])
+             if mb > ma and ma < 1.0]
+    return meas, verdict(means[-1] < means[0] and not rises,
+                         "worse at every larger N once counts are lost (no step up)",
+                         "does not get worse at every step%s" % (
+                             " (up from N = %s to %s)" % (f_n(rises[0][0]), f_n(rises[0][1]))
+                             if rises else ""))
 
 
 def racing_keeps_at_most(share):
@@ -145,8 +150,15 @@ def unbiased(zmax):
     return judge
 
 
-def model_predicts_spread(factor):
+def model_predicts_spread(factor, first_doubling=False):
+    """The measured 5th-95th half-spread of value/N against the binomial model's
+    1.645 sigma/N; first_doubling: only at N in (2^T, 2^(T+1)], where the model is
+    Ayers's own one step (updates of 2 with probability 1/2)."""
     def judge(ctx, far, t):
+        if first_doubling:
+            far = {n: p for n, p in far.items() if n <= 2 ** (t + 1)}
+            if not far:
+                return "", NM, "no Scalable point between 2^T and 2^(T+1)"
         nmin = min(p["n"] for p in far.values())
         ratios = []
         for n, p in sorted(far.items()):
@@ -177,7 +189,8 @@ CLAIMS = [
           ACC, series_rule("Serial", racing_loses_at_smallest_n), threads=2, paper_threads=12,
           threads_why=" (one thread cannot race)"),
     Claim("ayers-racing-worse-with-n", "Ayers, Accuracy",
-          "Racing loses a larger share the higher it counts (value/N falls as N grows)",
+          "Racing's loss gets worse and worse the higher it counts (verdict: once it loses "
+          "counts, its mean value/N is lower at every larger N, never a step up)",
           ACC, series_rule("Serial", racing_worse_with_n), threads=2, paper_threads=12,
           threads_why=" (one thread cannot race)"),
     Claim("ayers-racing-20pct", "Ayers, Accuracy",
@@ -203,7 +216,11 @@ CLAIMS = [
           "is within 4 standard errors sigma/sqrt(n) of 1, sigma from the binomial model)",
           DETAIL, above_switch(unbiased(4))),
     Claim("ayers-binomial-model", "Ayers, Notes",
-          "Ayers's binomial model predicts Scalable's spread (verdict: measured "
-          "(p95 - p5)/2 within a factor 2 of 1.645 sigma/N at every N > 2^(T+1))",
-          DETAIL, above_switch(model_predicts_spread(2.0), doublings=1)),
+          "Modelling the first 2^T probabilistic updates (by 2, with probability 1/2) as "
+          "binomial gives a two-standard-deviation range of about +-2.2% of the count they "
+          "add, in reasonable agreement with the measured spread (verdict: at every N "
+          "between 2^T and 2^(T+1), the model's one step, the measured (p95 - p5)/2 of "
+          "value/N within a factor 2 of the model's 1.645 sigma/N; the project's model "
+          "carried through every doubling draws the figure's envelope)",
+          DETAIL, above_switch(model_predicts_spread(2.0, first_doubling=True))),
 ]

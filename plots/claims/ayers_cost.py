@@ -2,7 +2,7 @@
 """Ayers, Accuracy/Notes/Scalability: what the switch-over 2^T buys (accuracy)
 and costs (time), and what counting to N costs each variant."""
 
-from claims.core import NM, Claim, f_n, f_rho
+from claims.core import FEW_PERCENT, NM, Claim, f_n, f_rho
 from claims.rules import compare_medians, on_figure, startup_dominated, verdict
 from resultset import threshold_of
 from stats import percentile, spearman
@@ -119,10 +119,13 @@ CLAIMS = [
                                       above_switch=True),
           threads=2, paper_threads=12, threads_why=" (contention)"),
     Claim("ayers-scalable-like-racing", "Ayers, Scalability",
-          "Scalable and racing have similar costs (verdict: Scalable's median time within "
-          "1.5x of racing's at every timed N not dominated by start-up)",
-          "ayers-scaling", time_ratio("Scalable", "Serial", lambda r: 1 / 1.5 <= r <= 1.5,
-                                      "within 1.5x at every N", "beyond 1.5x"),
+          "Scalable and racing have similar costs (verdict: \"similar\": Scalable's median "
+          "time within %gx of racing's either way at every timed N not dominated by "
+          "start-up)" % FEW_PERCENT,
+          "ayers-scaling", time_ratio("Scalable", "Serial",
+                                      lambda r: 1 / FEW_PERCENT <= r <= FEW_PERCENT,
+                                      "within %gx at every N" % FEW_PERCENT,
+                                      "beyond %gx" % FEW_PERCENT),
           threads=2, paper_threads=12, threads_why=" (contention)"),
     Claim("ayers-interlocked-more-overhead", "Ayers, Precision",
           "Interlocked fixes racing's accuracy but costs even more time than racing "

@@ -71,12 +71,19 @@ class Context:
                                                   if self.rs is not None else [])]
                 what = "the distinct read_ns values"
             step = timer_step(vals, tick or 0.0) if tick else None
+            self.cache[("step", name)] = step
             self.cache[key] = "" if step is None else (
                 "timer step here %.3g ns (measured: the usual gap between %s of %s; "
                 "meta.json states %.3g ns per tick)%s"
                 % (step, what, name, tick, "; a difference below a step is not resolved"
                    if step > 1.5 * tick else ""))
         return self.cache[key]
+
+    def timer_step(self, name):
+        """The timer's real step (ns) measured from CSV name's values (timer_note
+        says how), or None."""
+        self.timer_note(name)
+        return self.cache.get(("step", name))
 
     def bimodal(self):
         """{(figure, panel): [(series, x, low runs, high runs, gap)]}: the throughput

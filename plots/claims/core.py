@@ -19,6 +19,7 @@ from stats import BIMODAL_GAP, MEDIAN_TAIL, ratio_false_verdict
 
 HOLDS, FAILS, NM = "holds", "does not hold", "not measurable"
 CONSISTENT, INCONCLUSIVE, BY_CONSTRUCTION = "consistent with", "inconclusive", "by construction"
+NO_TEST = "no test here"
 # The verdicts and their meaning (REPORT.md's legend); plots/report.py's
 # VERDICT_TEXT says how each is written and counted.
 VERDICTS = {HOLDS: "the measurement here agrees with the claim, at every point in range and "
@@ -29,6 +30,10 @@ VERDICTS = {HOLDS: "the measurement here agrees with the claim, at every point i
             INCONCLUSIVE: "measured, but the evidence is too thin to decide: too few runs, a "
                           "point that one run decides, or evidence only at thread counts other "
                           "than the claim's (the reason says which)",
+            NO_TEST: "measured, but the measurement could not have come out the other way: "
+                     "the outcome opposite to the claim, at this machine's thread counts, "
+                     "work and resolution, would not show in it (the reason says why: the "
+                     "regime, the noise floor or the instrument)",
             NM: "this result set cannot test it (the reason says why)",
             BY_CONSTRUCTION: "true because the harness makes it so (a calibration or a "
                              "definition); listed apart and not counted"}
@@ -53,9 +58,26 @@ NM_CAUSES = {MACHINE: "too few PUs or NUMA nodes on this machine",
              DATA: "a result file or series is missing from this set"}
 
 
+# Why a measurement cannot fail its claim here ("no test here"): each such verdict
+# has one cause, written beside it (claims/opposite.py says how each is found).
+REGIME, NOISE_FLOOR, INSTRUMENT = "regime", "noise floor", "instrument"
+NT_CAUSES = {REGIME: "the claim's effect cannot arise at these thread counts and this work "
+                     "(e.g. nothing is contended, or a counter's whole cost is below the "
+                     "line the claim draws)",
+             NOISE_FLOOR: "the effect the claim's line needs is below the runs' spread",
+             INSTRUMENT: "the timer or the timing around each operation hides the effect"}
+
+
 class Reason(str):
     """A reason with the cause of a "not measurable" verdict (one of NM_CAUSES)."""
     cause = DATA
+
+
+def no_test(cause, text):
+    """The reason of a "no test here" verdict, tagged with its cause (NT_CAUSES)."""
+    r = Reason(text)
+    r.cause = cause
+    return r
 
 
 def not_measurable(cause, text):
@@ -69,6 +91,15 @@ def not_measurable(cause, text):
 # at least STARTUP_FACTOR times its time at the smallest N (its start-up: thread
 # creation and the barrier); claims/rules.py's startup_dominated applies it.
 STARTUP_FACTOR = 10
+
+# The papers' words, one scale each (the "words" rule of RULES): "similar" is a spread
+# within FEW_PERCENT (10%) either way, "slightly" a gain above 1 within it, and
+# "significantly" a gain beyond it. Dice §5.1 calls Serial's gap in Fig. 3 "slightly
+# lower" and still counts Serial among the counters that "perform similarly"; §1 says
+# separate loads and stores "slightly" reduce latency. "About x" (a number) is within a
+# factor ABOUT of x, either side.
+FEW_PERCENT = 1.1
+ABOUT = 2.0
 
 # The fewest runs whose min-max band alone reaches the noise rule's one-sided miss.
 FULL_CONFIDENCE_RUNS = next(n for n in range(1, 64) if 2.0 ** -n <= MEDIAN_TAIL)
@@ -126,6 +157,22 @@ RULES = [
      "is not resolved. A throughput point whose runs split in two by more than %gx is "
      "bimodal (two regimes, not noise): its figure's notes list it, and so does every claim "
      "that names that variant at that thread count." % BIMODAL_GAP),
+    ("words", "The papers' words have one scale each, taken from their own usage: "
+     "\"similar\" (and \"about the same\", \"about as well\") is within %gx either way, "
+     "\"slightly\" is a gain above 1x and within %gx, \"significantly\" is beyond %gx (Dice "
+     "§5.1 calls Serial's gap in Fig. 3 \"slightly lower\" and counts Serial among the "
+     "counters that \"perform similarly\"); \"about\" a number is within a factor %g of it, "
+     "either side. A claim restates only which of them it uses."
+     % (FEW_PERCENT, FEW_PERCENT, FEW_PERCENT, ABOUT)),
+    ("a test that can fail", "A verdict of holds or does not hold needs a measurement that "
+     "could have come out the other way here: each claim whose test could be blind says what "
+     "the opposite outcome would look like at this machine's thread counts, work and "
+     "resolution (a counter costly enough to cross the claim's line, a contended counter, an "
+     "effect larger than the timer's step or than the timing around each operation), and "
+     "where the measurement could not have shown it the claim has no test here, with the "
+     "reason (the regime, the noise floor or the instrument). One measured fact is counted "
+     "once: a claim whose measurement is another claim's is judged where the paper's "
+     "condition differs, or not counted twice."),
     ("by construction", "A claim that holds because the harness or the algorithm makes it so "
      "(a calibration, an exact mode by definition) is listed apart and not counted."),
 ]
@@ -161,12 +208,17 @@ class Claim:
     variants: the variants it speaks of, where its sentence does not name them
     all (e.g. "those six", "the probabilistic counters"); else the ones its
     sentence names are taken.
+    opposite: opposite(ctx, claim) -> why the measurement could not have shown
+    the outcome opposite to the claim here (a no_test(cause, text) reason), or
+    None when it could; a judged or inconclusive verdict then becomes "no test
+    here" (claims/opposite.py has the checks).
     """
 
     def __init__(self, id, source, text, figure, rule, threads=1, threads_at=False,
                  threads_text=None, threads_why="", nodes=1, nodes_why="",
                  threads_upto=False, min_runs=MIN_RUNS, by_construction=None,
-                 paper_threads=None, design_note=None, data=(), variants=None):
+                 paper_threads=None, design_note=None, data=(), variants=None,
+                 opposite=None):
         self.id, self.source, self.text, self.figure, self.rule = id, source, text, figure, rule
         self.threads, self.threads_at = threads, threads_at
         self.threads_text, self.threads_why = threads_text, threads_why
@@ -176,6 +228,7 @@ class Claim:
         self.paper_threads = paper_threads
         self.design_note = design_note
         self.data, self.variants = tuple(data), variants
+        self.opposite = opposite
 
     @property
     def paper(self):

@@ -10,7 +10,7 @@ Standard library only.
 import re
 
 from claims.core import (BY_CONSTRUCTION, CONSISTENT, DATA, FAILS, HOLDS, INCONCLUSIVE, JUDGED,
-                         NM)
+                         NM, NO_TEST)
 from stats import BIMODAL_GAP
 
 def unmet_needs(ctx, c):
@@ -129,7 +129,9 @@ def evaluate(ctx, claims):
     verdict is inconclusive), or a "holds" of an up-to claim measured
     at fewer thread counts than it speaks of, is inconclusive; a claim true by
     construction that holds gets that verdict, with its measurement (one that
-    fails shows the construction broken, and is counted as failed)."""
+    fails shows the construction broken, and is counted as failed); a claim whose
+    opposite() says its measurement could not have failed it here has no test
+    here, with that reason."""
     out = []
     for c in claims:
         res = c.rule(ctx, c)
@@ -161,6 +163,12 @@ def evaluate(ctx, claims):
                     "this experiment with %d, all its machine's threads; at %d threads: %s, %s"
                     % (used, ctx.m.get("pus", "?"), c.paper, c.paper_threads, used, verdict,
                        reason))
+        if c.opposite and verdict in JUDGED + (INCONCLUSIVE,):
+            blind = c.opposite(ctx, c)
+            if blind:
+                verdict, reason = NO_TEST, type(blind)(
+                    "%s; the rule alone would say %s (%s)" % (blind, verdict, reason))
+                reason.cause = blind.cause
         if c.design_note and verdict == FAILS:
             reason = "%s; by design: %s" % (reason, c.design_note)
         if c.by_construction and verdict in (HOLDS, CONSISTENT):
@@ -170,7 +178,7 @@ def evaluate(ctx, claims):
             measured = "; ".join([measured] + notes) if measured else "; ".join(notes)
         entry = {"id": c.id, "source": c.source, "claim": c.text, "figure": c.figure,
                  "measured": measured, "verdict": verdict, "reason": reason, "runs": runs}
-        if verdict == NM:
+        if verdict in (NM, NO_TEST):
             entry["cause"] = getattr(reason, "cause", DATA)
         out.append(entry)
     return out

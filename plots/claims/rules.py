@@ -6,20 +6,14 @@ figure the rule reads is the claim's unless the factory is told otherwise.
 
 import math
 
-from claims.core import (CONDITION, CONSISTENT, FAILS, HOLDS, INCONCLUSIVE, NM,
-                         STARTUP_FACTOR, f_n, f_pct, f_rate, f_ratio, not_measurable)
+from claims.core import (ABOUT, CONDITION, CONSISTENT, FAILS, FEW_PERCENT, HOLDS,  # noqa: F401
+                         INCONCLUSIVE, NM, STARTUP_FACTOR, f_n, f_pct, f_rate, f_ratio,
+                         not_measurable)
 from endstates import never_switched
 from stats import median_interval, percentile, ratio_false_verdict
 
 
-
-# The paper's own scale of words (Dice §5.1): it calls a gap of a few percent "slightly
-# lower" throughput and still counts that counter among those that "perform similarly".
-# So in its claims "similar" is a spread within FEW_PERCENT (up to 10%), "slightly" a
-# gain above 1 within it, and "significantly" a gain beyond it.
-FEW_PERCENT = 1.1
-# "About x": within a factor ABOUT of x, either side.
-ABOUT = 2.0
+# The papers' scale of words (FEW_PERCENT, ABOUT) is declared once in claims/core.py.
 
 
 def verdict(ok, yes, no):
