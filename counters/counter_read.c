@@ -155,7 +155,11 @@ int sc_counter_add_signed(sc_counter *c, int64_t n)
 
 uint64_t sc_counter_get_fast(const sc_counter *c)
 {
-	return sc_counter_get(c);
+	if (c->id != SC_ID_percpu_tree)
+		return sc_counter_get(c);
+	/* acquire: as in sc_counter_get; the root is one load (sc_tree.h). */
+	uint64_t origin = atomic_load_explicit(&c->origin, memory_order_acquire);
+	return (sc_percpu_tree_get_fast(c->obj, c->t.cfg, NULL) - origin) & c->mask;
 }
 
 uint64_t sc_counter_get_sum(const sc_counter *c)
@@ -201,6 +205,14 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
 			b.lag = (uint64_t)(bc->batch - 1) * bc->threads;
 		}
 		break;
+	case SC_ID_percpu_tree:
+		if (r != SC_READ_SUM) { /* the root: [fast, fast + width] (sc_tree.h) */
+			const sc_percpu_tree_cfg *tc = cfg;
+			b.kind = SC_BOUND_LAG;
+			b.lag = tc->width;
+			b.lag_per_thread = tc->carry_max;
+		}
+		break;
 	case SC_ID_morris:
 	case SC_ID_morris_adapt:
 		b.kind = SC_BOUND_RSTDV;
@@ -243,7 +255,12 @@ int sc_counter_compare(const sc_counter *c, uint64_t x)
 	uint64_t fast = sc_counter_get(c);
 	switch (b.kind) {
 	case SC_BOUND_LAG:
-		/* fast <= begun, and completed before the call <= fast + lag */
+		/*
+		 * fast <= begun, and completed before the call <= fast + lag
+		 * (Batched's get is its fast reading; PerCPUTree's is exact, its
+		 * fast reading the root).
+		 */
+		fast = sc_counter_get_fast(c);
 		if (fast > x)
 			return 1;
 		if (fast < x && x - fast > b.lag)
