@@ -159,7 +159,16 @@ uint64_t sc_counter_get_fast(const sc_counter *c)
 		return sc_counter_get(c);
 	/* acquire: as in sc_counter_get; the root is one load (sc_tree.h). */
 	uint64_t origin = atomic_load_explicit(&c->origin, memory_order_acquire);
-	return (sc_percpu_tree_get_fast(c->obj, c->t.cfg, NULL) - origin) & c->mask;
+	uint64_t d = sc_percpu_tree_get_fast(c->obj, c->t.cfg, NULL) - origin;
+	/*
+	 * origin is an exact sum and the root trails the exact sum by up to
+	 * the width: a root below the origin by no more than the width reads
+	 * 0, which keeps the lag contract (the value is still within the
+	 * width above it) where the difference would read as about 2^64.
+	 */
+	if (0 - d <= ((const sc_percpu_tree_cfg *)c->t.cfg)->width)
+		d = 0;
+	return d & c->mask;
 }
 
 uint64_t sc_counter_get_sum(const sc_counter *c)
