@@ -148,6 +148,7 @@ int sc_percpu_tree_config_shape(sc_percpu_tree_cfg *cfg, uint32_t cpus, uint32_t
 	cfg->root = cpus + nodes;
 	cfg->width = width;
 	cfg->carry_max = UINT64_C(1) << (cfg->batch_shift + l - 1);
+	cfg->carry_mask = ~((UINT64_C(1) << cfg->batch_shift) - 1);
 	return 0;
 }
 

@@ -101,6 +101,7 @@ typedef struct sc_percpu_tree_cfg {
 	uint32_t first[SC_TREE_MAX_LEVELS + 1]; /* level l's first carry word (l >= 1) */
 	uint64_t width;       /* the interval's width: sum of (b_l - 1) over non-root words */
 	uint64_t carry_max;   /* the largest carry of one increment: batch << (levels - 1) */
+	uint64_t carry_mask;  /* ~(batch - 1): a level-0 word crosses its batch when these bits change */
 	/* NULL (CPU c is leaf c), or the caller's map from CPU to leaf position */
 	const uint32_t *order;
 } sc_percpu_tree_cfg;
@@ -151,14 +152,19 @@ void sc_percpu_tree_add_slow_(sc_percpu_tree_t *c, const sc_percpu_tree_cfg *cfg
  */
 extern SC_ATOMIC(uint64_t) sc_tree_where_;
 
+/* log2 of the line size, as a number and as the asm's text (the words are lines) */
 #if SC_LINE_SIZE == 32
 #define SC_TREE_LINE_SHIFT_ "5"
+#define SC_TREE_LINE_LOG_ 5
 #elif SC_LINE_SIZE == 64
 #define SC_TREE_LINE_SHIFT_ "6"
+#define SC_TREE_LINE_LOG_ 6
 #elif SC_LINE_SIZE == 128
 #define SC_TREE_LINE_SHIFT_ "7"
+#define SC_TREE_LINE_LOG_ 7
 #elif SC_LINE_SIZE == 256
 #define SC_TREE_LINE_SHIFT_ "8"
+#define SC_TREE_LINE_LOG_ 8
 #endif
 
 /* The carry of a word that went from old to old + v under batch 2^shift: 0 if none. */
@@ -184,8 +190,9 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		unsigned char *area =
 			(unsigned char *)__builtin_thread_pointer() + (int32_t)(uint32_t)where;
 		unsigned char *slot0 = (unsigned char *)(void *)c->words;
-		uint32_t id;
-		uint64_t old;
+		/* taken before the sequence, whose "memory" clobber would reload them */
+		uint32_t cpus = cfg->cpus;
+		uint64_t mask = cfg->carry_mask, off, old, now;
 		/*
 		 * The restartable sequence (label 3, SC_RSEQ_DESCRIPTOR_, as in
 		 * sc_rseq.h; the abort handler after glibc's signature jumps back
@@ -200,18 +207,17 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		 * sequence writes the area and the word.
 		 */
 #if defined(__x86_64__)
-		__asm__ __volatile__(SC_RSEQ_DESCRIPTOR_
+		__asm__ goto(SC_RSEQ_DESCRIPTOR_
 		                     "leaq 3b(%%rip), %%rax\n\t"
 		                     "movq %%rax, 8(%[area])\n\t"
 		                     "1:\n\t"
-		                     "movl 4(%[area]), %[id]\n\t"
-		                     "cmpl %[cpus], %[id]\n\t"
-		                     "jae 2f\n\t"
-		                     "movl %[id], %%eax\n\t"
-		                     "shlq $" SC_TREE_LINE_SHIFT_ ", %%rax\n\t"
-		                     "movq (%[slot0], %%rax), %[old]\n\t"
-		                     "leaq (%[old], %[v]), %%rcx\n\t"
-		                     "movq %%rcx, (%[slot0], %%rax)\n\t"
+		                     "movl 4(%[area]), %k[off]\n\t"
+		                     "cmpl %[cpus], %k[off]\n\t"
+		                     "jae %l[overflow]\n\t"
+		                     "shlq $" SC_TREE_LINE_SHIFT_ ", %[off]\n\t"
+		                     "movq (%[slot0], %[off]), %[old]\n\t"
+		                     "leaq (%[old], %[v]), %[now]\n\t"
+		                     "movq %[now], (%[slot0], %[off])\n\t"
 		                     "2:\n\t"
 		                     ".pushsection __rseq_failure, \"ax\"\n\t"
 		                     ".byte 0x0f, 0xb9, 0x3d\n\t"
@@ -219,42 +225,47 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		                     "4:\n\t"
 		                     "jmp 0b\n\t"
 		                     ".popsection\n\t"
-		                     : [id] "=&r"(id), [old] "=&r"(old)
-		                     : [area] "r"(area), [cpus] "r"(cfg->cpus), [slot0] "r"(slot0),
+		                     : [off] "=&r"(off), [old] "=&r"(old), [now] "=&r"(now)
+		                     : [area] "r"(area), [cpus] "r"(cpus), [slot0] "r"(slot0),
 		                       [v] "r"(v)
-		                     : "rax", "rcx", "memory", "cc");
+		                     : "rax", "memory", "cc"
+		                     : overflow);
 #else
-		__asm__ __volatile__(SC_RSEQ_DESCRIPTOR_
+		__asm__ goto(SC_RSEQ_DESCRIPTOR_
 		                     "adrp x9, 3b\n\t"
 		                     "add x9, x9, :lo12:3b\n\t"
 		                     "str x9, [%[area], #8]\n\t"
 		                     "1:\n\t"
-		                     "ldr %w[id], [%[area], #4]\n\t"
-		                     "cmp %w[id], %w[cpus]\n\t"
-		                     "b.hs 2f\n\t"
-		                     "add x9, %[slot0], %x[id], lsl #" SC_TREE_LINE_SHIFT_ "\n\t"
-		                     "ldr %[old], [x9]\n\t"
-		                     "add x10, %[old], %[v]\n\t"
-		                     "str x10, [x9]\n\t"
+		                     "ldr %w[off], [%[area], #4]\n\t"
+		                     "cmp %w[off], %w[cpus]\n\t"
+		                     "b.hs %l[overflow]\n\t"
+		                     "lsl %[off], %[off], #" SC_TREE_LINE_SHIFT_ "\n\t"
+		                     "ldr %[old], [%[slot0], %[off]]\n\t"
+		                     "add %[now], %[old], %[v]\n\t"
+		                     "str %[now], [%[slot0], %[off]]\n\t"
 		                     "2:\n\t"
 		                     ".pushsection __rseq_failure, \"ax\"\n\t"
 		                     ".inst 0xd428bc00\n\t"
 		                     "4:\n\t"
 		                     "b 0b\n\t"
 		                     ".popsection\n\t"
-		                     : [id] "=&r"(id), [old] "=&r"(old)
-		                     : [area] "r"(area), [cpus] "r"(cfg->cpus), [slot0] "r"(slot0),
+		                     : [off] "=&r"(off), [old] "=&r"(old), [now] "=&r"(now)
+		                     : [area] "r"(area), [cpus] "r"(cpus), [slot0] "r"(slot0),
 		                       [v] "r"(v)
-		                     : "x9", "x10", "memory", "cc");
+		                     : "x9", "memory", "cc"
+		                     : overflow);
 #endif
-		if (__builtin_expect(id >= cfg->cpus, 0)) {
-			id = cfg->cpus;
+		if (0) {
+		overflow:
+			off = (uint64_t)cpus << SC_TREE_LINE_LOG_;
 			/* relaxed: the overflow word's adds are atomic whatever the order. */
-			old = atomic_fetch_add_explicit(&c->words[id].v, v, memory_order_relaxed);
+			old = atomic_fetch_add_explicit(&c->words[cpus].v, v, memory_order_relaxed);
+			now = old + v;
 		}
-		uint64_t carry = sc_tree_carry_of_(old, v, cfg->batch_shift);
-		if (__builtin_expect(carry != 0, 0))
-			sc_percpu_tree_carry_(c, cfg, id, carry);
+		/* the batch's bits changed: carry their change (sc_tree_carry_of_) */
+		if (__builtin_expect(((old ^ now) & mask) != 0, 0))
+			sc_percpu_tree_carry_(c, cfg, (uint32_t)(off >> SC_TREE_LINE_LOG_),
+			                      (now & mask) - (old & mask));
 		return;
 	}
 #endif
