@@ -206,6 +206,10 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		 * is single-copy atomic, they see old or old + v. "memory": the
 		 * sequence writes the area and the word.
 		 */
+/* the sequence's outputs and inputs, the same on both architectures */
+#define SC_TREE_OPERANDS_                                                                  \
+	: [off] "=&r"(off), [old] "=&r"(old), [now] "=&r"(now)                             \
+	: [area] "r"(area), [cpus] "r"(cpus), [slot0] "r"(slot0), [v] "r"(v)
 #if defined(__x86_64__)
 		__asm__ goto(SC_RSEQ_DESCRIPTOR_
 		                     "leaq 3b(%%rip), %%rax\n\t"
@@ -225,9 +229,7 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		                     "4:\n\t"
 		                     "jmp 0b\n\t"
 		                     ".popsection\n\t"
-		                     : [off] "=&r"(off), [old] "=&r"(old), [now] "=&r"(now)
-		                     : [area] "r"(area), [cpus] "r"(cpus), [slot0] "r"(slot0),
-		                       [v] "r"(v)
+		                     SC_TREE_OPERANDS_
 		                     : "rax", "memory", "cc"
 		                     : overflow);
 #else
@@ -249,12 +251,11 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		                     "4:\n\t"
 		                     "b 0b\n\t"
 		                     ".popsection\n\t"
-		                     : [off] "=&r"(off), [old] "=&r"(old), [now] "=&r"(now)
-		                     : [area] "r"(area), [cpus] "r"(cpus), [slot0] "r"(slot0),
-		                       [v] "r"(v)
+		                     SC_TREE_OPERANDS_
 		                     : "x9", "memory", "cc"
 		                     : overflow);
 #endif
+#undef SC_TREE_OPERANDS_
 		if (0) {
 		overflow:
 			off = (uint64_t)cpus << SC_TREE_LINE_LOG_;
