@@ -155,7 +155,20 @@ int sc_counter_add_signed(sc_counter *c, int64_t n)
 
 uint64_t sc_counter_get_fast(const sc_counter *c)
 {
-	return sc_counter_get(c);
+	if (c->id != SC_ID_percpu_tree)
+		return sc_counter_get(c);
+	/* acquire: as in sc_counter_get; the root is one load (sc_tree.h). */
+	uint64_t origin = atomic_load_explicit(&c->origin, memory_order_acquire);
+	uint64_t d = sc_percpu_tree_get_fast(c->obj, c->t.cfg, NULL) - origin;
+	/*
+	 * origin is an exact sum and the root trails the exact sum by up to
+	 * the width: a root below the origin by no more than the width reads
+	 * 0, which keeps the lag contract (the value is still within the
+	 * width above it) where the difference would read as about 2^64.
+	 */
+	if (0 - d <= ((const sc_percpu_tree_cfg *)c->t.cfg)->width)
+		d = 0;
+	return d & c->mask;
 }
 
 uint64_t sc_counter_get_sum(const sc_counter *c)
@@ -201,6 +214,14 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
 			b.lag = (uint64_t)(bc->batch - 1) * bc->threads;
 		}
 		break;
+	case SC_ID_percpu_tree:
+		if (r != SC_READ_SUM) { /* the root: [fast, fast + width] (sc_tree.h) */
+			const sc_percpu_tree_cfg *tc = cfg;
+			b.kind = SC_BOUND_LAG;
+			b.lag = tc->width;
+			b.lag_per_thread = tc->carry_max;
+		}
+		break;
 	case SC_ID_morris:
 	case SC_ID_morris_adapt:
 		b.kind = SC_BOUND_RSTDV;
@@ -243,7 +264,12 @@ int sc_counter_compare(const sc_counter *c, uint64_t x)
 	uint64_t fast = sc_counter_get(c);
 	switch (b.kind) {
 	case SC_BOUND_LAG:
-		/* fast <= begun, and completed before the call <= fast + lag */
+		/*
+		 * fast <= begun, and completed before the call <= fast + lag
+		 * (Batched's get is its fast reading; PerCPUTree's is exact, its
+		 * fast reading the root).
+		 */
+		fast = sc_counter_get_fast(c);
 		if (fast > x)
 			return 1;
 		if (fast < x && x - fast > b.lag)

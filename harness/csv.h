@@ -58,7 +58,10 @@
 	X(runnable, OPT0, x->r->load.runnable)                                             \
 	X(other_pus, OPT3, x->r->load.other_pus)                                           \
 	X(steal_pct, OPT2, x->r->load.steal_pct)                                           \
-	X(busy, FLAG, x->r->load.busy)
+	X(busy, FLAG, x->r->load.busy)                                                     \
+	X(read_fast_ns, OPT1, x->r->read_fast_ns)                                          \
+	X(fast_width, OPT0, x->r->fast_width)                                              \
+	X(fast_error, OPT0, x->r->fast_error)
 
 /* --latency: X(name, i), lat_ns[i] of the run, empty when not measured. */
 #define CSV_LATENCY_COLUMNS(X)                                                             \

@@ -55,6 +55,13 @@ typedef struct run_result {
 	 */
 	cpu_set_t pus_used, nodes_used;
 	double read_ns;        /* median ns of one get by a non-incrementing reader; NAN if none */
+	/*
+	 * PerCPUTree (NAN for the other variants): the median ns of its O(1)
+	 * get_fast, sampled beside read_ns; the width of get_fast's interval;
+	 * and at the end of the run, value minus get_fast (the approximate
+	 * reading's error, which must lie in 0 .. fast_width).
+	 */
+	double read_fast_ns, fast_width, fast_error;
 	bool pmu_counted;      /* event columns filled */
 	const char *pmu_failure; /* events were set up but a worker could not count them */
 	double per_op[PMU_MAX_EVENTS]; /* event counts per increment */

@@ -67,6 +67,8 @@ typedef struct shared {
 	sc_table table;
 	uint64_t read_ticks[READ_SAMPLES];
 	unsigned nread;
+	/* PerCPUTree: the same samples of get_fast (sc_tree.h), taken beside get's */
+	uint64_t read_fast_ticks[READ_SAMPLES];
 	uint64_t reader_wakeups;
 	double reader_alive_s, reader_cpu_s;
 	cpu_set_t reader_cpus;

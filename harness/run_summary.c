@@ -67,6 +67,17 @@ void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
 		qsort(sh->read_ticks, sh->nread, sizeof sh->read_ticks[0], cmp_u64);
 		r->read_ns = (double)sh->read_ticks[sh->nread / 2] * clk_ns_per_tick();
 	}
+	r->read_fast_ns = r->fast_width = r->fast_error = NAN;
+	if (v == &sc_variants[SC_ID_percpu_tree]) {
+		const sc_percpu_tree_cfg *tc = sh->table.cfg;
+		if (sh->nread) {
+			qsort(sh->read_fast_ticks, sh->nread, sizeof sh->read_fast_ticks[0], cmp_u64);
+			r->read_fast_ns = (double)sh->read_fast_ticks[sh->nread / 2] * clk_ns_per_tick();
+		}
+		r->fast_width = (double)tc->width;
+		r->fast_error = (double)(r->value - sc_percpu_tree_get_fast(sc_table_at(&sh->table, 0),
+		                                                              tc, NULL));
+	}
 	if (ws[0].hist) {
 		for (uint32_t i = 1; i < threads; i++)
 			lat_hist_merge(ws[0].hist, ws[i].hist);

@@ -36,17 +36,22 @@ class Scenario:
     factor times the smallest among the candidates; max_bytes: only variants
     whose bytes per counter (the same median) are at most this; fresh: only
     variants whose get returns every completed increment (not those of
-    STALE_READ)."""
+    STALE_READ); reading: instead of the panel's measure, each candidate's
+    own measure per run of the panel's source, a Reading (the panel then only
+    gives the thread count and the figure the row links to)."""
 
     def __init__(self, id, text, panels, at="most", lower=False, kinds=NOT_RACY,
                  max_error_pct=None, error_rows=(), memory_factor=None, fresh=False,
-                 max_bytes=None):
+                 max_bytes=None, reading=None):
         self.id, self.text, self.panels, self.at, self.lower = id, text, panels, at, lower
         self.kinds, self.max_error_pct, self.error_rows = kinds, max_error_pct, error_rows
         self.memory_factor, self.fresh, self.max_bytes = memory_factor, fresh, max_bytes
+        self.reading = reading
 
     def rule(self):
         what = "lowest median ns per get" if self.lower else "highest median throughput"
+        if self.reading:
+            what = "lowest median ns per reading (%s)" % self.reading.text
         where = " or ".join(fid + sfx for fid, sfx in self.panels)
         at = ("at 1 thread" if self.at == 1 else
               "at the most threads measured without oversubscription")
@@ -89,6 +94,32 @@ def caveat(variant, kind):
     return PROBABILISTIC_CAVEAT if kind == "probabilistic" else None
 
 
+class Reading:
+    """Which reading of a run a scenario measures: column(variant) names the
+    CSV column of that variant's reading (None: the variant has none that
+    qualifies); text says so in the rule."""
+
+    def __init__(self, text, column):
+        self.text, self.column = text, column
+
+
+# A reading whose error has a stated bound: PerCPUTree's O(1) get_fast, the
+# exact value within its interval's width above it (sc_tree.h, the
+# read_fast_ns column); every other precise variant's get, exact, or for
+# Batched within its stated lag. A file without read_fast_ns has no
+# PerCPUTree reading to offer.
+BOUNDED_READ = Reading(
+    "PerCPUTree's O(1) get_fast, whose interval bounds the exact count, for PerCPUTree; "
+    "get, exact or within its stated lag, for the other precise variants",
+    lambda variant: "read_fast_ns" if variant == "PerCPUTree" else "read_ns")
+
+
+TREE_FAST_CAVEAT = ("its get_fast is the root of a carry tree: the exact count lies up to the "
+                    "interval's width above it (the fast_width column; at most batch x CPUs x "
+                    "log2(CPUs) plus batch - 1 for a binary tree, sc_tree.h), more while carries "
+                    "are in flight; get_sum is exact at O(CPUs)")
+
+
 SCENARIOS = [
     Scenario("precise-low", "Precise count, one hot counter, low contention (99% external "
              "work)", LOW, kinds=PRECISE),
@@ -106,9 +137,24 @@ SCENARIOS = [
              "completed increment", [("read-cost", "-ns")], lower=True, fresh=True),
     Scenario("read-heavy-stale", "Read-heavy, a stale get acceptable: the cost of a get",
              [("read-cost", "-ns")], lower=True),
+    Scenario("read-heavy-bounded", "Read-heavy, precise within a stated bound: the cost of a "
+             "reading that comes with the interval the exact count lies in",
+             [("read-cost", "-ns")], lower=True, kinds=PRECISE, reading=BOUNDED_READ),
     Scenario("single-thread", "Single-threaded cost (one thread, 0% external work)",
              HIGH, at=1),
 ]
+
+
+def reading_points(rs, source, reading, t):
+    """{variant: {t: point}} of one reading over the timed runs of source at t
+    threads, points as the figures' statistics (median, min, max, n, oversub)."""
+    vals = {}
+    for r in rs.rows(source, "timed"):
+        v = r.get(reading.column(r["counter"]))
+        if r["threads"] == t and isinstance(v, (int, float)):
+            vals.setdefault(r["counter"], []).append(v)
+    return {c: {t: {"median": median(v), "min": min(v), "max": max(v), "n": len(v),
+                    "oversub": False}} for c, v in vals.items()}
 
 
 def f_value(v, lower):
@@ -196,7 +242,9 @@ def recommend(rs, figs, sc):
     errors = worst_error_pct(rs, sc.error_rows) if sc.max_error_pct is not None else {}
     cands = {}
     for fid, sfx in sc.panels:
-        for series, pts in (figs.stats.get((fid, sfx)) or {}).items():
+        stats = (reading_points(rs, figs.entry(fid).source, sc.reading, t) if sc.reading
+                 else figs.stats.get((fid, sfx)) or {})
+        for series, pts in stats.items():
             p = pts.get(t)
             variant = series.split("[")[0]
             if p is None or p["oversub"] or kind.get(variant) not in sc.kinds:
@@ -232,6 +280,10 @@ def recommend(rs, figs, sc):
     row.update(best=best, figure=bfig[0], panel=bfig[0] + bfig[1],
                value=f_value(bp["median"], sc.lower),
                caveat=caveat(best.split("[")[0], kind.get(best.split("[")[0])))
+    if sc.reading:
+        row["value"] = "%.3g ns per reading" % bp["median"]
+        if best.split("[")[0] == "PerCPUTree":
+            row["caveat"] = TREE_FAST_CAVEAT
     if sc.memory_factor or sc.max_bytes:
         row["value"] += ", %g bytes per counter" % bytes_at(rs, sources[0], t)[best]
     if sc.max_error_pct is not None:
@@ -248,7 +300,8 @@ def recommend(rs, figs, sc):
     if len(ranked) > 1:
         run, (rfig, rp) = ranked[1]
         row.update(runner_up=run, runner_figure=rfig[0],
-                   runner_value=f_value(rp["median"], sc.lower))
+                   runner_value=("%.3g ns per reading" % rp["median"] if sc.reading
+                                 else f_value(rp["median"], sc.lower)))
         gap = rp["median"] / bp["median"] if sc.lower else bp["median"] / rp["median"]
         row["margin"] = ("the runner-up costs %.2fx as much" if sc.lower else
                          "%.2fx the runner-up's throughput") % gap

@@ -107,6 +107,21 @@ static void signed_add(void)
 	}
 }
 
+/*
+ * The width of a default PerCPUTree's interval counted word by word: each
+ * of the OS's CPUs and the overflow word may hold batch - 1, each carry
+ * word of level l of the binary tree batch x 2^l - 1 (the root nothing).
+ */
+static uint64_t tree_width(uint64_t batch)
+{
+	sc_env env;
+	sc_env_default(&env);
+	uint64_t width = batch - 1, n = env.cpus;
+	for (uint64_t b = batch; n > 1; n = (n + 1) / 2, b *= 2)
+		width += n * (b - 1);
+	return width + (env.cpus == 1 ? batch - 1 : 0); /* one CPU: its word below the root */
+}
+
 static void bounds(void)
 {
 	for (int i = 0; i < SC_VARIANT_COUNT; i++) {
@@ -124,6 +139,9 @@ static void bounds(void)
 			       s.kind == SC_BOUND_EXACT;
 		else if (i == SC_ID_serial)
 			good = f.kind == SC_BOUND_NONE && s.kind == SC_BOUND_NONE;
+		else if (i == SC_ID_percpu_tree)
+			good = f.kind == SC_BOUND_LAG && f.lag == tree_width(SC_TREE_BATCH_DEFAULT) &&
+			       f.lag_per_thread >= SC_TREE_BATCH_DEFAULT && s.kind == SC_BOUND_EXACT;
 		else if (v->kind == SC_PRECISE)
 			good = f.kind == SC_BOUND_EXACT && s.kind == SC_BOUND_EXACT && f.lag == 0;
 		else

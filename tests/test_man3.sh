@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # test_man3.sh - the section-3 man pages (doc/man3) against the handle API's
 # header, as TAP: every function declared in counters/scounters/sc_counter.h
-# (and the group functions of sc_group.h and sc_rseq.h)
+# (and the group functions of sc_group.h and sc_rseq.h, PerCPUTree's of sc_tree.h)
 # has a page (its own, or a ".so" link to the page that documents it, whose
 # NAME line names it); every page is named after a declared function or type,
 # names only declared ones, and is installed (listed in Makefile.am); every
@@ -23,13 +23,14 @@ import os, re, sys
 text = open(sys.argv[1]).read()
 # The per-CPU groups (sc_group.h, sc_rseq.h) have pages too: their handle
 # and inline functions and the path query, not the PerCPUGroup variant's
-# operations (the registry's contract, as every variant's).
+# operations (the registry's contract, as every variant's); PerCPUTree's
+# own functions, not its heap_bytes (the contract's).
 hdir = os.path.dirname(sys.argv[1])
-for extra in ("sc_group.h", "sc_rseq.h"):
+for extra in ("sc_group.h", "sc_rseq.h", "sc_tree.h"):
     more = open(os.path.join(hdir, extra)).read()
     more = re.sub(r"/\*.*?\*/", " ", more, flags=re.S)
     text += "\n" + "\n".join(l for l in more.split("\n")
-                             if not re.search(r"\bsc_percpu_(group|add)", l))
+                             if not re.search(r"\bsc_percpu_(group|add|tree_heap_bytes)", l))
 text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
 text = re.sub(r"//[^\n]*", " ", text)
 text = "\n".join(l for l in text.split("\n") if not l.lstrip().startswith("#"))

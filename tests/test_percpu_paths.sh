@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_percpu_paths.sh - tests/test_group (the per-CPU add, PerCPU and the
-# packed groups, under migration and signal storms) again on every per-CPU
+# packed groups, under migration and signal storms) and tests/test_tree
+# (PerCPUTree's add and carries, the same storms) again on every per-CPU
 # path (sc_rseq.h): the locked add asked for
 # (SCOUNTERS_PERCPU=lock), the restartable sequence indexed by cpu_id
 # rather than mm_cid (SCOUNTERS_PERCPU=cpu_id), and glibc's rseq switched
@@ -26,4 +27,6 @@ run() {
 run group_path_lock test_group SCOUNTERS_PERCPU=lock
 run group_path_cpu_id test_group SCOUNTERS_PERCPU=cpu_id
 run group_rseq_off test_group GLIBC_TUNABLES=glibc.pthread.rseq=0
+run tree_path_lock test_tree SCOUNTERS_PERCPU=lock
+run tree_rseq_off test_tree GLIBC_TUNABLES=glibc.pthread.rseq=0
 tap_done

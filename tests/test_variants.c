@@ -18,7 +18,7 @@
 
 static void test_registry(void)
 {
-	tap_ok(SC_VARIANT_COUNT == 20, "registry_has_20_variants (%d)", SC_VARIANT_COUNT);
+	tap_ok(SC_VARIANT_COUNT == 21, "registry_has_21_variants (%d)", SC_VARIANT_COUNT);
 	bool unique = true, found = true;
 	for (int i = 0; i < SC_VARIANT_COUNT; i++) {
 		const sc_variant *v = &sc_variants[i];

@@ -288,8 +288,9 @@ int sc_counter_add_signed(sc_counter *c, int64_t n);
  *
  * sc_counter_get_fast: the cheap reading, what sc_counter_get returns.
  *   Batched: the shared word only, one load, O(1); it lags the truth by what
- *   threads hold back (sc_counter_error_bound(c, SC_READ_FAST).lag). Other
- *   variants: their one reading (Sharded, PerCPU, Striped, Multiline sum
+ *   threads hold back (sc_counter_error_bound(c, SC_READ_FAST).lag).
+ *   PerCPUTree: the root of its carry tree, one load, O(1); the exact value
+ *   lies within lag above it (sc_tree.h). Other variants: their one reading (Sharded, PerCPU, Striped, Multiline sum
  *   their parts: O(threads, CPUs, cells or nodes)).
  *
  * sc_counter_get_sum: the full reading. Batched: the shared word plus every
@@ -301,7 +302,7 @@ int sc_counter_add_signed(sc_counter *c, int64_t n);
  *   never counted twice), and it may miss what a thread hands over during
  *   the call: at least (updates completed before the call) - (B - 1) per
  *   thread that hands a batch over during the call. Other variants: the same
- *   as get_fast.
+ *   as get_fast; PerCPUTree's sums its CPUs' words, as sc_counter_get.
  *
  * Both: thread-safe with any other call but sc_counter_free; never fail;
  * values since the last read_and_reset as sc_counter_get.
@@ -331,7 +332,12 @@ typedef struct sc_counter_bound {
 	 * SC_BOUND_LAG: the reading is at least (updates completed before the
 	 * call) - lag and never more than the updates begun; lag_per_thread is
 	 * what one thread may hold back (B - 1), lag that times the threads
-	 * that own a slot. Both 0 for the other kinds.
+	 * that own a slot. PerCPUTree's fast reading: lag is the width of its
+	 * interval (the exact value lies in [reading, reading + lag] once no
+	 * carry is in flight) and lag_per_thread the carry one thread's
+	 * increment may have in flight, which a reading taken while updates run
+	 * may also miss, once per thread inside its carry (sc_tree.h). Both 0
+	 * for the other kinds.
 	 */
 	uint64_t lag;
 	uint64_t lag_per_thread;
@@ -348,7 +354,7 @@ typedef struct sc_counter_bound {
 /*
  * The error bound of reading r of c, from its variant and parameters (never
  * measured). Precise variants: SC_BOUND_EXACT, except Batched's fast
- * reading (SC_BOUND_LAG). Morris, MorrisAdapt: 1/sqrt(2a); BFP-DUP and
+ * reading and PerCPUTree's (SC_BOUND_LAG). Morris, MorrisAdapt: 1/sqrt(2a); BFP-DUP and
  * BFP-CSUP: sqrt(3/(8M - 3)) (M = MantThreshold/2); Scalable,
  * ScalableCAS, ScalableCapped: sqrt(3/2^(T+2)); all SC_BOUND_RSTDV. Serial
  * and Scalable runtime=dotnet: SC_BOUND_NONE. Never fails (an r that is
@@ -367,7 +373,7 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r);
  * Precise variants (SC_BOUND_EXACT): the sign of reading - x, the reading
  *   counting every update completed before the call and none that has not
  *   begun: exact when no thread updates c during the call.
- * Batched: from the fast reading f alone when the lag L of its bound cannot
+ * Batched, PerCPUTree: from the fast reading f alone when the lag L of its bound cannot
  *   change the answer (f > x: at least f updates have begun, so +1; f + L <
  *   x: fewer than x had completed before the call, so -1); otherwise from
  *   sc_counter_get_sum, the sign of sum - x (exact when quiescent).

@@ -88,6 +88,7 @@
 #include "sc_numa.h"
 #include "sc_scalable.h"
 #include "sc_simple.h"
+#include "sc_tree.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -178,7 +179,11 @@ SC_API_BEGIN
 	  "distributed", "baseline", "baselines,array")                                    \
 	X(percpu_group, "PerCPUGroup", NULL, SC_PRECISE, SC_PACKED,                        \
 	  "a table's counters as one packed per-CPU group: 8 bytes per CPU each", "",       \
-	  "group", "baseline", "baselines,array")
+	  "group", "baseline", "baselines,array")                                          \
+	X(percpu_tree, "PerCPUTree", NULL, SC_PRECISE, SC_PACKED,                           \
+	  "per-CPU words carrying every batch up a tree: O(1) approximate read with bounds", \
+	  "batch,arity",                                                                   \
+	  "tree", "baseline", "")
 
 /* The run-time view of a variant: its descriptor and type-erased operations. */
 typedef struct sc_variant {
