@@ -698,9 +698,36 @@ assert got["precise-high"] == "" and got["read-heavy"] == "", got
 assert "lags" in caveat("Batched", "precise") and caveat("Sharded", "precise") is None
 ' "$tmp/adv/figdata/claims.json" "$plots"
 check advice_caveat_in_report grep -qF 'Caveat: approximate' "$tmp/adv/REPORT.md"
-check advice_section_ends_report sh -c "sed -n '/^## Which counter to use on this machine\$/,\$p' '$tmp/adv/REPORT.md' |
-	grep -c '^| [A-Z].* | \*provisional: .*\*\. \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 8 &&
-	test \"\$(grep '^## ' '$tmp/adv/REPORT.md' | tail -1)\" = '## Which counter to use on this machine'"
+# The answer opens REPORT.md: its first section is the scenario table, one
+# caveat line above it (the fixture's 2 runs per point), no caveat repeated
+# per cell; then what was measured, then the claims.
+check answer_opens_report "$py" -c '
+import json, re, sys
+md = open(sys.argv[1]).read()
+rows = json.load(open(sys.argv[2]))["advice"]
+heads = re.findall(r"^## .*", md, re.M)
+assert heads[:3] == ["## Which counter to use on this machine", "## What was measured", "## Claims"], heads
+sec = md.split("\n## ", 2)[1]
+assert sec.count("**Caveat: provisional, 2 runs per point") == 1 and "provisional:" not in sec, sec
+cells = [l for l in sec.splitlines() if re.match(r"^\| [A-Z].* \| \*\*[A-Za-z-]*\*\*: .* \| .* \| .* \| .* \|$", l)]
+assert len(cells) == len([r for r in rows if r["best"]]) > 0, cells
+first = [l for l in sec.splitlines() if l.strip()]
+assert first[1].startswith("**Caveat:") and first[2].startswith("| Scenario |"), first[:3]
+' "$tmp/adv/REPORT.md" "$tmp/adv/figdata/claims.json"
+# The same answer as plain lines (what run-all prints last): a caveat line,
+# each scenario and its counter, figure and runner-up.
+check answer_lines "$py" -c '
+import json, subprocess, sys
+out = subprocess.run([sys.executable, sys.argv[1] + "/report.py", "--answer", sys.argv[2]],
+                     stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout.splitlines()
+rows = json.load(open(sys.argv[2] + "/figdata/claims.json"))["advice"]
+assert out[0].startswith("Which counter to use here") and out[1].startswith("  Caveat: provisional, 2 runs per point"), out[:2]
+for r in rows:
+    i = out.index("  " + r["scenario"])
+    if r["best"]:
+        assert out[i + 1].startswith("    %s: %s at " % (r["best"], r["value"])) and "[%s]" % r["figure"] in out[i + 1], out[i + 1]
+        assert not r["runner_up"] or "runner-up %s, " % r["runner_up"] in out[i + 1], out[i + 1]
+' "$plots" "$tmp/adv"
 check advice_rule_stated grep -qF 'whose worst \|relative error\| over every run of dice-fig4-high.csv at 0% work' "$tmp/adv/REPORT.md"
 # One run per point is "1 run" (it read "1 runs"): the baselines of a copy
 # of the fixture cut to run 0.

@@ -214,6 +214,10 @@ def regenerate(ctx):
     say("result set: %s" % ctx.dir)
     if os.path.isfile(os.path.join(ctx.dir, "REPORT.md")):
         say("report: %s" % os.path.join(ctx.dir, "REPORT.md"))
+        # the answer last, as the terminal's closing lines (REPORT.md's first table)
+        sys.stdout.flush()
+        subprocess.call([sys.executable, os.path.join(ctx.top, "plots", "report.py"), "--answer",
+                         ctx.dir])
     if status != 0:
         raise Failure("the measurements are complete, but plots/regen failed (status %d, see above); after "
                       "fixing the cause: %s %s" % (status, P.quote(regen), P.quote(ctx.dir)))
