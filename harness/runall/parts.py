@@ -133,8 +133,9 @@ def run_each(ctx, invocations, estimate, est_total, progress):
         done += est
         spent += est
         f = elapsed / (spent - est) if spent - est > 1 and elapsed > 0 else 1
-        progress.show("[%d/%d] %s %s (%ds elapsed, ~%.0fs left)"
-                      % (i, len(invocations), ident, chunk, elapsed, (est_total - done + est) * f))
+        # the counts and times first: a narrow terminal cuts the point's name, not them
+        progress.show("[%d/%d] %ds elapsed, ~%.0fs left: %s %s"
+                      % (i, len(invocations), elapsed, (est_total - done + est) * f, ident, chunk))
         log = os.path.join(d, "logs", "%s-%s.log" % (ident, chunk))
         with open(log, "wb") as err:
             cmd = [ctx.scbench] + args.split() + ["--output=" + part]
