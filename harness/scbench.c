@@ -401,8 +401,9 @@ static int bench(const run_plan *p, const topo *tp)
 	};
 	meta_seen_init(&iv.seen);
 	bool tty = isatty(STDERR_FILENO);
-	summary_init(&iv.table, p->summary > 0 || (p->summary < 0 && tty) ? stderr : NULL, tty,
-	             p->runs);
+	/* auto: the table whenever the rows go elsewhere (a terminal, or --output names a file) */
+	summary_init(&iv.table, p->summary > 0 || (p->summary < 0 && (tty || p->output)) ? stderr : NULL,
+	             tty, p->runs);
 	rc = invoke(&iv, tp);
 	summary_free(&iv.table);
 	if (run_interrupted() && !iv.written && rc != 2) /* a usage error stays one */
@@ -420,6 +421,7 @@ static int answer(const cli_opts *o, int rc, const topo *tp)
 {
 	if (rc == CLI_USAGE)
 		return 2;
+	errno = 0;
 	if (o->help)
 		cli_usage(stdout);
 	else if (o->version)
@@ -429,9 +431,14 @@ static int answer(const cli_opts *o, int rc, const topo *tp)
 			return 1; /* a variant that cannot be configured (said why) */
 	} else if (o->list)
 		print_list(topo_pus(tp));
-	/* A full disk or a closed pipe is a failure, not a listing. */
+	/* A full disk is a failure, not a listing; a closed pipe (| head) a quiet end,
+	 * as SIGPIPE's default ends a tool: a write that failed while printing left
+	 * its errno (printing sets no other). */
+	int printing = errno;
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE || printing == EPIPE)
+			return 128 + SIGPIPE;
 		fprintf(stderr, "scbench: cannot write to standard output: %s\n",
 		        errno ? strerror(errno) : "write error");
 		return 1;

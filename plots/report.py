@@ -332,7 +332,7 @@ def main(argv):
     if answer:
         argv = argv[:1] + argv[2:]
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
-        print(USAGE, file=sys.stderr)
+        print(USAGE, file=sys.stdout if len(argv) == 2 else sys.stderr)
         return 0 if len(argv) == 2 else 2
     d = argv[1]
     path = os.path.join(d, "figdata", "claims.json")
