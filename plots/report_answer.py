@@ -37,7 +37,7 @@ def caveats(rs, rows):
         out.append(("provisional, %s" % what,
                     "%sat least 3 runs per point are needed to tell a winner from run-to-run "
                     "noise; %s is the smallest run-all.sh mode that names one" % (
-                        "run-all.sh --quick only checks the pipeline; " if quick else "",
+                        "the --quick mode only checks the pipeline; " if quick else "",
                         SMALLEST_DECIDING_MODE)))
     out.extend(set_caveats(rs))
     return out
