@@ -68,7 +68,7 @@ fi
 
 scbench=${SCBENCH:-$top/harness/scbench}
 if [ -z "${SCBENCH:-}" ] && [ "$bundle" = no ] && [ ! -x "$scbench" ]; then
-	echo "run-all.sh: building scbench (./autogen.sh && ./configure && make; log: build.log)" >&2
+	echo "run-all.sh: building scbench first (./autogen.sh && ./configure && make; about 2 min on 2 cores; log: build.log)" >&2
 	(cd "$top" && { [ -x configure ] || ./autogen.sh; } &&
 		{ [ -f Makefile ] || ./configure; } && make -j"$(nproc)") >"$top/build.log" 2>&1 ||
 		{ tail -20 "$top/build.log" >&2; echo "run-all.sh: build failed; see build.log" >&2; exit 1; }

@@ -60,7 +60,7 @@ void cli_usage(FILE *f)
 	      "                       thread, spread (max-min)/median over the runs, median\n"
 	      "                       rel_error of a variant that is not precise; WHEN: on\n"
 	      "                       (or none given), off, auto (standard error is a\n"
-	      "                       terminal)                                     [auto]\n"
+	      "                       terminal, or --output names a file)           [auto]\n"
 	      "  --force              run external work that costs over 1 ms per increment\n"
 	      "  -h, --help           this text on standard output\n"
 	      "  --version            the version and revision on standard output\n"

@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * listing.c - scbench --list=json (listing.h): every column of the registry
+ * listing.c - what scbench answers without running: --help, --version,
+ * --list, and --list=json (listing.h): every column of the registry
  * (SC_VARIANTS in <scounters/scounters.h>) as JSON, so that no script reads
  * the human-readable --list with patterns or types a list the registry holds.
  */
+#include "config.h"
+
+#include "linkage.h"
 #include "listing.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
 
 #include <scounters/scounters.h>
 
 #include "meta.h"
+#include "sc_revision.h"
 
 /* The registry's last three columns (family, origin, groups), by variant id. */
 typedef struct listing_tags {
@@ -115,4 +122,51 @@ int listing_print_json(FILE *f, uint32_t pus)
 	}
 	fputs("\n]}\n", f);
 	return 0; /* a write error is the caller's to find and say (issue 29: it was a silent 1) */
+}
+
+static void print_list(uint32_t pus)
+{
+	sc_env env;
+	sc_env_default(&env);
+	env.threads = pus;
+	printf("%-23s %-13s %6s  %s\n", "# name", "kind", "bytes", "summary [parameters]");
+	for (int i = 0; i < SC_VARIANT_COUNT; i++) {
+		const sc_variant *v = &sc_variants[i];
+		char name[64];
+		snprintf(name, sizeof name, "%s%s%s%s", v->name, v->alias ? " (" : "",
+		         v->alias ? v->alias : "", v->alias ? ")" : "");
+		printf("%-23s %-13s %6zu  %s%s%s%s\n", name, sc_kind_name(v->kind),
+		       sc_variant_default_bytes(v, &env), v->summary, v->params[0] ? " [" : "",
+		       v->params, v->params[0] ? "]" : "");
+	}
+}
+
+/* --help, --version, --list, or a usage error (rc): the exit status. */
+int listing_answer(const cli_opts *o, int rc, uint32_t pus)
+{
+	if (rc == CLI_USAGE)
+		return 2;
+	errno = 0;
+	if (o->help)
+		cli_usage(stdout);
+	else if (o->version)
+		printf("scbench %s (revision %s%s)\n", PACKAGE_VERSION, SC_REVISION, linkage_version());
+	else if (o->list_json) {
+		if (listing_print_json(stdout, pus))
+			return 1; /* a variant that cannot be configured (said why) */
+	} else if (o->list)
+		print_list(pus);
+	/* A full disk is a failure, not a listing; a closed pipe (| head) a quiet end,
+	 * as SIGPIPE's default ends a tool: a write that failed while printing left
+	 * its errno (printing sets no other). */
+	int printing = errno;
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE || printing == EPIPE)
+			return 128 + SIGPIPE;
+		fprintf(stderr, "scbench: cannot write to standard output: %s\n",
+		        errno ? strerror(errno) : "write error");
+		return 1;
+	}
+	return 0;
 }

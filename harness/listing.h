@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
+
 /* Is arg (the value of --list=..., NULL for a bare --list) a format --list offers? */
 bool listing_format_ok(const char *arg, bool *json);
 
@@ -23,5 +25,10 @@ bool listing_format_ok(const char *arg, bool *json);
  * for the caller to find with fflush/ferror and say.
  */
 int listing_print_json(FILE *f, uint32_t pus);
+
+/* --help, --version, --list or --list=json (pus: the machine's PUs), or a
+ * usage error (rc CLI_USAGE: 2): the exit status; a closed standard output
+ * (| head) is a quiet 141, another write error one line and 1. */
+int listing_answer(const cli_opts *o, int rc, uint32_t pus);
 
 #endif

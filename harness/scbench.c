@@ -28,23 +28,6 @@
 #include "summary.h"
 #include "workload.h"
 
-static void print_list(uint32_t pus)
-{
-	sc_env env;
-	sc_env_default(&env);
-	env.threads = pus;
-	printf("%-23s %-13s %6s  %s\n", "# name", "kind", "bytes", "summary [parameters]");
-	for (int i = 0; i < SC_VARIANT_COUNT; i++) {
-		const sc_variant *v = &sc_variants[i];
-		char name[64];
-		snprintf(name, sizeof name, "%s%s%s%s", v->name, v->alias ? " (" : "",
-		         v->alias ? v->alias : "", v->alias ? ")" : "");
-		printf("%-23s %-13s %6zu  %s%s%s%s\n", name, sc_kind_name(v->kind),
-		       sc_variant_default_bytes(v, &env), v->summary, v->params[0] ? " [" : "",
-		       v->params, v->params[0] ? "]" : "");
-	}
-}
-
 /*
  * SCBENCH_STARTUP_PROFILE=1: one line on standard error saying where this
  * invocation's time went (ms from main's entry: hwloc topology, options,
@@ -402,8 +385,9 @@ static int bench(const run_plan *p, const topo *tp)
 	};
 	meta_seen_init(&iv.seen);
 	bool tty = isatty(STDERR_FILENO);
-	summary_init(&iv.table, p->summary > 0 || (p->summary < 0 && tty) ? stderr : NULL, tty,
-	             p->runs);
+	/* auto: the table whenever the rows go elsewhere (a terminal, or --output names a file) */
+	summary_init(&iv.table, p->summary > 0 || (p->summary < 0 && (tty || p->output)) ? stderr : NULL,
+	             tty, p->runs);
 	rc = invoke(&iv, tp);
 	summary_free(&iv.table);
 	if (run_interrupted() && !iv.written && rc != 2) /* a usage error stays one */
@@ -414,30 +398,6 @@ static int bench(const run_plan *p, const topo *tp)
 	}
 	pmu_shutdown(&pmu);
 	return rc;
-}
-
-/* --help, --version, --list, or a usage error (rc): the exit status. */
-static int answer(const cli_opts *o, int rc, const topo *tp)
-{
-	if (rc == CLI_USAGE)
-		return 2;
-	if (o->help)
-		cli_usage(stdout);
-	else if (o->version)
-		printf("scbench %s (revision %s%s)\n", PACKAGE_VERSION, SC_REVISION, linkage_version());
-	else if (o->list_json) {
-		if (listing_print_json(stdout, topo_pus(tp)))
-			return 1; /* a variant that cannot be configured (said why) */
-	} else if (o->list)
-		print_list(topo_pus(tp));
-	/* A full disk or a closed pipe is a failure, not a listing. */
-	errno = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "scbench: cannot write to standard output: %s\n",
-		        errno ? strerror(errno) : "write error");
-		return 1;
-	}
-	return 0;
 }
 
 /*
@@ -470,7 +430,7 @@ int main(int argc, char **argv)
 	sp_note(SP_CLI);
 	if (rc == CLI_OK)
 		warn_node_env();
-	rc = rc == CLI_OK ? bench(&o.plan, tp) : answer(&o, rc, tp);
+	rc = rc == CLI_OK ? bench(&o.plan, tp) : listing_answer(&o, rc, topo_pus(tp));
 	topo_destroy(tp);
 	cli_free(&o);
 	return rc;

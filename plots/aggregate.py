@@ -123,6 +123,11 @@ def aggregate(argv):
            "advice": advice.answers(rs, figs, machine)["rows"]}
     if left_out:   # only a restricted run's (a full run's claims.json is as it was)
         doc["left_out"] = left_out
+    bands = consistency.band_table(figs.stats)
+    if bands:
+        write_atomically(os.path.join(outdir, consistency.BANDS_FILE), bands)
+    elif os.path.exists(os.path.join(outdir, consistency.BANDS_FILE)):
+        os.remove(os.path.join(outdir, consistency.BANDS_FILE))
     write_atomically(os.path.join(outdir, "claims.json"),
                      json.dumps(doc, indent=1, sort_keys=False) + "\n")
     made = [w for _, s, w in figs.index if s == "ok"]

@@ -11,9 +11,14 @@ SAME_DATA = [("dice-fig3", "dice-fig4-low",
               "by about 10% between invocations")]
 
 
-def band_notes(stats):
-    """Notes on each pair of SAME_DATA: how many common points have overlapping
-    min-max bands, and which do not. stats: Figures.stats."""
+# The points whose bands are apart, one per line, in the result set's figdata/.
+BANDS_FILE = "bands-apart.tsv"
+
+
+def compared(stats):
+    """[(a, b, why, common, apart)] per pair of SAME_DATA with common points
+    where both figures have 2 or more runs (with one, min is max: a band of
+    one run says nothing); apart: (series, threads, a's min, max, b's min, max)."""
     out = []
     for a, b, why in SAME_DATA:
         sa, sb = stats.get((a, "")), stats.get((b, ""))
@@ -23,17 +28,37 @@ def band_notes(stats):
         for series in sa:
             for x in sorted(sa[series]):
                 pa, pb = sa[series][x], (sb.get(series) or {}).get(x)
-                if pb is None:
+                if pb is None or pa.get("n", 0) < 2 or pb.get("n", 0) < 2:
                     continue
                 common += 1
                 if pa["max"] < pb["min"] or pb["max"] < pa["min"]:
-                    apart.append("%s at %g thr (%s: %.0f-%.0f, %s: %.0f-%.0f ops/ms)"
-                                 % (series, x, a, pa["min"], pa["max"], b, pb["min"], pb["max"]))
-        if not common:
-            continue
-        text = ("%s and %s: the min-max bands overlap at %d of %d common points"
-                % (a, b, common - len(apart), common))
+                    apart.append((series, x, pa["min"], pa["max"], pb["min"], pb["max"]))
+        if common:
+            out.append((a, b, why, common, apart))
+    return out
+
+
+def band_notes(stats):
+    """One line per pair of SAME_DATA: at how many common points (2 or more
+    runs each) the min-max bands overlap; the points apart are counted here
+    and listed in figdata/BANDS_FILE (band_table). stats: Figures.stats."""
+    out = []
+    for a, b, why, common, apart in compared(stats):
+        text = ("%s and %s: the min-max bands overlap at %d of %d common points with 2 or "
+                "more runs each" % (a, b, common - len(apart), common))
         if apart:
-            text += "; apart at %s (%s)" % ("; ".join(apart), why)
+            text += "; the %d apart are listed in figdata/%s (%s)" % (len(apart), BANDS_FILE, why)
         out.append(text)
     return out
+
+
+def band_table(stats):
+    """The text of figdata/BANDS_FILE: a header and one line per point apart;
+    None when no point is."""
+    rows = ["%s\t%s\t%s\t%g\t%.0f\t%.0f\t%.0f\t%.0f\n" % ((a, b) + r)
+            for a, b, _, _, apart in compared(stats) for r in apart]
+    if not rows:
+        return None
+    return "".join(["# figure a\tfigure b\tseries\tthreads\ta min\ta max\tb min\tb max "
+                    "(ops/ms): points whose min-max bands are apart; written by "
+                    "plots/aggregate.py\n"] + rows)

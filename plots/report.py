@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
 from runall.guard import guarded  # noqa: E402
-from advice import set_caveats  # noqa: E402
+from report_answer import answer_section, terminal_lines  # noqa: E402
 from resultset_summary import load_text  # noqa: E402
 from writing import write_atomically  # noqa: E402
 
@@ -228,10 +228,13 @@ def render(d, doc):
     claims = [c for c in doc.get("claims", []) if not c.get("left_out")]
     left_out = doc.get("left_out")
     out = []
-    title = "Claims report"
+    title = "Report"
     if rs.get("host"):
         title += ": %s" % rs["host"]
     out.append("# %s" % title)
+    out.append("")
+    out.extend(answer_section(doc.get("advice"), rs, lambda ids: figure_links(d, ids)))
+    out.append("## What was measured")
     out.append("")
     out.append("Which claims of Dice, Lev and Moir, *Scalable Statistics Counters* (SPAA 2013) "
                "and of Ayers, *Scalable Approximate Counting* (2023) hold on this machine, "
@@ -243,6 +246,8 @@ def render(d, doc):
     out.append("|---|---|")
     for k, v in header_rows(rs):
         out.append("| %s | %s |" % (k, cell(v)))
+    out.append("")
+    out.append("## Claims")
     out.append("")
     counts = {}
     for c in claims:
@@ -276,7 +281,6 @@ def render(d, doc):
     for r in doc.get("rules", []):
         out.append("- *%s*: %s" % (r["name"], r["text"]))
     out.append("")
-    out.append("## Claims")
     out.append("")
     claim_table(out, d, claims, "%d")
     if apart:
@@ -315,56 +319,20 @@ def render(d, doc):
     out.append("")
     out.append("Percentiles: %s." % doc.get("percentile_method", "see plots/aggregate.py"))
     out.append("")
-    out.extend(advice_section(d, doc.get("advice"), rs))
     return "\n".join(out)
 
 
-def advice_section(d, rows, machine):
-    """'## Which counter to use on this machine' (computed by plots/advice.py;
-    machine: the result set's summary, for advice.set_caveats)."""
-    if rows is None:
-        return []
-    out = ["## Which counter to use on this machine", "",
-           "The best variant measured in this result set for each usage scenario, and the "
-           "runner-up, by the rule stated in the last column (computed by `plots/advice.py`). "
-           "Serial (racy: it loses updates) is never a candidate. Every variant tied with "
-           "the best (its min-max band overlaps the best's) is named; a probabilistic "
-           "counter's accuracy is a contract in probability (an RSTDV), not a bound on each "
-           "read; a stale get (it may miss completed increments) competes only where the "
-           "scenario says it is acceptable; a set with fewer than 3 runs per point gives a "
-           "provisional answer only. `plots/compare` tells whether another machine differs.",
-           "",
-           "| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
-    for headline, detail in set_caveats(machine):
-        out[-2:-2] = ["**Provisional: %s** (%s)." % (headline, detail), ""]
-    for r in rows:
-        if not r.get("best"):
-            out.append("| %s | - | - | - | %s; %s |" % (cell(r["scenario"]), cell(r["rule"]),
-                                                    cell(r.get("reason"))))
-            continue
-        best = "**%s**: %s at %d thread%s" % (r["best"], r["value"], r["threads"],
-                                              "" if r["threads"] == 1 else "s")
-        if r.get("provisional"):
-            best = "*%s*. %s" % (r["provisional"], best)
-        if r.get("margin"):
-            best += " (%s)" % r["margin"]
-        if r.get("caveat"):
-            best += ". Caveat: %s" % r["caveat"]
-        runner = "-"
-        if r.get("runner_up"):
-            runner = "%s: %s (%s)" % (r["runner_up"], r["runner_value"],
-                                      figure_links(d, [r["runner_figure"]]))
-        out.append("| %s | %s | %s | %s | %s |" % (
-            cell(r["scenario"]), cell(best), cell(figure_links(d, [r["figure"]])), cell(runner),
-            cell(r["rule"])))
-    out.append("")
-    return out
+USAGE = ("usage: report.py DIR            writes DIR/REPORT.md from DIR/figdata/claims.json\n"
+         "       report.py --answer DIR   prints which counter to use (REPORT.md's first "
+         "table) as plain lines")
 
 
 def main(argv):
+    answer = len(argv) == 3 and argv[1] == "--answer"
+    if answer:
+        argv = argv[:1] + argv[2:]
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
-        print("usage: report.py DIR  (writes DIR/REPORT.md from DIR/figdata/claims.json)",
-              file=sys.stderr)
+        print(USAGE, file=sys.stdout if len(argv) == 2 else sys.stderr)
         return 0 if len(argv) == 2 else 2
     d = argv[1]
     path = os.path.join(d, "figdata", "claims.json")
@@ -379,6 +347,12 @@ def main(argv):
         print("report.py: %s: not a JSON object (run plots/aggregate.py %s)" % (path, d),
               file=sys.stderr)
         return 1
+    if answer:
+        lines = terminal_lines(doc.get("advice"), doc.get("result_set", {}),
+                               os.path.join(d, "REPORT.md"))
+        if lines:
+            print("\n".join(lines))
+        return 0
     text = render(d, doc)
     try:
         write_atomically(os.path.join(d, "REPORT.md"), text)

@@ -55,4 +55,17 @@ for h in $headers; do
 		done
 	done
 done
+# C++ before 17: one message naming the standard needed, and it comes first
+# (issue 36: g++ -std=c++14 said "'is_always_lock_free' is not a member").
+printf '#include <scounters/scounters.h>\nint sc_pedantic_probe(void);\n' >"$tmp/all.cc"
+for cxx in $CXXS; do
+	if ! std_known "$cxx" c++ c++14; then
+		ok "$cxx -std=c++14: one message # SKIP the compiler does not know c++14"
+		continue
+	fi
+	try "$cxx" c++ c++14 "$tmp/all.cc"
+	check "$cxx -std=c++14: refused, first and only error 'need C++17'" sh -c \
+		'test "$1" -ne 0 && [ "$(grep -c "error:" "$2")" -eq 1 ] && grep "error:" "$2" | grep -q "need C++17 or later"' \
+		_ $? "$tmp/err"
+done
 tap_done

@@ -168,18 +168,24 @@ for _ in range(2000):
 assert percentile([4.0], 0.95) == 4.0 and percentile([], 0.5) is None
 ' "$plots"
 # plots/consistency.py: dice-fig3 against dice-fig4-low, point by point: an
-# overlap of the min-max bands counts, a gap is named with both bands.
+# overlap of the min-max bands counts, a gap is counted in one line and listed
+# with both bands in figdata/bands-apart.tsv; a point of one run (min is max)
+# is no band and is not compared (issue 36: 24 points of 1 run filled the
+# terminal).
 check fig3_fig4low_band_note "$py" -B -c '
 import sys
 sys.path.insert(0, sys.argv[1])
-from consistency import band_notes
-p = lambda lo, hi: {"min": lo, "max": hi, "median": (lo + hi) / 2}
-stats = {("dice-fig3", ""): {"CAS": {1: p(10, 20), 2: p(30, 40)}, "RBO": {1: p(5, 6)}},
-         ("dice-fig4-low", ""): {"CAS": {1: p(15, 25), 2: p(41, 50)}, "RBO": {1: p(6, 7)}}}
+from consistency import band_notes, band_table
+p = lambda lo, hi, n=3: {"min": lo, "max": hi, "median": (lo + hi) / 2, "n": n}
+stats = {("dice-fig3", ""): {"CAS": {1: p(10, 20), 2: p(30, 40), 4: p(9, 9, 1)}, "RBO": {1: p(5, 6)}},
+         ("dice-fig4-low", ""): {"CAS": {1: p(15, 25), 2: p(41, 50), 4: p(1, 1, 1)}, "RBO": {1: p(6, 7)}}}
 notes = band_notes(stats)
-assert len(notes) == 1 and "overlap at 2 of 3 common points" in notes[0], notes
-assert "CAS at 2 thr (dice-fig3: 30-40, dice-fig4-low: 41-50 ops/ms)" in notes[0], notes
-assert "RBO at" not in notes[0] and band_notes({}) == [], notes
+assert len(notes) == 1 and "overlap at 2 of 3 common points with 2 or more runs each; the 1 apart are listed in figdata/bands-apart.tsv" in notes[0], notes
+assert "\n" not in notes[0] and len(notes[0]) < 400, notes
+rows = band_table(stats).splitlines()
+assert rows[0].startswith("# figure a") and rows[1:] == ["dice-fig3\tdice-fig4-low\tCAS\t2\t30\t40\t41\t50"], rows
+one = {k: {s: {x: dict(v, n=1) for x, v in pts.items()} for s, pts in d.items()} for k, d in stats.items()}
+assert band_notes(one) == [] and band_table(one) is None and band_notes({}) == []
 ' "$plots"
 # Claims: unique ids, declarations the report can number, verdicts it can write.
 check claim_ids_unique "$py" -B -c '
@@ -968,9 +974,36 @@ assert b["best"] == "PerCPUTree" and b["value"].startswith("0.1 ns per reading")
 assert b["caveat"].startswith("its get_fast is the root"), b
 assert f["best"] != "PerCPUTree", f
 ' "$tmp/tree/figdata/claims.json"
-check advice_section_ends_report sh -c "sed -n '/^## Which counter to use on this machine\$/,\$p' '$tmp/adv/REPORT.md' |
-	grep -c '^| [A-Z].* | \*provisional: .*\*\. \*\*[A-Za-z-]*\*\*: .* | .* | .* | .* |\$' | grep -qx 9 &&
-	test \"\$(grep '^## ' '$tmp/adv/REPORT.md' | tail -1)\" = '## Which counter to use on this machine'"
+# The answer opens REPORT.md: its first section is the scenario table, one
+# caveat line above it (the fixture's 2 runs per point), no caveat repeated
+# per cell; then what was measured, then the claims.
+check answer_opens_report "$py" -c '
+import json, re, sys
+md = open(sys.argv[1]).read()
+rows = json.load(open(sys.argv[2]))["advice"]
+heads = re.findall(r"^## .*", md, re.M)
+assert heads[:3] == ["## Which counter to use on this machine", "## What was measured", "## Claims"], heads
+sec = md.split("\n## ", 2)[1]
+assert sec.count("**Caveat: provisional, 2 runs per point") == 1 and "provisional:" not in sec, sec
+cells = [l for l in sec.splitlines() if re.match(r"^\| [A-Z].* \| \*\*[A-Za-z-]*\*\*: .* \| .* \| .* \| .* \|$", l)]
+assert len(cells) == len([r for r in rows if r["best"]]) > 0, cells
+first = [l for l in sec.splitlines() if l.strip()]
+assert first[1].startswith("**Caveat:") and first[2].startswith("| Scenario |"), first[:3]
+' "$tmp/adv/REPORT.md" "$tmp/adv/figdata/claims.json"
+# The same answer as plain lines (what run-all prints last): a caveat line,
+# each scenario and its counter, figure and runner-up.
+check answer_lines "$py" -c '
+import json, subprocess, sys
+out = subprocess.run([sys.executable, sys.argv[1] + "/report.py", "--answer", sys.argv[2]],
+                     stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout.splitlines()
+rows = json.load(open(sys.argv[2] + "/figdata/claims.json"))["advice"]
+assert out[0].startswith("Which counter to use here") and out[1].startswith("  Caveat: provisional, 2 runs per point"), out[:2]
+for r in rows:
+    i = out.index("  " + r["scenario"])
+    if r["best"]:
+        assert out[i + 1].startswith("    %s: %s at " % (r["best"], r["value"])) and "[%s]" % r["figure"] in out[i + 1], out[i + 1]
+        assert not r["runner_up"] or "runner-up %s, " % r["runner_up"] in out[i + 1], out[i + 1]
+' "$plots" "$tmp/adv"
 check advice_rule_stated grep -qF 'whose worst \|relative error\| over every run of dice-fig4-high.csv at 0% work' "$tmp/adv/REPORT.md"
 # One run per point is "1 run" (it read "1 runs"): the baselines of a copy
 # of the fixture cut to run 0.

@@ -39,5 +39,11 @@ check "on a terminal: $nv lines drawn, each over the last" \
 check "on a terminal: the progress takes one line of the screen" \
 	sh -c '[ "$(tr -d "\r" <"$1" | grep -c "\[[0-9]*/$2\]")" -eq 1 ]' _ "$tmp/tty" "$nv"
 check "on a terminal: the line says elapsed and left" \
-	grep -q "\[$nv/$nv\] .* ([0-9]*s elapsed, ~[0-9]*s left)" "$tmp/tty"
+	grep -q "\[$nv/$nv\] [0-9]*s elapsed, ~[0-9]*s left: " "$tmp/tty"
+# A terminal narrower than the line cuts the point's name, never the times
+# (issue 36: the estimate was cut at 80 columns).
+script -qec "stty cols 44; SCBENCH=$tmp/fake-scbench $tmp/run-all.sh $args --out $tmp/c" /dev/null \
+	>"$tmp/tty44" 2>&1 </dev/null
+check "a narrow terminal: the times are whole, the name cut" \
+	sh -c 'tr "\r" "\n" <"$1" | grep -q "^.\[Krun-all.sh: \[$2/$2\] [0-9]*s elapsed, ~[0-9]*s left: [a-z0-9-]*\.\.\.\$"' _ "$tmp/tty44" "$nv"
 tap_done

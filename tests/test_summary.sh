@@ -27,7 +27,15 @@ check "--summary: the CSV holds only the header and a row per run" \
 
 # shellcheck disable=SC2086
 "$SB" $run >/dev/null 2>"$tmp/err2"
-check "no table when standard error is not a terminal" sh -c '! grep -q "^counter " "$1"' _ "$tmp/err2"
+check "no table when the rows go to standard output and standard error is not a terminal" sh -c '! grep -q "^counter " "$1"' _ "$tmp/err2"
+# --output names a file: the table goes to standard error whatever it is
+# (issue 36: a log or a pipe got none, as google/benchmark always prints it).
+# shellcheck disable=SC2086
+"$SB" $run --output="$tmp/file.csv" >"$tmp/out3" 2>"$tmp/err3"
+check "--output=FILE, standard error not a terminal: the table by default" table_ok "$tmp/err3"
+# shellcheck disable=SC2086
+"$SB" $run --output="$tmp/file2.csv" --summary=off 2>"$tmp/err4"
+check "--output=FILE --summary=off: no table" sh -c '! grep -q "^counter " "$1"' _ "$tmp/err4"
 
 # On a terminal (script(1) gives the command one): the table by default,
 # none with --summary=off.

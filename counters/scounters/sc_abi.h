@@ -22,6 +22,13 @@
 #ifndef SC_ABI_H
 #define SC_ABI_H
 
+/* C++ before C++17 lacks what the inlined fast paths use (std::atomic's
+ * is_always_lock_free, inline variables): say so once, not with the first
+ * error deep inside. MSVC reports the standard in _MSVC_LANG. */
+#if defined(__cplusplus) && (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201703L
+#error "scounters: the public headers need C++17 or later (compile with -std=c++17)"
+#endif
+
 #include "scounters/sc_config.h"
 
 /*

@@ -22,6 +22,16 @@
 #ifndef SC_ATOMIC_H
 #define SC_ATOMIC_H
 
+/* C++ before C++17 lacks what the inlined fast paths use (std::atomic's
+ * is_always_lock_free, inline variables): say so once, not with the first
+ * error deep inside. MSVC reports the standard in _MSVC_LANG. */
+#if defined(__cplusplus) && (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201703L
+#define SC_CXX_BEFORE_17_ 1
+#ifndef SC_ABI_H /* sc_abi.h said it already */
+#error "scounters: the public headers need C++17 or later (compile with -std=c++17)"
+#endif
+#endif
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -43,6 +53,7 @@ using std::atomic_compare_exchange_weak_explicit;
 using std::atomic_compare_exchange_strong_explicit;
 using std::atomic_fetch_add_explicit;
 
+#ifndef SC_CXX_BEFORE_17_ /* the #error above is the one message */
 static_assert(sizeof(std::atomic<uint32_t>) == 4 && alignof(std::atomic<uint32_t>) == 4 &&
                       std::atomic<uint32_t>::is_always_lock_free,
               "std::atomic<uint32_t> must match C's _Atomic(uint32_t)");
@@ -52,6 +63,7 @@ static_assert(sizeof(std::atomic<uint64_t>) == 8 && alignof(std::atomic<uint64_t
 static_assert(sizeof(std::atomic<void *>) == sizeof(void *) &&
                       std::atomic<void *>::is_always_lock_free,
               "std::atomic<T *> must match C's _Atomic(T *)");
+#endif
 #else
 #include <stdalign.h>
 #include <stdatomic.h>

@@ -15,6 +15,7 @@ import sys
 import time
 
 from . import PROG, Failure, Usage, say
+from . import dryrun as DR
 from . import merge as M
 from . import parts as P
 from . import plan as PL
@@ -60,6 +61,7 @@ def parser():
                        ("--slurm-tasks", "slurm_tasks")):
         ap.add_argument(name, dest=dest)
     ap.add_argument("--plan-only", action="store_true")
+    ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--merge-only", action="store_true")
     ap.add_argument("--slurm", nargs="?", const="")
     ap.add_argument("--slurm-merge", action="store_true")
@@ -126,6 +128,9 @@ def parse(argv):
         raise Usage("give --shard or --merge-only, not both")
     if o.plan_only and o.resume is not None:
         raise Usage("--plan-only writes a new result set; --resume continues one")
+    if o.dry_run and (o.resume is not None or o.plan_only or o.slurm is not None):
+        raise Usage("--dry-run lists a new plan and writes nothing: not with --resume, "
+                    "--plan-only or --slurm")
     return o
 
 
@@ -165,11 +170,16 @@ def new_result_set(o, top, scbench):
     for v in o.variants:
         if v not in reg.names:
             raise Usage("--variants: unknown variant '%s' (one of: %s)" % (v, " ".join(reg.names)))
-    points = PL.restrict(PL.points(o.mode, threads, reg), reg, o.experiments, o.variants)
+    full = PL.points(o.mode, threads, reg)
+    points = PL.restrict(full, reg, o.experiments, o.variants)
+    say(*DR.dropped(o, reg, full, threads))  # nothing dropped without a word
     if not points:
         raise Usage("--experiments=%s --variants=%s: nothing of the %s plan is left to run"
                     % (",".join(o.experiments) or "all", ",".join(o.variants) or "all", o.mode))
     plan = PL.split(points, reg)
+    if o.dry_run:
+        print("\n".join(DR.listing(o.mode, reg, points, plan, threads)))
+        return None, None
     order = PL.shuffle(plan, seed)
     conf = {"mode": o.mode, "threads": threads, "order_seed": seed, "experiments": o.experiments,
             "variants": o.variants}
@@ -214,6 +224,10 @@ def regenerate(ctx):
     say("result set: %s" % ctx.dir)
     if os.path.isfile(os.path.join(ctx.dir, "REPORT.md")):
         say("report: %s" % os.path.join(ctx.dir, "REPORT.md"))
+        # the answer last, as the terminal's closing lines (REPORT.md's first table)
+        sys.stdout.flush()
+        subprocess.call([sys.executable, os.path.join(ctx.top, "plots", "report.py"), "--answer",
+                         ctx.dir])
     if status != 0:
         raise Failure("the measurements are complete, but plots/regen failed (status %d, see above); after "
                       "fixing the cause: %s %s" % (status, P.quote(regen), P.quote(ctx.dir)))
@@ -258,10 +272,18 @@ def main(argv, top, scbench, stage):
             return 0
     else:
         d, conf = new_result_set(o, top, scbench)
-        if o.plan_only:
-            print(d)
+        if d is None:  # --dry-run: listed, nothing written
             return 0
         plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
+        if o.plan_only:
+            runs, figs = DR.total(["%s %s %s" % line for line in plan], conf["mode"],
+                                  PL.registry(scbench), conf["threads"])
+            say("planned %d scbench invocations, about %s (%s of runs, %s of figures), nothing "
+                "run yet: run them with --resume %s (or --shard, --slurm)"
+                % (len(plan), DR.minutes(runs + figs), DR.minutes(runs), DR.minutes(figs),
+                   P.quote(d)))
+            print(d)
+            return 0
         if o.slurm is not None:
             SL.run_new(o, top, d, order)
             return 0
@@ -285,7 +307,8 @@ def main(argv, top, scbench, stage):
             # A local run: plan, the one shard of all invocations, merge.
             if o.resume is not None:
                 P.remove_stale_temps(d)
-            P.run(ctx, [line_of[k] for k in order], estimates(ctx, plan))
+            P.run(ctx, [line_of[k] for k in order], estimates(ctx, plan),
+                  DR.figures_seconds({i for i, _, _ in plan}))
         M.merge(ctx, plan)
         if not o.merge_only:
             say("measurements done in %d s" % (time.time() - ctx.started))

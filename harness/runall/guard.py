@@ -23,12 +23,23 @@ def guarded(prog, main, *args):
     try:
         if os.environ.get("SCOUNTERS_FAULT") == prog:
             raise InjectedFault("fault injected by SCOUNTERS_FAULT=%s" % prog)
-        return main(*args)
+        status = main(*args)
+        sys.stdout.flush()  # a dead pipe found here, not by the interpreter at exit
+        return status
     except SystemExit:
         raise
     except KeyboardInterrupt:
         print("%s: interrupted" % prog, file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of standard output went away (| head): a quiet end with
+        # the status SIGPIPE's default gives a tool (141), and no second error
+        # when Python flushes the dead pipe at exit
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
     except BaseException as e:  # noqa: B902 - the point of the guard
         if os.environ.get("SCOUNTERS_DEBUG", "") not in ("", "0"):
             raise

@@ -92,17 +92,20 @@ def calibration_reason(log):
     return None
 
 
-def run(ctx, invocations, estimate):
+def run(ctx, invocations, estimate, figures_s=0.0):
     """Run the invocations ((ID, CHUNK, ARGS), in order) whose part is not
     complete; a point whose --work cannot be calibrated (scbench status 3) is
     recorded as failed (PART.failed) and the sweep goes on; any other failure
-    raises Failure, a signal Interrupted. estimate: "ID CHUNK" -> seconds."""
+    raises Failure, a signal Interrupted. estimate: "ID CHUNK" -> seconds;
+    figures_s: seconds the figures and report take after (0: none made)."""
     d = ctx.dir
     est_total = sum(estimate[i + " " + c] for i, c, _ in invocations)
     say("%s mode, %d scbench invocations (one per run, order seed %d: run-all.order), thread "
         "counts: %s (%d PUs)%s" % (ctx.mode, len(invocations), ctx.order_seed,
                                    " ".join(map(str, ctx.threads)), ctx.pus, ctx.shard_note),
-        "result set %s (about %.1f min)" % (d, est_total / 60))
+        "result set %s (about %.1f min%s)" % (d, (est_total + figures_s) / 60, "" if not figures_s
+                                              else ": %.1f of runs, %.1f of figures and the "
+                                              "report" % (est_total / 60, figures_s / 60)))
     progress = Progress()
     try:
         run_each(ctx, invocations, estimate, est_total, progress)
@@ -133,8 +136,9 @@ def run_each(ctx, invocations, estimate, est_total, progress):
         done += est
         spent += est
         f = elapsed / (spent - est) if spent - est > 1 and elapsed > 0 else 1
-        progress.show("[%d/%d] %s %s (%ds elapsed, ~%.0fs left)"
-                      % (i, len(invocations), ident, chunk, elapsed, (est_total - done + est) * f))
+        # the counts and times first: a narrow terminal cuts the point's name, not them
+        progress.show("[%d/%d] %ds elapsed, ~%.0fs left: %s %s"
+                      % (i, len(invocations), elapsed, (est_total - done + est) * f, ident, chunk))
         log = os.path.join(d, "logs", "%s-%s.log" % (ident, chunk))
         with open(log, "wb") as err:
             cmd = [ctx.scbench] + args.split() + ["--output=" + part]

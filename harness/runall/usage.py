@@ -1,71 +1,46 @@
 # SPDX-License-Identifier: MIT
 """run-all.sh --help, with the time each mode takes on this machine."""
 
-from .plan import AYERS_THRESHOLDS, CALIB_S, EXPERIMENTS, INVOKE_S, PROTOCOL, pu_count, thread_list
+from . import dryrun as DR
+from .plan import CALIB_S, EXPERIMENTS, INVOKE_S, points, pu_count, split, thread_list
 
 
-def estimate(reg, mode, fixed):
-    """Seconds of timed runs per thread count (fixed: the part that does not
-    grow with the thread counts, all variants' read cost, once): one
-    invocation per run, each with its start-up cost, and a calibration in
-    those with external work (fig3, fig4-low, baselines at 99%)."""
-    w, d, r = float(PROTOCOL[mode][0]), float(PROTOCOL[mode][1]), PROTOCOL[mode][2]
-    nd, nb, na = len(reg.group("dice")), len(reg.group("baselines")), len(reg.names)
-    per = (w + d + 0.05 + INVOKE_S) * r
-    # fig3, fig4-low, fig4-high, fig5: the Dice set; baselines at 2 work levels; latency.
-    return per * na if fixed else per * (4 * nd + 2 * nb + na) + (2 * nd + nb) * r * CALIB_S
+# Seconds the build of scbench takes the first time (./autogen.sh, ./configure,
+# make -j2): measured on the 2-PU development machine, 2 min 10 s, other
+# builds running beside it.
+BUILD_S = 130
 
 
-def estimate_ayers(reg, mode):
-    """Ayers's count-to-N: its variants and thresholds, as steps of a x4 grid up
-    to 12 * 4^steps increments."""
-    ar, steps = PROTOCOL[mode][3], PROTOCOL[mode][4]
-    k = len(reg.group("ayers")) + len(reg.tunable()) * len(AYERS_THRESHOLDS)
-    n = 12 * 4 ** steps
-    return k * ar * (0.002 * (steps + 1) + n * 1.33 * 5e-9) + k * (steps + 1) * INVOKE_S
+def mode_seconds(reg, mode, max_threads):
+    """(runs, figures) seconds of a mode's whole plan here: dryrun's estimate,
+    the one the start line and --dry-run give."""
+    threads = thread_list(max_threads)
+    plan = split(points(mode, threads, reg), reg)
+    return DR.total(plan, mode, reg, threads)
 
 
-def r0(x):
-    return "%.0f" % x
-
-
-def fixed(reg, mode):
-    """Seconds that do not grow with the thread counts: read cost and Ayers's runs."""
-    return float(r0(estimate(reg, mode, True))) + float(r0(estimate_ayers(reg, mode)))
-
-
-def errors_minutes(reg, max_threads):
-    """--paper-errors: 2 figures x the error variants x 5 runs of 2 + 8 s per
-    thread count, one invocation per run; the 99% ones calibrate --work."""
-    k, n = len(thread_list(max_threads)), len(reg.errors())
-    return r0(k * (2 * n * 5 * (10.05 + INVOKE_S) + n * 5 * CALIB_S) / 60 + 0.5)
-
-
-def total_minutes(reg, mode, max_threads):
-    k = len(thread_list(max_threads))
-    per_count, rest = float(r0(estimate(reg, mode, False))), float(r0(fixed(reg, mode)))
-    return "%.1f" % ((per_count * k + rest) / 60 + 0.3)
+def mode_line(reg, mode, max_threads):
+    runs, figs = mode_seconds(reg, mode, max_threads)
+    return "about %s (%s of runs, %s of figures and the report)" % (
+        DR.minutes(runs + figs), DR.minutes(runs), DR.minutes(figs))
 
 
 def text(reg, max_threads):
     """The help; reg None (no scbench to list the variants yet): without the times."""
     if reg is not None:
         errors = ",".join(reg.errors())
-        errtime = "About %s min here" % errors_minutes(reg, max_threads)
-        times = """Time per thread count (the Dice figures, baselines, latency
-and read cost run once per thread count; Ayers's count-to-N runs use all PUs),
-with about %s s to start each scbench and %s s more to calibrate --work:
-  --quick    about %s s per thread count, plus %s s
-  default    about %s s per thread count, plus %s s
-  --paper    about %s s per thread count, plus %s s
-This machine has %d PUs, so thread counts %s : about
-%s min (--quick), %s min (default),
-%s min (--paper). A 256-PU box has 10 thread counts.""" % (
-            INVOKE_S, CALIB_S, r0(estimate(reg, "quick", False)), r0(fixed(reg, "quick")),
-            r0(estimate(reg, "default", False)), r0(fixed(reg, "default")),
-            r0(estimate(reg, "paper", False)), r0(fixed(reg, "paper")), pu_count(),
-            " ".join(map(str, thread_list(None))), total_minutes(reg, "quick", max_threads),
-            total_minutes(reg, "default", max_threads), total_minutes(reg, "paper", max_threads))
+        errtime = "About %s here" % DR.minutes(sum(mode_seconds(reg, "paper-errors", max_threads)))
+        times = """Time on this machine (%d PUs, thread counts %s), from the plan: each
+run's warm-up and measured seconds, about %s s to start each scbench and %s s
+to calibrate --work, and the figures and REPORT.md after:
+  --quick    %s
+  default    %s
+  --paper    %s
+plus about %s to build scbench the first time. --dry-run lists a plan
+per experiment with its time, and runs nothing.""" % (
+            pu_count(), " ".join(map(str, thread_list(max_threads))), INVOKE_S, CALIB_S,
+            mode_line(reg, "quick", max_threads), mode_line(reg, "default", max_threads),
+            mode_line(reg, "paper", max_threads), DR.minutes(BUILD_S))
     else:
         errors = "the probabilistic counters and Serial"
         errtime = "Its time is given here once scbench is built"
@@ -74,7 +49,7 @@ it; scbench --list=json names the variants each experiment runs)."""
     return """Usage: ./run-all.sh [--quick | --paper | --paper-errors] [--out DIR] [--max-threads N]
                     [--resume DIR] [--order-seed S]
                     [--experiments=LIST] [--variants=LIST]
-                    [--plan-only] [--shard=I/K] [--merge-only]
+                    [--dry-run] [--plan-only] [--shard=I/K] [--merge-only]
                     [--slurm[=SBATCH_OPTIONS]] [--slurm-tasks=K]
 
 Runs every experiment (Dice Figs. 3-6, the array at 98.89%% work, several hot
@@ -135,6 +110,9 @@ Options:
                    that need what was left out are skipped or not measurable.
                    E.g. a NUMA smoke run: --quick --experiments=dice-fig4-high
                    --variants=FetchAdd,RBONuma,Multiline
+  --dry-run        list what the plan runs, per experiment (variants, thread
+                   counts, invocations, time), and the requests it drops;
+                   write nothing, run nothing
   --plan-only      write a new result set's plan (run-all.conf, run-all.plan,
                    run-all.order) to --out DIR, print DIR and run nothing: the
                    pieces below then run it, on one machine or several

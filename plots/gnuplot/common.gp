@@ -65,7 +65,7 @@ POINTS_X = "set xrange [XMIN / 1.45 : XMAX * 1.45]"
 # at 1, 2 and 5 of every decade, or at 1..8 when the data spans less than 30x. A
 # value below F's zero_floor (half the timer's resolution: latency at the
 # subtracted timing cost) is drawn at zero_floor, labelled 0.
-LOG_Y = "unset logscale y; set autoscale xy; stats F using 2:5 nooutput; YLO = STATS_min_y; stats F using 2:6 nooutput; YHI = STATS_max_y; ZF = META(F, 'zero_floor'); ZF = (ZF eq '' ? 0 : ZF + 0); YLO = (ZF > 0 && YLO < ZF ? ZF : (YLO > 0 ? YLO : YHI / 100)); set logscale y 10; set yrange [YLO / 1.3 : YHI * 1.3]; set format y '%.0s%c'; set ytics (); do for [k=-9:10] { do for [m in (YHI / YLO < 30 ? '1 2 3 4 5 6 7 8' : '1 2 5')] { V = m * 10.0 ** k; if (ZF <= 0 || V >= 1.6 * ZF) { set ytics add (gprintf('%.0s%c', V) V 0) } } }; if (ZF > 0) { set ytics add ('0' ZF 0) }"
+LOG_Y = "unset logscale y; set autoscale xy; stats F using 2:5 nooutput; YLO = STATS_min_y; stats F using 2:6 nooutput; YHI = STATS_max_y; ZF = META(F, 'zero_floor'); ZF = (ZF eq '' ? 0 : ZF + 0); YLO = (ZF > 0 && YLO < ZF ? ZF : (YLO > 0 ? YLO : YHI / 100)); set logscale y 10; set yrange [YLO / 1.3 : YHI * 1.3]; set format y '%.0s%c'; set ytics (); do for [k=-9:10] { do for [m in (YHI / YLO < 30 ? '1 2 3 4 5 6 7 8' : '1 2 5')] { V = m * 10.0 ** k; if (ZF <= 0 || V >= 1.6 * ZF) { set ytics add ((V < 1 ? gprintf('%g', V) : gprintf('%.0s%c', V)) V 0) } } }; if (ZF > 0) { set ytics add ('0' ZF 0) }"
 # N axes (Ayers): log10 with 10^k labels.
 N_AXIS = "set logscale x 10; set format x '10^{%T}'; set xtics 10"
 # Panels of a multi-panel figure: panel j of n (from 1), side by side, leaving

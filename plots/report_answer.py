@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: MIT
+"""The answer REPORT.md opens with, and run-all prints last: which counter to
+use on this machine, one row per usage scenario (the rows plots/advice.py
+computed, read from claims.json's "advice"), under one caveat line that says
+why every answer of the set is provisional (too few runs per point, a
+--quick run, a busy machine, an emulated CPU), not one per cell.
+Nothing is computed here but the wording. Standard library only."""
+
+import re
+
+from advice import set_caveats
+
+# The smallest run-all mode whose timed points have enough runs to name a
+# winner (plots/claims/core.py MIN_RUNS; harness/runall/plan.py PROTOCOL).
+SMALLEST_DECIDING_MODE = "the default mode (3 runs per point)"
+
+
+def runs_per_point(rows):
+    """The fewest runs per point an advice row was decided on when it was too
+    few (advice.py's provisional note names the count), else None."""
+    counts = []
+    for r in rows or []:
+        m = re.match(r"provisional: (\d+) run", r.get("provisional") or "")
+        if m:
+            counts.append(int(m.group(1)))
+    return min(counts) if counts else None
+
+
+def caveats(rs, rows):
+    """[(headline, detail)]: every reason the answers are provisional, once."""
+    out = []
+    runs = runs_per_point(rows)
+    quick = rs.get("run_all_mode") == "quick"
+    if runs is not None or quick:
+        what = "%d run%s per point" % (runs, "" if runs == 1 else "s") if runs is not None \
+            else "a --quick run"
+        out.append(("provisional, %s" % what,
+                    "%sat least 3 runs per point are needed to tell a winner from run-to-run "
+                    "noise; %s is the smallest run-all.sh mode that names one" % (
+                        "the --quick mode only checks the pipeline; " if quick else "",
+                        SMALLEST_DECIDING_MODE)))
+    out.extend(set_caveats(rs))
+    return out
+
+
+def caveat_line(rs, rows):
+    """The one line above the table, or None when nothing is provisional."""
+    c = caveats(rs, rows)
+    if not c:
+        return None
+    return "**Caveat: %s.** %s" % ("; ".join(h for h, _ in c),
+                                   " ".join("%s%s." % (d[0].upper(), d[1:]) for _, d in c))
+
+
+def cell(text):
+    """Table-safe Markdown: pipes escaped, no line breaks."""
+    return (text or "").replace("|", "\\|").replace("\n", " ").strip()
+
+
+def thread_text(n):
+    return "%d thread%s" % (n, "" if n == 1 else "s")
+
+
+def answer_section(rows, rs, links):
+    """The report's first section (links(fig_ids) -> Markdown links)."""
+    if rows is None:
+        return []
+    out = ["## Which counter to use on this machine", ""]
+    line = caveat_line(rs, rows)
+    if line:
+        out += [line, ""]
+    out += ["| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
+    for r in rows:
+        if not r.get("best"):
+            out.append("| %s | - | - | - | %s; %s |" % (cell(r["scenario"]), cell(r["rule"]),
+                                                    cell(r.get("reason"))))
+            continue
+        best = "**%s**: %s at %s" % (r["best"], r["value"], thread_text(r["threads"]))
+        if r.get("margin"):
+            best += " (%s)" % r["margin"]
+        if r.get("caveat"):
+            best += ". Caveat: %s" % r["caveat"]
+        runner = "-"
+        if r.get("runner_up"):
+            runner = "%s: %s (%s)" % (r["runner_up"], r["runner_value"],
+                                      links([r["runner_figure"]]))
+        out.append("| %s | %s | %s | %s | %s |" % (
+            cell(r["scenario"]), cell(best), cell(links([r["figure"]])), cell(runner),
+            cell(r["rule"])))
+    out += ["",
+            "The best variant measured here for each usage scenario and the runner-up, by "
+            "the rule in the last column (`plots/advice.py`). Serial (racy: it loses "
+            "updates) is never a candidate. Every variant tied with the best (its min-max "
+            "band overlaps the best's) is named; a probabilistic counter's accuracy is a "
+            "contract in probability (an RSTDV), not a bound on each read; a stale get (it "
+            "may miss completed increments) competes only where the scenario says it is "
+            "acceptable. `plots/compare` tells whether another machine differs, "
+            "`plots/atlas` puts several machines side by side.", ""]
+    return out
+
+
+def terminal_lines(rows, rs, report_path):
+    """The scenario lines run-all prints when it ends: per scenario the
+    counter, its figure and the runner-up, under one caveat. [] when the set
+    has no advice."""
+    if not rows:
+        return []
+    out = ["Which counter to use here (the table that opens %s):" % report_path]
+    c = caveats(rs, rows)
+    if c:
+        out.append("  Caveat: %s: %s." % ("; ".join(h for h, _ in c), c[0][1]))
+    for r in rows:
+        out.append("  %s" % r["scenario"])
+        if not r.get("best"):
+            out.append("    none: %s" % (r.get("reason") or "no answer"))
+            continue
+        line = "    %s: %s at %s [%s]" % (r["best"], r["value"], thread_text(r["threads"]),
+                                          r["figure"])
+        if r.get("runner_up"):
+            gap = re.match(r"(the runner-up costs [0-9.]+x as much|[0-9.]+x the runner-up's "
+                           r"\w+)", r.get("margin") or "")
+            line += "; runner-up %s, %s%s" % (r["runner_up"], r["runner_value"],
+                                              " (%s)" % gap.group(1) if gap else "")
+            if r.get("ties"):
+                line += "; tied within noise with %d more" % len(r["ties"])
+        out.append(line)
+    return out
