@@ -14,6 +14,26 @@ import random
 import string
 
 
+class OutsideSet(Exception):
+    """An output directory of a set that is a symbolic link (or no directory):
+    writing there would write, or delete, outside the set."""
+
+
+def set_subdir(d, name):
+    """DIR/name, a directory of result set d made if missing; OutsideSet (one
+    line) when it is a symbolic link (to anywhere, itself included) or
+    another file: it is never followed, so nothing is written or removed
+    outside the set."""
+    path = os.path.join(d, name)
+    if os.path.islink(path):
+        raise OutsideSet("%s is a symbolic link (to %s): refused, nothing is written outside "
+                         "the result set (remove the link)" % (path, os.readlink(path)))
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise OutsideSet("%s is not a directory: refused (remove it)" % path)
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
 def _remove_stale_temps(path):
     for old in glob.glob(glob.escape(path) + ".tmp.??????") + [path + ".tmp"]:
         try:

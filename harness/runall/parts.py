@@ -63,16 +63,20 @@ def remove_stale_temps(d, parts=None):
     as scbench and run-all name them): never complete, so removed. parts:
     only those of these part files (a shard leaves the others' alone: they
     may be another shard's, running)."""
+    stale = r"\.tmp(\.[A-Za-z0-9]{6})?$"
     if parts is None:
-        found = []
-        for depth in ("*", "*/*", "*/*/*"):
-            found += glob.glob(os.path.join(glob.escape(d), depth + ".tmp"))
-            found += glob.glob(os.path.join(glob.escape(d), depth + ".tmp.??????"))
+        # The set and its directories two levels down, never a linked
+        # directory (os.walk does not follow links): nothing outside the set.
+        found, top = [], d.rstrip(os.sep).count(os.sep)
+        for where, dirs, files in os.walk(d):
+            if where.rstrip(os.sep).count(os.sep) - top >= 2:
+                dirs[:] = []
+            found += [os.path.join(where, f) for f in files if re.search(stale, f)]
     else:
-        found = [f for p in parts for f in glob.glob(glob.escape(p) + "*.tmp*")
-                 if re.search(r"\.tmp(\.[A-Za-z0-9]{6})?$", f)]
+        found = [f for p in parts if not os.path.islink(os.path.dirname(p))
+                 for f in glob.glob(glob.escape(p) + "*.tmp*") if re.search(stale, f)]
     for f in found:
-        if os.path.isfile(f):
+        if os.path.isfile(f) and not os.path.islink(f):
             try:
                 os.remove(f)
             except OSError:
