@@ -8,6 +8,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,6 +137,17 @@ double run_thread_cpu_seconds(void)
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		return 0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double run_thread_wait_seconds(void)
+{
+	/* "run_ns wait_ns timeslices": the second field is the run queue's wait. */
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	unsigned long long run_ns, wait_ns;
+	int n = f ? fscanf(f, "%llu %llu", &run_ns, &wait_ns) : 0;
+	if (f)
+		fclose(f);
+	return n == 2 ? (double)wait_ns * 1e-9 : NAN;
 }
 
 void run_block_signals(sigset_t *old)

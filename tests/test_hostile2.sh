@@ -53,4 +53,22 @@ mkdir "$tmp/elsewhere" && echo live >"$tmp/elsewhere/x.csv.tmp.AbCdEf" && ln -s 
 fake --resume="$tmp/rs" --merge-only >/dev/null 2>"$tmp/err"
 check resume_sweep_not_through_link sh -c "test $? -eq 0 && test -s '$tmp/elsewhere/x.csv.tmp.AbCdEf'"
 check resume_sweep_own_stale test ! -e "$tmp/rs/parts/dice-fig5/y.csv.tmp.AbCdEf"
+
+# --- 5. a stopped scbench is busy -------------------------------------------------
+# A SIGSTOP of 1 s inside a 4 s measured phase (started 1.5 s in: scbench's
+# start-up and its 0.1 s warm-up are over by then on any machine this runs
+# on) marks the run busy and says so; an unstopped run is not stopped.
+"$SCBENCH" --counter=FetchAdd --threads=2 --runs=1 --warmup=0.1 --duration=4 --read-cost=off \
+	--output="$tmp/stopped.csv" 2>"$tmp/err" &
+pid=$!
+sleep 1.5 && kill -STOP "$pid" && sleep 1 && kill -CONT "$pid"
+wait "$pid"
+check stopped_run_exit_0 test $? -eq 0
+# (a quoted field may hold commas: csv, not awk)
+busy_col() { "$PY" -c 'import csv, sys; print(" ".join(r["busy"] for r in csv.DictReader(open(sys.argv[1]))))' "$1"; }
+check stopped_run_busy test "$(busy_col "$tmp/stopped.csv")" = 1
+check stopped_run_said grep -q 'FetchAdd, 2 threads, run 0: stopped for 1\.[0-9]* s of its' "$tmp/err"
+"$SCBENCH" --counter=FetchAdd --threads=2 --runs=2 --warmup=0.05 --duration=0.2 --read-cost=off \
+	--output="$tmp/running.csv" 2>"$tmp/err"
+check unstopped_run_not_stopped sh -c "test $? -eq 0 && ! grep -q stopped '$tmp/err'"
 tap_done
