@@ -54,6 +54,121 @@ fake --resume="$tmp/rs" --merge-only >/dev/null 2>"$tmp/err"
 check resume_sweep_not_through_link sh -c "test $? -eq 0 && test -s '$tmp/elsewhere/x.csv.tmp.AbCdEf'"
 check resume_sweep_own_stale test ! -e "$tmp/rs/parts/dice-fig5/y.csv.tmp.AbCdEf"
 
+# --- 2. one writer per set ----------------------------------------------------------
+# A gated stand-in (each invocation waits until $tmp/go exists): a second
+# writer of a set in use is refused in one line naming the holder; the shards
+# of one plan run together, a second copy of one is refused, and a merge
+# waits for them.
+printf '#!/bin/sh\n[ "$1" = --list=json ] || while [ ! -e "%s" ]; do sleep 0.05; done\nexec "%s" "$@"\n' \
+	"$tmp/go" "$tmp/fake-scbench" >"$tmp/gated" && chmod +x "$tmp/gated" || exit 1
+gated() { FAKE_LOG=$tmp/fake.log SCBENCH=$tmp/gated PYTHON_MPL=none "$tmp/run-all.sh" "$@"; }
+# until FILE PATTERN: wait (at most 30 s) until FILE holds PATTERN.
+until_in() { i=0; while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; grep -q "$2" "$1"; }
+gated $small --plan-only --out="$tmp/w" >/dev/null 2>&1 || exit 1
+gated --resume="$tmp/w" >/dev/null 2>"$tmp/err.a" &
+a=$!
+until_in "$tmp/w/run-all.lock" "^pid "
+gated --resume="$tmp/w" >/dev/null 2>"$tmp/err"
+check second_writer_refused sh -c "test $? -eq 1 && grep -q 'in use by another run-all.sh (pid [0-9]* on .*--resume=$tmp/w)' '$tmp/err'"
+check second_writer_one_line one_line
+gated --resume="$tmp/w" --merge-only >/dev/null 2>"$tmp/err"
+check merge_during_run_refused sh -c "test $? -eq 1 && grep -q 'in use by another' '$tmp/err'"
+touch "$tmp/go"
+wait "$a"
+check first_writer_unharmed test $? -eq 0 -a -s "$tmp/w/dice-fig5.csv"
+rm "$tmp/go"
+gated $small --plan-only --out="$tmp/s" >/dev/null 2>&1 || exit 1
+gated --resume="$tmp/s" --shard=0/2 >/dev/null 2>"$tmp/err.0" &
+s0=$!
+gated --resume="$tmp/s" --shard=1/2 >/dev/null 2>"$tmp/err.1" &
+s1=$!
+until_in "$tmp/s/run-all.lock.0-of-2" "^pid " && until_in "$tmp/s/run-all.lock.1-of-2" "^pid "
+gated --resume="$tmp/s" --shard=0/2 >/dev/null 2>"$tmp/err"
+check second_shard_copy_refused sh -c "test $? -eq 1 && grep -q 'shard 0/2 of .* is already running (pid ' '$tmp/err'"
+gated --resume="$tmp/s" >/dev/null 2>"$tmp/err"
+check resume_during_shards_refused sh -c "test $? -eq 1 && grep -q 'in use by another run-all.sh (pid .*shard' '$tmp/err'"
+gated --resume="$tmp/s" --merge-only >/dev/null 2>"$tmp/err.m" &
+m=$!
+until_in "$tmp/err.m" "waiting for the running shards"
+check merge_waits_for_shards test ! -e "$tmp/s/dice-fig5.csv"
+touch "$tmp/go"
+wait "$s0"; st0=$?
+wait "$s1"; st1=$?
+wait "$m"; stm=$?
+check shards_together test "$st0$st1" = 00
+check merge_after_shards sh -c "test $stm -eq 0 && test -s '$tmp/s/dice-fig5.csv'"
+
+# --- 3. every command the project prints works --------------------------------------
+# A restricted set naming a variant none of its experiments runs, interrupted
+# (SIGINT to run-all while an invocation waits): the printed --resume line
+# runs to the end; so does the regen line printed when plots/regen failed.
+rm -f "$tmp/go" && mkdir "$tmp/plots" || exit 1
+printf '#!/bin/sh\n[ -e "%s" ] && exit 1\nexit 0\n' "$tmp/regen-fails" >"$tmp/plots/regen" && chmod +x "$tmp/plots/regen" || exit 1
+gated --quick --max-threads=1 --experiments=dice-fig3 --variants=CAS,Sharded --out="$tmp/r" >/dev/null 2>"$tmp/err.r" &
+r=$!
+until_in "$tmp/err.r" "\[1/1\] dice-fig3" && kill -INT "$(sed 's/^pid \([0-9]*\) .*/\1/' "$tmp/r/run-all.lock")"
+wait "$r"
+check interrupted_exit_130 test $? -eq 130
+line=$(sed -n 's/.*Continue with: //p' "$tmp/err.r")
+touch "$tmp/go" "$tmp/regen-fails"
+(eval "FAKE_LOG=$tmp/fake.log SCBENCH=$tmp/gated PYTHON_MPL=none $line") >/dev/null 2>"$tmp/err"
+check printed_resume_line_runs sh -c "test $? -eq 1 && test -s '$tmp/r/dice-fig3.csv' && grep -q 'plots/regen failed' '$tmp/err'"
+check restricted_conf_names_what_runs grep -q '^variants=CAS$' "$tmp/r/run-all.conf"
+line=$(sed -n 's/.*after fixing the cause: //p' "$tmp/err")
+rm "$tmp/regen-fails"
+(eval "$line") >/dev/null 2>&1
+check printed_regen_line_runs test $? -eq 0 -a -n "$line"
+rm -rf "$tmp/plots"
+# A plan checked into git (no empty logs/ and parts/) resumes, and shards.
+fake $small --plan-only --out="$tmp/g" >/dev/null 2>&1 && rmdir "$tmp/g/logs" "$tmp/g/parts" || exit 1
+cp -r "$tmp/g" "$tmp/g2"
+fake --resume="$tmp/g" >/dev/null 2>"$tmp/err"
+check plan_from_git_resumes test $? -eq 0 -a -s "$tmp/g/dice-fig5.csv"
+fake --resume="$tmp/g2" --shard=0/1 >/dev/null 2>"$tmp/err"
+check plan_from_git_shards test $? -eq 0
+# Contradictions, one line and status 2: a duplicated option, a mode or a
+# thread cap other than the set's, an edited conf.
+fake $small --variants=Serial --out="$tmp/dup" >/dev/null 2>"$tmp/err"
+check duplicated_option_refused sh -c "test $? -eq 2 && grep -q -- '--variants given twice' '$tmp/err' && test ! -e '$tmp/dup'"
+check duplicated_option_one_line one_line
+fake --resume="$tmp/g" --paper >/dev/null 2>"$tmp/err"
+check resume_other_mode_refused sh -c "test $? -eq 2 && grep -q 'planned in mode quick' '$tmp/err'"
+fake --resume="$tmp/g" --max-threads=2 >/dev/null 2>"$tmp/err"
+check resume_other_cap_refused sh -c "test $? -eq 2 && grep -q 'planned for threads=\"1\"' '$tmp/err'"
+fake --resume="$tmp/g" --quick --max-threads=1 --merge-only >/dev/null 2>"$tmp/err"
+check resume_same_mode_and_cap test $? -eq 0
+cp "$tmp/g/run-all.conf" "$tmp/conf.good"
+sed -i 's/^order_seed=.*/order_seed=6/' "$tmp/g/run-all.conf"
+fake --resume="$tmp/g" >/dev/null 2>"$tmp/err"
+check edited_order_seed_refused sh -c "test $? -eq 2 && grep -q 'made from order seed 5' '$tmp/err'"
+for key in experiments variants; do
+	grep -v "^$key=" "$tmp/conf.good" >"$tmp/g/run-all.conf"
+	fake --resume="$tmp/g" >/dev/null 2>"$tmp/err"
+	check "conf_without_${key}_refused" sh -c "test $? -eq 2 && grep -q 'no $key line' '$tmp/err'"
+done
+cp "$tmp/conf.good" "$tmp/g/run-all.conf"
+# A part whose meta.json is damaged, or whose rows say threads=nan, runs again.
+part=$(ls "$tmp/g/parts/dice-fig5/"*CAS*.csv) && echo '{"command_line": [' >"$part.meta.json" || exit 1
+: >"$tmp/fake.log"
+fake --resume="$tmp/g" >/dev/null 2>"$tmp/err"
+check damaged_meta_part_runs_again sh -c "test $? -eq 0 && grep -q CAS '$tmp/fake.log'"
+"$PY" -c 'import sys; p = sys.argv[1]; t = open(p).read().split("\n"); t[1] = t[1].replace(",1,", ",nan,", 1); open(p, "w").write("\n".join(t))' "$part"
+: >"$tmp/fake.log"
+fake --resume="$tmp/g" >/dev/null 2>"$tmp/err"
+check nan_threads_part_runs_again sh -c "test $? -eq 0 && grep -q CAS '$tmp/fake.log'"
+# A 140 KB reason of a failed point: --merge-only merges (no csv field limit).
+rm "$part" "$part.meta.json" && "$PY" -c 'print("x" * 140000)' >"$part.failed" || exit 1
+fake --resume="$tmp/g" --merge-only >/dev/null 2>"$tmp/err"
+check long_failed_reason_merges sh -c "test $? -eq 0 && test -s '$tmp/g/failed-points.csv' && ! grep -q 'internal error' '$tmp/err'"
+
+# --- 6. Slurm leftovers ------------------------------------------------------------
+mkdir "$tmp/bin" && printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/sbatch" && chmod +x "$tmp/bin/sbatch" || exit 1
+PATH=$tmp/bin:$PATH fake $small --slurm --out="$tmp/per%cent" >/dev/null 2>"$tmp/err"
+check slurm_path_refused_leaves_nothing sh -c "test $? -eq 2 && test ! -e '$tmp/per%cent' && grep -q 'without line breaks or %' '$tmp/err'"
+PATH=$tmp/bin:$PATH fake $small --slurm="--partition=a
+b" --out="$tmp/nl" >/dev/null 2>"$tmp/err"
+check slurm_line_break_refused sh -c "test $? -eq 2 && test ! -e '$tmp/nl' && grep -q 'line break' '$tmp/err'"
+
 # --- 5. a stopped scbench is busy -------------------------------------------------
 # A SIGSTOP of 1 s inside a 4 s measured phase (started 1.5 s in: scbench's
 # start-up and its 0.1 s warm-up are over by then on any machine this runs

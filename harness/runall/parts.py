@@ -4,6 +4,7 @@ plan, with its meta.json (and latency sidecar); running the invocations of
 one shard; checking a part against its plan line."""
 
 import glob
+import json
 import os
 import re
 import shlex
@@ -40,7 +41,7 @@ def complete(part, args):
     as one field (scbench writes no newline inside a field)."""
     def nonempty(p):
         return os.path.isfile(p) and os.path.getsize(p) > 0
-    if not os.path.isfile(part) or not nonempty(part + ".meta.json"):
+    if not os.path.isfile(part) or not meta_ok(part + ".meta.json"):
         return False
     if "--latency" in args and not nonempty(part + ".latency.csv"):
         return False
@@ -55,7 +56,22 @@ def complete(part, args):
     fields = [re.sub(rb'"[^"]*"', b"Q", line).split(b",") for line in lines]
     if not fields or fields[0][0] != b"counter":
         return False
-    return all(len(f) == len(fields[0]) for f in fields) and len(fields) - 1 == want
+    if not (all(len(f) == len(fields[0]) for f in fields) and len(fields) - 1 == want):
+        return False
+    # Each row of the plan line's thread count (a damaged row, threads=nan, runs again).
+    threads = option(args, "threads", last=True).encode()
+    col = fields[0].index(b"threads") if b"threads" in fields[0] else None
+    return col is None or all(f[col] == threads for f in fields[1:])
+
+
+def meta_ok(path):
+    """A part's meta.json: a JSON object (scbench writes it last; a cut or
+    damaged one makes the part run again, as a missing one does)."""
+    try:
+        with open(path, "rb") as f:
+            return isinstance(json.loads(f.read().decode("utf-8")), dict)
+    except (OSError, ValueError):
+        return False
 
 
 def remove_stale_temps(d, parts=None):
@@ -132,6 +148,7 @@ def run_each(ctx, invocations, estimate, est_total, progress):
                 if os.path.lexists(f):
                     os.remove(f)
         os.makedirs(os.path.dirname(part), exist_ok=True)
+        os.makedirs(os.path.join(d, "logs"), exist_ok=True)  # a set from git has none
         elapsed = int(time.time() - ctx.started)
         # Time left: the estimate of what remains, scaled by how the estimates fared so far.
         done += est
