@@ -13,6 +13,8 @@ import os
 import random
 import string
 
+from runall.guard import SHOWN  # (the plots' entry points put ../harness on sys.path)
+
 
 class OutsideSet(Exception):
     """An output directory of a set that is a symbolic link (or no directory):
@@ -44,7 +46,8 @@ def _remove_stale_temps(path):
 
 
 def write_atomically(path, text):
-    """Replace path by text (str, written as UTF-8, or bytes: an image) all at
+    """Replace path by text (str, written as UTF-8, a path's byte that is not
+    UTF-8 as \\xNN, or bytes: an image) all at
     once: written to path.tmp.XXXXXX in its
     directory (such files a SIGKILL left are removed first), synced, given the
     mode of the file it replaces (a new one: 0666 less the umask), renamed.
@@ -66,7 +69,7 @@ def write_atomically(path, text):
             continue
     try:
         with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
-              os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
+              os.fdopen(fd, "w", encoding="utf-8", errors=SHOWN, newline="")) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

@@ -169,6 +169,27 @@ PATH=$tmp/bin:$PATH fake $small --slurm="--partition=a
 b" --out="$tmp/nl" >/dev/null 2>"$tmp/err"
 check slurm_line_break_refused sh -c "test $? -eq 2 && test ! -e '$tmp/nl' && grep -q 'line break' '$tmp/err'"
 
+# --- 4. paths that are not UTF-8 ---------------------------------------------------
+# The whole pipeline (the real scbench through run-all.sh, the merge,
+# plots/regen, aggregate.py, report.py), then compare, in a directory named
+# with the byte 0xff: every file written, the byte shown as \xff in messages,
+# the meta.json UTF-8 JSON.
+ln -s "$TOP_SRCDIR/plots" "$tmp/plots" || exit 1
+ff=$(printf '%s/set\377' "$tmp")
+SCBENCH=$SCBENCH PYTHON_MPL=none "$tmp/run-all.sh" $small --out="$ff" >/dev/null 2>"$tmp/err"
+check ff_pipeline_exit_0 sh -c "test $? -eq 0 && test -s \"\$0/REPORT.md\" && test -s \"\$0/figdata/claims.json\"" "$ff"
+check ff_pipeline_said_escaped grep -q 'result set .*/set\\xff' "$tmp/err"
+check ff_meta_utf8_json "$PY" -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$ff/dice-fig5.csv.meta.json"
+"$TOP_SRCDIR/plots/compare" --no-figures --out="$ff.cmp" "$ff" "$ff" >"$tmp/out" 2>"$tmp/err"
+check ff_compare_exit_0 sh -c "test $? -eq 0 && test -s \"\$0/COMPARE.md\" && grep -q 'set.xff' '$tmp/out'" "$ff.cmp"
+rm "$tmp/plots"
+# A Ctrl-C during a tool's imports (here in a matplotlib that signals its
+# importer): status 130, no traceback.
+mkdir -p "$tmp/slowmod/matplotlib" && printf 'import os, signal, time\nos.kill(os.getpid(), signal.SIGINT)\ntime.sleep(5)\n' \
+	>"$tmp/slowmod/matplotlib/__init__.py" || exit 1
+PYTHONPATH=$tmp/slowmod "$PLOTPY" "$TOP_SRCDIR/plots/mpl_figures.py" "$fixture" >/dev/null 2>"$tmp/err"
+check ctrl_c_during_imports_130 sh -c "test $? -eq 130 && ! grep -q Traceback '$tmp/err'"
+
 # --- 5. a stopped scbench is busy -------------------------------------------------
 # A SIGSTOP of 1 s inside a 4 s measured phase (started 1.5 s in: scbench's
 # start-up and its 0.1 s warm-up are over by then on any machine this runs

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 
+from .guard import guarded  # first: a Ctrl-C from here on ends quietly
 from . import PROG, Failure, Usage, say
 from . import lock as L
 from . import merge as M
@@ -22,7 +23,6 @@ from . import plan as PL
 from . import resultset as RS
 from . import slurm as SL
 from . import usage
-from .guard import guarded
 
 HELP_ANSWERED = 10
 

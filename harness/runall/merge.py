@@ -196,9 +196,11 @@ def write_file(path, text):
 
 
 def meta_text(meta):
-    """scbench's layout: one top-level key a line."""
-    return "{\n" + ",\n".join("  %s: %s" % (json.dumps(k), json.dumps(v, ensure_ascii=False))
+    """scbench's layout: one top-level key a line; a path's byte that is not
+    UTF-8 (a surrogate escape) as scbench writes it, \\udcXX: the file is UTF-8."""
+    text = "{\n" + ",\n".join("  %s: %s" % (json.dumps(k), json.dumps(v, ensure_ascii=False))
                               for k, v in meta.items()) + "\n}\n"
+    return re.sub("[\udc80-\udcff]", lambda m: "\\u%04x" % ord(m.group()), text)
 
 
 def number(text):

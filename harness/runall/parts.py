@@ -69,7 +69,7 @@ def meta_ok(path):
     damaged one makes the part run again, as a missing one does)."""
     try:
         with open(path, "rb") as f:
-            return isinstance(json.loads(f.read().decode("utf-8")), dict)
+            return isinstance(json.loads(f.read().decode("utf-8", "replace")), dict)
     except (OSError, ValueError):
         return False
 
@@ -179,5 +179,16 @@ def run_each(ctx, invocations, estimate, est_total, progress):
 
 
 def quote(s):
-    """A word for the shell, as bash's printf %q writes a plain path."""
-    return s if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", s) else shlex.quote(s)
+    """A word for the shell, as bash's printf %q writes a plain path; one
+    with a control character or a byte that is not UTF-8 (a surrogate escape)
+    as $'...' with \\xNN escapes (bash, zsh, ksh), so that it is one line and
+    the printed command names the same file."""
+    if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", s):
+        return s
+    if not any(ord(c) < 0x20 or ord(c) == 0x7F or 0xDC80 <= ord(c) <= 0xDCFF for c in s):
+        return shlex.quote(s)
+    out = []
+    for b in os.fsencode(s):
+        c = chr(b)
+        out.append("\\" + c if c in "\\'" else c if 0x20 <= b < 0x7F else "\\x%02x" % b)
+    return "$'" + "".join(out) + "'"
