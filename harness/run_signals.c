@@ -22,7 +22,9 @@ const atomic_bool *run_abort_flag(void)
 	return &abort_flag;
 }
 static volatile sig_atomic_t caught_signal;
-static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
+/* Every signal whose default action ends the process and that a user or a
+ * scheduler sends: each ends a run as SIGTERM does, leaving no temporary file. */
+static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM};
 
 /* Until run_started(): nothing is written yet, so a signal ends scbench at once. */
 static volatile sig_atomic_t starting = 1;
@@ -51,12 +53,14 @@ void run_catch_signals(void)
 	/*
 	 * SIGINT and SIGTERM are caught even when ignored at start (a shell
 	 * ignores SIGINT in its background jobs): an interrupt must leave nothing
-	 * half-written. An ignored SIGHUP stays ignored (nohup).
+	 * half-written. The others, ignored, stay ignored (nohup's SIGHUP).
 	 */
-	for (size_t i = 0; i < sizeof caught_signals / sizeof caught_signals[0]; i++)
-		if (caught_signals[i] != SIGHUP ||
-		    (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN))
-			sigaction(caught_signals[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof caught_signals / sizeof caught_signals[0]; i++) {
+		int sig = caught_signals[i];
+		if (sig == SIGINT || sig == SIGTERM ||
+		    (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN))
+			sigaction(sig, &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 }

@@ -12,8 +12,12 @@ import math
 import os
 import random
 import string
+import sys
 
-from runall.guard import SHOWN  # (the plots' entry points put ../harness on sys.path)
+_HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness")
+if _HARNESS not in sys.path:   # (the entry points put it there; a test importing the plots may not)
+    sys.path.append(_HARNESS)
+from runall.guard import SHOWN  # noqa: E402 - the error handler writing a path's non-UTF-8 byte
 
 
 class OutsideSet(Exception):

@@ -207,4 +207,37 @@ check stopped_run_said grep -q 'FetchAdd, 2 threads, run 0: stopped for 1\.[0-9]
 "$SCBENCH" --counter=FetchAdd --threads=2 --runs=2 --warmup=0.05 --duration=0.2 --read-cost=off \
 	--output="$tmp/running.csv" 2>"$tmp/err"
 check unstopped_run_not_stopped sh -c "test $? -eq 0 && ! grep -q stopped '$tmp/err'"
+
+# --- 6. the rest ---------------------------------------------------------------------
+# SIGUSR1 or SIGALRM during a run end it as SIGTERM does: 128 + signal, no
+# temporary file left.
+for sig in USR1 ALRM; do
+	mkdir "$tmp/sig$sig" || exit 1
+	"$SCBENCH" --counter=FetchAdd --runs=3 --warmup=0 --duration=2 --read-cost=off \
+		--output="$tmp/sig$sig/o.csv" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	sleep 1.5 && kill -"$sig" "$pid"
+	wait "$pid"
+	st=$?
+	check "sig${sig}_ends_run" test "$st" -eq $((128 + $(kill -l "$sig")))
+	check "sig${sig}_no_temporaries" test -z "$(ls -A "$tmp/sig$sig")"
+done
+# Control bytes and line breaks in what a message echoes: \xNN, one line.
+"$SCBENCH" --counter="$(printf 'X\033[31m')" --threads="$(printf '1\n2')" >/dev/null 2>"$tmp/err"
+check scbench_message_escaped sh -c "test $? -eq 2 && grep -q 'X.x1b\[31m' '$tmp/err' && ! grep -q \"$(printf '\033')\" '$tmp/err'"
+check scbench_message_one_line one_line
+fake --max-threads="$(printf '1\n\033[31m')" --out="$tmp/cb" >/dev/null 2>"$tmp/err"
+check run_all_message_escaped sh -c "test $? -eq 2 && grep -q 'max-threads=1.x0a.x1b' '$tmp/err'"
+check run_all_message_one_line one_line
+"$TOP_SRCDIR/plots/compare" "$(printf 'a\033[31m')" "$fixture" >/dev/null 2>"$tmp/err"
+check compare_message_escaped sh -c "test $? -eq 2 && grep -q 'a.x1b\[31m' '$tmp/err' && ! grep -q \"$(printf '\033')\" '$tmp/err'"
+# --out='' (an unset variable) is a usage error for compare and atlas, as for run-all.
+for tool in compare atlas; do
+	(cd "$tmp" && "$TOP_SRCDIR/plots/$tool" --out= "$fixture" "$fixture" >/dev/null 2>"$tmp/err")
+	check "${tool}_empty_out_usage" sh -c "test $? -eq 2 && grep -q 'out is empty' '$tmp/err'"
+done
+# compare of a linked CSV reads the meta.json beside the link's target.
+mkdir "$tmp/lnk" && ln -s "$fixture/dice-fig5.csv" "$tmp/lnk/a.csv" || exit 1
+"$TOP_SRCDIR/plots/compare" --no-figures --out="$tmp/lnk/c" "$tmp/lnk/a.csv" "$fixture/dice-fig5.csv" >/dev/null 2>"$tmp/err"
+check compare_linked_csv_meta sh -c "test $? -eq 0 && ! grep -q 'No metadata' '$tmp/err' '$tmp/lnk/c/COMPARE.md'"
 tap_done

@@ -375,4 +375,4 @@ def entry():
 
 
 if __name__ == "__main__":
-    sys.exit(guarded(PROG, entry))
+    sys.exit(guarded(PROG, entry, escape=False))

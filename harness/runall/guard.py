@@ -20,6 +20,7 @@ Standard library only; the plots import it from ../harness.
 
 import codecs
 import os
+import re
 import signal
 import sys
 
@@ -59,14 +60,34 @@ if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
     signal.signal(signal.SIGINT, _quiet_interrupt)
 
 
+class EscapingStream:
+    """A text stream whose control characters other than a line break and a
+    tab are written as \\xNN: an ESC read from a file or an option named in a
+    message never drives the terminal."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        return self._stream.write(re.sub(r"[\x00-\x08\x0b-\x1f\x7f]",
+                                         lambda m: "\\x%02x" % ord(m.group()), text))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 class InjectedFault(Exception):
     """The fault SCOUNTERS_FAULT asks for."""
 
 
-def guarded(prog, main, *args):
-    """main(*args)'s exit status; an unexpected exception: one line, 1."""
+def guarded(prog, main, *args, escape=True):
+    """main(*args)'s exit status; an unexpected exception: one line, 1.
+    escape: standard error an EscapingStream (run-all, which draws its
+    progress line with terminal controls, escapes its messages itself)."""
     if signal.getsignal(signal.SIGINT) is _quiet_interrupt:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    if escape and not isinstance(sys.stderr, EscapingStream):
+        sys.stderr = EscapingStream(sys.stderr)
     try:
         if os.environ.get("SCOUNTERS_FAULT") == prog:
             raise InjectedFault("fault injected by SCOUNTERS_FAULT=%s" % prog)
