@@ -240,4 +240,29 @@ done
 mkdir "$tmp/lnk" && ln -s "$fixture/dice-fig5.csv" "$tmp/lnk/a.csv" || exit 1
 "$TOP_SRCDIR/plots/compare" --no-figures --out="$tmp/lnk/c" "$tmp/lnk/a.csv" "$fixture/dice-fig5.csv" >/dev/null 2>"$tmp/err"
 check compare_linked_csv_meta sh -c "test $? -eq 0 && ! grep -q 'No metadata' '$tmp/err' '$tmp/lnk/c/COMPARE.md'"
+# compare's memory grows by less than 8 KB a CSV row (the bootstrap drew all
+# its 10,000 resamples at once: 16 bytes x 10,000 a row of a point, 1.9 GB
+# for two 40,000-row CSVs): the peak RSS of compare on two generated CSVs
+# of 1,000 and of 5,000 rows each, its growth per row read.
+"$SCBENCH" --counter=FetchAdd,CAS --threads=1,2 --runs=2 --warmup=0 --duration=0.01 --read-cost=off \
+	--output="$tmp/seed.csv" 2>/dev/null || exit 1
+for k in 125 625; do
+	"$PY" -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+w = csv.writer(open(sys.argv[2], "w", newline=""))
+w.writerow(rows[0])
+for k in range(int(sys.argv[3])):
+    for r in rows[1:]:
+        w.writerow([str(k) if c == "run" else v for c, v in zip(rows[0], r)])' "$tmp/seed.csv" "$tmp/gen$k.csv" "$k" &&
+		cp "$tmp/seed.csv.meta.json" "$tmp/gen$k.csv.meta.json" || exit 1
+done
+rss() { "$PY" -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TOP_SRCDIR/plots/compare" --no-figures \
+	--out="$tmp/mem$1" "$tmp/gen$1.csv" "$tmp/gen$1.csv"; }
+if small_kb=$(rss 125) && large_kb=$(rss 625); then
+	check compare_memory_per_row test $(((large_kb - small_kb) * 1024 / (2 * (5000 - 1000)))) -lt 8192
+else
+	skip compare_memory_per_row "plots/compare cannot run here (no numpy and scipy)"
+fi
 tap_done
