@@ -11,16 +11,32 @@
 
 #include "cli.h"
 
+/* text with its control bytes but a tab (an ESC, a line break given in an option) as \xNN. */
+static void put_escaped(const char *text)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
+}
+
 int usage_error(const char *opt, const char *value, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
-	if (value)
-		fprintf(stderr, "scbench: --%s=%s: ", opt, value);
-	else
-		fprintf(stderr, "scbench: %s: ", opt);
+	fputs("scbench: ", stderr);
+	if (value) {
+		fprintf(stderr, "--%s=", opt);
+		put_escaped(value);
+	} else {
+		put_escaped(opt);
+	}
+	fputs(": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	put_escaped(msg);
 	fputc('\n', stderr);
 	return CLI_USAGE;
 }

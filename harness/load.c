@@ -141,7 +141,7 @@ void load_meta_json(FILE *f, unsigned pus)
 	fprintf(f, ", \"load1_max\": %.2f, \"runnable_max\": %.0f, \"other_pus_max\": %.3f, "
 	           "\"steal_pct_max\": %.2f, \"busy_rule\": \"other processes used >= %.2f "
 	           "PUs (%.0f%% of %u PUs, at least %.2f) or >= %.0f%% of the time was "
-	           "stolen, beyond the clock ticks' resolution\"},\n",
+	           "stolen, beyond the clock ticks' resolution, or the run was stopped\"},\n",
 	        totals.load1_max, totals.runnable_max, totals.other_max, totals.steal_max,
 	        fmax(LOAD_BUSY_SHARE * pus, LOAD_BUSY_MIN_PUS), 100 * LOAD_BUSY_SHARE, pus,
 	        LOAD_BUSY_MIN_PUS, LOAD_BUSY_STEAL_PCT);

@@ -103,6 +103,7 @@ static void measured_phase(shared *sh, worker *k)
 	if (sc_node_kernel(NULL, &node)) /* after a warm-up an unbound worker may have moved */
 		adopt_kernel_node(k, node);
 	note_cpu(k);
+	double wait0 = run_thread_wait_seconds();
 	k->start = wl_now();
 	if (k->hist)
 		sh->loops->latency(&sh->phase, &k->w, k->hist);
@@ -116,6 +117,9 @@ static void measured_phase(shared *sh, worker *k)
 	k->seen_end = sc_node_kernel(&k->cpu_end, &k->node_end);
 	k->csw = thread_csw() - c0;
 	k->cpu_s = run_thread_cpu_seconds() - cpu0;
+	/* Neither running nor runnable: the loops never sleep, so this is a stop. */
+	k->stopped_s = fmax(0.0, k->finish - k->start - k->cpu_s -
+	                                 (run_thread_wait_seconds() - wait0));
 	flush_all(sh, k);
 }
 

@@ -85,7 +85,24 @@ typedef struct run_result {
 	uint64_t reader_wakeups;
 	double reader_alive_s, reader_cpu_s, worker_cpu_s;
 	load_stats load; /* the machine around the run (scbench.c fills it) */
+	/* Time every worker of the measured phase spent neither on a CPU nor
+	 * waiting for one (SIGSTOP, Ctrl-Z, a suspend: the workers never sleep
+	 * there), the least over the workers; NAN unknown. */
+	double stopped_s;
 } run_result;
+
+/* Seconds of a measured phase (of duration seconds, 0 in count mode) that may
+ * pass unaccounted before a run counts as stopped. */
+#define RUN_STOP_ALLOWANCE(phase) (0.05 + 0.05 * (phase))
+#define RUN_OVERRUN_ALLOWANCE(duration) (0.5 + 0.25 * (duration))
+/*
+ * Was the run's measured phase stopped (stopped_s beyond the allowance, or a
+ * timed phase's wall time beyond its duration and the overrun allowance)?
+ * If so: the run is marked busy (r->load.busy, after load_between) and one
+ * warning naming the run goes to standard error. Main thread.
+ */
+void run_judge_stop(const run_plan *o, const char *variant, uint32_t threads, unsigned run,
+                    run_result *r);
 
 /*
  * Interrupts. run_catch_signals installs handlers for SIGINT, SIGTERM and

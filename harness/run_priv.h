@@ -41,6 +41,7 @@ typedef struct worker {
 	double start;    /* count mode: CLOCK_MONOTONIC as the worker leaves the start barrier */
 	double finish;   /* count mode: CLOCK_MONOTONIC after the last increment */
 	double cpu_s;    /* CPU time of the measured phase */
+	double stopped_s; /* measured phase neither on a CPU nor waiting for one (a stop); NAN unknown */
 	uint64_t csw;    /* context switches during the measured phase */
 	int cpu_first;
 	bool moved;
@@ -85,6 +86,8 @@ void run_helper_boost(void);
 void run_helper_unboost(void);
 /* CPU seconds of the calling thread. */
 double run_thread_cpu_seconds(void);
+/* Seconds the calling thread has waited on a run queue (/proc/thread-self/schedstat); NAN unknown. */
+double run_thread_wait_seconds(void);
 
 /* Fill r from the joined workers ws[0 .. threads-1] and the reader of sh. */
 void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads, run_result *r);

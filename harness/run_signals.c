@@ -8,6 +8,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,7 +22,9 @@ const atomic_bool *run_abort_flag(void)
 	return &abort_flag;
 }
 static volatile sig_atomic_t caught_signal;
-static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
+/* Every signal whose default action ends the process and that a user or a
+ * scheduler sends: each ends a run as SIGTERM does, leaving no temporary file. */
+static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM};
 
 /* Until run_started(): nothing is written yet, so a signal ends scbench at once. */
 static volatile sig_atomic_t starting = 1;
@@ -50,12 +53,14 @@ void run_catch_signals(void)
 	/*
 	 * SIGINT and SIGTERM are caught even when ignored at start (a shell
 	 * ignores SIGINT in its background jobs): an interrupt must leave nothing
-	 * half-written. An ignored SIGHUP stays ignored (nohup).
+	 * half-written. The others, ignored, stay ignored (nohup's SIGHUP).
 	 */
-	for (size_t i = 0; i < sizeof caught_signals / sizeof caught_signals[0]; i++)
-		if (caught_signals[i] != SIGHUP ||
-		    (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN))
-			sigaction(caught_signals[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof caught_signals / sizeof caught_signals[0]; i++) {
+		int sig = caught_signals[i];
+		if (sig == SIGINT || sig == SIGTERM ||
+		    (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN))
+			sigaction(sig, &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 }
@@ -136,6 +141,17 @@ double run_thread_cpu_seconds(void)
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		return 0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double run_thread_wait_seconds(void)
+{
+	/* "run_ns wait_ns timeslices": the second field is the run queue's wait. */
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	unsigned long long run_ns, wait_ns;
+	int n = f ? fscanf(f, "%llu %llu", &run_ns, &wait_ns) : 0;
+	if (f)
+		fclose(f);
+	return n == 2 ? (double)wait_ns * 1e-9 : NAN;
 }
 
 void run_block_signals(sigset_t *old)

@@ -3,6 +3,7 @@
 #include "run_priv.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "clock.h"
@@ -30,7 +31,9 @@ void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
 	const sc_variant *v = sh->table.v;
 	bool all_counted = s->pmu && s->pmu->active;
 	long long ev[PMU_MAX_EVENTS] = {0};
+	r->stopped_s = NAN;
 	for (uint32_t i = 0; i < threads; i++) {
+		r->stopped_s = fmin(r->stopped_s, ws[i].stopped_s); /* fmin ignores a NAN */
 		r->worker_cpu_s += ws[i].cpu_s / threads;
 		r->idle_workers += !s->plan->count_mode && ws[i].w.ops == 0;
 		r->total_ops += ws[i].w.ops;
@@ -95,4 +98,18 @@ void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
 		r->hist = ws[0].hist; /* the caller's now: writes the histogram sidecar */
 		ws[0].hist = NULL;
 	}
+}
+
+void run_judge_stop(const run_plan *o, const char *variant, uint32_t threads, unsigned run,
+                    run_result *r)
+{
+	double over = o->count_mode ? 0 : r->seconds - o->duration;
+	bool stopped = (isfinite(r->stopped_s) && r->stopped_s > RUN_STOP_ALLOWANCE(r->seconds)) ||
+	               over > RUN_OVERRUN_ALLOWANCE(o->duration);
+	if (!stopped)
+		return;
+	r->load.busy = true;
+	fprintf(stderr, "scbench: warning: %s, %u threads, run %u: stopped for %.2f s of its "
+	                "%.2f s measured phase (SIGSTOP, Ctrl-Z or a suspend): marked busy\n",
+	        variant, threads, run, fmax(r->stopped_s, over), r->seconds);
 }

@@ -95,7 +95,7 @@ static void warn_after_runs(const invocation *iv)
 	unsigned busy_runs, all_runs = load_runs(&busy_runs);
 	if (busy_runs)
 		fprintf(stderr, "scbench: warning: the machine was busy during %u of %u runs "
-		                "(other processes or steal; the busy column): their figures "
+		                "(other processes, steal or a stop; the busy column): their figures "
 		                "measure the load as much as the counters\n",
 		        busy_runs, all_runs);
 	if (iv->seen.idle_runs)
@@ -152,6 +152,7 @@ static int run_one(invocation *iv, const plan_variant *pv, uint32_t threads, uns
 	}
 	load_take(&l1);
 	load_between(&l0, &l1, s->pus, &r.load);
+	run_judge_stop(s->plan, pv->v->name, threads, run, &r);
 	load_note(&r.load);
 	meta_seen_add(&iv->seen, &r, threads, s->pus);
 	if (r.overflowed)

@@ -52,7 +52,8 @@ from figbuild import Figures  # noqa: E402
 from figures import FIGURES  # noqa: E402
 from resultset import ResultSet, ResultSetError, is_result_set  # noqa: E402
 from resultset_summary import machine_summary  # noqa: E402
-from writing import write_atomically  # noqa: E402
+from figdata import read_index  # noqa: E402
+from writing import OutsideSet, set_subdir, write_atomically  # noqa: E402
 from stats import PCT_METHOD  # noqa: E402
 
 
@@ -64,9 +65,22 @@ def main(argv):
         return aggregate(argv)
     except ResultSetError as e:
         print("aggregate.py: %s" % e, file=sys.stderr)
+    except OutsideSet as e:
+        print("aggregate.py: %s" % e, file=sys.stderr)
     except OSError as e:
         print("aggregate.py: %s: %s" % (e.filename or "", e.strerror or e), file=sys.stderr)
     return 1
+
+
+def made_before(outdir):
+    """The .dat files an earlier aggregate wrote into outdir (its figures.tsv's
+    'ok' lines name them): plain names only; none when there is no index."""
+    try:
+        index = read_index(os.path.join(outdir, "figures.tsv"))
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return set(f for _, s, w in index if s == "ok" for f in w.split()
+               if f.endswith(".dat") and "/" not in f and not f.startswith("."))
 
 
 def aggregate(argv):
@@ -83,17 +97,19 @@ def aggregate(argv):
               "run-all.conf): nothing written" % d, file=sys.stderr)
         return 2
     rs = ResultSet(d)
-    outdir = os.path.join(d, "figdata")
-    os.makedirs(outdir, exist_ok=True)
+    outdir = set_subdir(d, "figdata")
+    earlier = made_before(outdir)
     machine = machine_summary(rs)
     figs = Figures(rs, machine, FIGURES)
     figs.build(outdir)
-    # The .dat files of this aggregate are written; those of an earlier one
-    # that it did not make go now (never before: a failure keeps the old set).
+    # The .dat files of this aggregate are written; those an earlier one made
+    # (its figures.tsv lists them) and this one did not go now (never before: a
+    # failure keeps the old set). Any other file there is left alone.
     made = set(f for _, s, w in figs.index if s == "ok" for f in w.split())
-    for old in os.listdir(outdir):
-        if old.endswith(".dat") and old not in made:
-            os.remove(os.path.join(outdir, old))
+    for old in earlier - made:
+        path = os.path.join(outdir, old)
+        if os.path.isfile(path) and not os.path.islink(path):
+            os.remove(path)
     ctx = claims.Context(rs, figs, machine)
     judged = claims.evaluate(ctx, claims.CLAIMS)
     # a run restricted to some experiments or variants: the claims it cannot speak to

@@ -5,6 +5,7 @@ usage errors in one line on standard error, exit status 2."""
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -28,6 +29,19 @@ class Parser(argparse.ArgumentParser):
         self.add_argument("--version", action="version", version=version_line(prog),
                           help="the version (and git revision), on standard output")
 
+    def parse_args(self, args=None, namespace=None):
+        """argparse's, and an empty --out (an unset shell variable) refused."""
+        ns = super().parse_args(args, namespace)
+        if getattr(ns, "out", None) == "":
+            self.error("--out is empty: give a directory")
+        return ns
+
     def error(self, message):
-        print("%s: %s (see --help)" % (self.prog, message), file=sys.stderr)
+        print("%s: %s (see --help)" % (self.prog, escaped(message)), file=sys.stderr)
         sys.exit(2)
+
+
+def escaped(text):
+    """text with its control characters (an ESC, a line break given in an
+    option) as \\xNN: a message stays one line and never drives the terminal."""
+    return re.sub(r"[\x00-\x1f\x7f]", lambda m: "\\x%02x" % ord(m.group()), text)

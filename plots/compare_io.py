@@ -75,8 +75,10 @@ def csv_side(path):
     if missing:
         raise BadInput("%s: not a CSV file of scbench (no column %s; scbench --output=FILE "
                        "writes one)" % (path, ", ".join(missing)))
-    rs = ResultSet(os.path.dirname(os.path.abspath(path)))
-    name = os.path.basename(path)
+    # A symbolic link: the CSV and its FILE.meta.json are those beside its target.
+    real = os.path.realpath(path)
+    rs = ResultSet(os.path.dirname(real))
+    name = os.path.basename(real)
     rs.csv(name)   # every number checked now (ResultSetError)
     return Side("csv", path, rs, [name], csv_points(rs, name), csv_steps(rs, name))
 

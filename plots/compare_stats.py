@@ -11,6 +11,7 @@ import math
 SEED = 8            # numpy default_rng seed, restarted for every point's bootstrap
 RESAMPLES = 10000   # bootstrap resamples of each set's runs
 CONFIDENCE = 0.95   # of the ratio's interval
+BLOCK = 1 << 20     # resampled values drawn at once (16 MiB of indices and values)
 
 
 def bh(ps):
@@ -45,12 +46,25 @@ def ratio(a, b):
     return b / a
 
 
+def resampled_medians(np, rng, x):
+    """The medians of RESAMPLES resamples of x, drawn BLOCK values at a time
+    (an even number of resamples per block: the generator's stream, and so
+    every median, is that of one draw of all RESAMPLES x len(x) indices, which
+    took 16 bytes x RESAMPLES per run: 1.9 GB for 40,000 rows)."""
+    n, out = len(x), np.empty(RESAMPLES)
+    k = max(2, BLOCK // n // 2 * 2)
+    for s in range(0, RESAMPLES, k):
+        m = min(k, RESAMPLES - s)
+        out[s:s + m] = np.median(x[rng.integers(0, n, size=(m, n))], axis=1)
+    return out
+
+
 def bootstrap_ci(np, a, b):
     """Percentile bootstrap interval of median(b)/median(a), seeded per point."""
     rng = np.random.default_rng(SEED)
     a, b = np.asarray(a, float), np.asarray(b, float)
-    ma = np.median(a[rng.integers(0, len(a), size=(RESAMPLES, len(a)))], axis=1)
-    mb = np.median(b[rng.integers(0, len(b), size=(RESAMPLES, len(b)))], axis=1)
+    ma = resampled_medians(np, rng, a)
+    mb = resampled_medians(np, rng, b)
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.where(ma == 0, np.where(mb == 0, 1.0, np.inf), mb / np.where(ma == 0, 1, ma))
     tail = (1 - CONFIDENCE) / 2 * 100

@@ -21,6 +21,7 @@ from runall.guard import guarded  # noqa: E402
 
 import figdata  # noqa: E402
 import style  # noqa: E402
+from writing import OutsideSet, set_subdir  # noqa: E402
 from mpl_common import (col, draw_series, n_axis, nan, series_band, series_line,  # noqa: E402
                         series_points, threads_axis, y_linear_eng, y_log)
 
@@ -312,8 +313,11 @@ def main(argv):
         print("mpl_figures.py: %s missing: run plots/aggregate.py %s first" % (index_path, d),
               file=sys.stderr)
         return 1
-    outdir = os.path.join(d, "figures")
-    os.makedirs(outdir, exist_ok=True)
+    try:
+        outdir = set_subdir(d, "figures")
+    except OutsideSet as e:
+        print("mpl_figures.py: %s" % e, file=sys.stderr)
+        return 1
     failed = 0
     for fid, status, what in figdata.read_index(index_path):
         if only and fid not in only:

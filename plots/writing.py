@@ -12,6 +12,32 @@ import math
 import os
 import random
 import string
+import sys
+
+_HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness")
+if _HARNESS not in sys.path:   # (the entry points put it there; a test importing the plots may not)
+    sys.path.append(_HARNESS)
+from runall.guard import SHOWN  # noqa: E402 - the error handler writing a path's non-UTF-8 byte
+
+
+class OutsideSet(Exception):
+    """An output directory of a set that is a symbolic link (or no directory):
+    writing there would write, or delete, outside the set."""
+
+
+def set_subdir(d, name):
+    """DIR/name, a directory of result set d made if missing; OutsideSet (one
+    line) when it is a symbolic link (to anywhere, itself included) or
+    another file: it is never followed, so nothing is written or removed
+    outside the set."""
+    path = os.path.join(d, name)
+    if os.path.islink(path):
+        raise OutsideSet("%s is a symbolic link (to %s): refused, nothing is written outside "
+                         "the result set (remove the link)" % (path, os.readlink(path)))
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise OutsideSet("%s is not a directory: refused (remove it)" % path)
+    os.makedirs(path, exist_ok=True)
+    return path
 
 
 def _remove_stale_temps(path):
@@ -24,7 +50,8 @@ def _remove_stale_temps(path):
 
 
 def write_atomically(path, text):
-    """Replace path by text (str, written as UTF-8, or bytes: an image) all at
+    """Replace path by text (str, written as UTF-8, a path's byte that is not
+    UTF-8 as \\xNN, or bytes: an image) all at
     once: written to path.tmp.XXXXXX in its
     directory (such files a SIGKILL left are removed first), synced, given the
     mode of the file it replaces (a new one: 0666 less the umask), renamed.
@@ -46,7 +73,7 @@ def write_atomically(path, text):
             continue
     try:
         with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
-              os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
+              os.fdopen(fd, "w", encoding="utf-8", errors=SHOWN, newline="")) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

@@ -20,7 +20,10 @@ class Failure(Exception):
 
 
 def say(*lines):
-    """Progress and messages go to standard error, each line prefixed."""
+    """Progress and messages go to standard error, each line prefixed, its
+    control characters (an ESC, a line break from an option) as \\xNN."""
+    import re
     import sys
     for line in lines:
+        line = re.sub(r"[\x00-\x1f\x7f]", lambda m: "\\x%02x" % ord(m.group()), str(line))
         print("%s: %s" % (PROG, line), file=sys.stderr, flush=True)

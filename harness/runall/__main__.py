@@ -14,15 +14,16 @@ import subprocess
 import sys
 import time
 
+from .guard import guarded  # first: a Ctrl-C from here on ends quietly
 from . import PROG, Failure, Usage, say
 from . import dryrun as DR
+from . import lock as L
 from . import merge as M
 from . import parts as P
 from . import plan as PL
 from . import resultset as RS
 from . import slurm as SL
 from . import usage
-from .guard import guarded
 
 HELP_ANSWERED = 10
 
@@ -69,7 +70,7 @@ def parser():
     ap.add_argument("--version", action=Version, default=False)
     # experiments and variants: None when not given, so that an empty value ("--variants=")
     # can be told from none.
-    ap.set_defaults(mode="default", sbatch_options=[])
+    ap.set_defaults(mode=None, sbatch_options=[])
     return ap
 
 
@@ -79,9 +80,18 @@ def parse(argv):
         argv = ["--help"]  # help whatever else is given, as before
     # "--slurm=OPTS" only: a bare --slurm never takes the next word as its options.
     argv = ["--slurm=" if a == "--slurm" else a for a in argv]
+    seen = set()
+    for a in argv:
+        if a == "--":
+            break
+        name = a.split("=", 1)[0]
+        if name.startswith("--") and name in seen:
+            raise Usage("%s given twice: give it once" % name)
+        seen.add(name)
     o = parser().parse_args(argv)
     if o.help or o.version:
         return o
+    o.mode_given, o.mode = o.mode, o.mode or "default"
     for attr in ("out", "resume"):
         if getattr(o, attr) == "":
             raise Usage("--%s needs a directory" % attr)
@@ -181,8 +191,22 @@ def new_result_set(o, top, scbench):
         print("\n".join(DR.listing(o.mode, reg, points, plan, threads)))
         return None, None
     order = PL.shuffle(plan, seed)
-    conf = {"mode": o.mode, "threads": threads, "order_seed": seed, "experiments": o.experiments,
-            "variants": o.variants}
+    # run-all.conf names what the plan runs: a variant or experiment given
+    # that none of the plan's runs has is left out (said here), so that the
+    # set's conf and plan agree and its resume, shard and merge lines work.
+    lines = [line.split(" ", 2) for line in plan]
+    ran = {"experiments": set(w[0] for w in lines),
+           "variants": set(v for w in lines for v in PL.option(w[2], "counter").split(","))}
+    kept = {}
+    for key in ("experiments", "variants"):
+        given = getattr(o, key)
+        kept[key] = [g for g in given if g in ran[key]]
+        if len(kept[key]) < len(given):
+            say("--%s: %s: nothing of the plan runs %s: left out of run-all.conf"
+                % (key, ",".join(g for g in given if g not in ran[key]),
+                   "it" if len(given) - len(kept[key]) == 1 else "them"))
+    conf = {"mode": o.mode, "threads": threads, "order_seed": seed, "experiments": kept["experiments"],
+            "variants": kept["variants"]}
     try:
         os.makedirs(os.path.join(out, "parts"))
         os.makedirs(os.path.join(out, "logs"))
@@ -210,6 +234,14 @@ def open_result_set(o):
                     "all runs of a point in one invocation): finish it with that version" % d)
     plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
     RS.check_conf(conf, plan, os.path.join(d, "run-all.conf"))
+    RS.check_order_seed(conf, os.path.join(d, "run-all.order"))
+    # Options of a new set that contradict the recorded ones (the same ones are allowed).
+    if o.mode_given and o.mode_given != conf["mode"]:
+        raise Usage("--%s: %s was planned in mode %s, which --resume follows (leave the mode out)"
+                    % (o.mode_given, d, conf["mode"]))
+    if o.max_threads is not None and PL.thread_list(o.max_threads)[-1] != conf["threads"][-1]:
+        raise Usage("--max-threads=%d: %s was planned for threads=\"%s\", which --resume follows "
+                    "(leave --max-threads out)" % (o.max_threads, d, " ".join(map(str, conf["threads"]))))
     return os.path.abspath(d), conf, plan, order
 
 
@@ -267,13 +299,20 @@ def main(argv, top, scbench, stage):
         return 0
     if o.resume is not None:
         d, conf, plan, order = open_result_set(o)
+        if o.shard:
+            L.shard(d, *o.shard)
+        else:
+            L.whole(d, wait_for_shards=o.merge_only)
         if o.slurm is not None:
             SL.run_resume(o, top, d, plan, order)
             return 0
     else:
+        if o.slurm is not None:
+            SL.check_paths(os.path.abspath(o.out or top), top, os.path.abspath(scbench))
         d, conf = new_result_set(o, top, scbench)
         if d is None:  # --dry-run: listed, nothing written
             return 0
+        L.whole(d)
         plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
         if o.plan_only:
             runs, figs = DR.total(["%s %s %s" % line for line in plan], conf["mode"],
@@ -359,4 +398,4 @@ def entry():
 
 
 if __name__ == "__main__":
-    sys.exit(guarded(PROG, entry))
+    sys.exit(guarded(PROG, entry, escape=False))

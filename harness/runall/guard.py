@@ -3,6 +3,14 @@
 plots' tools): an exception the tool did not expect becomes one line on
 standard error and exit status 1, never a traceback.
 
+Imported first by each entry point, it also makes, from that moment:
+- a Ctrl-C before the guard runs (during the imports of matplotlib, say) end
+  the tool quietly with status 130, not a KeyboardInterrupt traceback;
+- text written that holds a path which is not UTF-8 (a byte b'\\xff' of the
+  file system, '\\udcff' to Python) show that byte as \\xff, never fail:
+  standard output and error, and every file written with errors=SHOWN
+  (plots/writing.py). shown(text) does the same for a string.
+
 SCOUNTERS_DEBUG=1 lets the exception through (Python prints its traceback), for
 developers. SCOUNTERS_FAULT=PROG raises an exception inside the guard of the
 tool named PROG (the name it prints its messages with), so that the tests can
@@ -10,16 +18,76 @@ check that each entry point is guarded (tests/test_hostile.sh).
 Standard library only; the plots import it from ../harness.
 """
 
+import codecs
 import os
+import re
+import signal
 import sys
+
+SHOWN = "scounters-shown"
+
+
+def _shown_errors(e):
+    """A character the codec cannot write: a file-system byte (surrogate
+    escape) as \\xNN, anything else as backslashreplace writes it."""
+    if isinstance(e, UnicodeEncodeError):
+        text = e.object[e.start:e.end]
+        return ("".join("\\x%02x" % (ord(c) - 0xDC00) if 0xDC80 <= ord(c) <= 0xDCFF else
+                        "\\u%04x" % ord(c) if ord(c) <= 0xFFFF else "\\U%08x" % ord(c)
+                        for c in text), e.end)
+    raise e
+
+
+codecs.register_error(SHOWN, _shown_errors)
+
+
+def shown(text):
+    """text as it can be written as UTF-8 (file-system bytes as \\xNN)."""
+    return text.encode("utf-8", SHOWN).decode("utf-8")
+
+
+def _quiet_interrupt(sig, _frame):
+    os._exit(128 + sig)
+
+
+for _stream in (sys.stdout, sys.stderr):
+    if hasattr(_stream, "reconfigure"):
+        try:
+            _stream.reconfigure(errors=SHOWN)
+        except (ValueError, OSError):
+            pass
+if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _quiet_interrupt)
+
+
+class EscapingStream:
+    """A text stream whose control characters other than a line break and a
+    tab are written as \\xNN: an ESC read from a file or an option named in a
+    message never drives the terminal."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        return self._stream.write(re.sub(r"[\x00-\x08\x0b-\x1f\x7f]",
+                                         lambda m: "\\x%02x" % ord(m.group()), text))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
 
 
 class InjectedFault(Exception):
     """The fault SCOUNTERS_FAULT asks for."""
 
 
-def guarded(prog, main, *args):
-    """main(*args)'s exit status; an unexpected exception: one line, 1."""
+def guarded(prog, main, *args, escape=True):
+    """main(*args)'s exit status; an unexpected exception: one line, 1.
+    escape: standard error an EscapingStream (run-all, which draws its
+    progress line with terminal controls, escapes its messages itself)."""
+    if signal.getsignal(signal.SIGINT) is _quiet_interrupt:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if escape and not isinstance(sys.stderr, EscapingStream):
+        sys.stderr = EscapingStream(sys.stderr)
     try:
         if os.environ.get("SCOUNTERS_FAULT") == prog:
             raise InjectedFault("fault injected by SCOUNTERS_FAULT=%s" % prog)

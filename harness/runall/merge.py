@@ -11,6 +11,12 @@ import os
 import re
 
 from . import Failure, say
+
+# A part's fields are read whatever their length (a .failed reason, a long
+# end_state): csv's default limit of 128 KiB made a merge fail.
+csv.field_size_limit(2 ** 31 - 1)
+# A failed point's reason in failed-points.csv: its first line, this long at most.
+REASON_MAX = 1000
 from . import parts as P
 from .plan import option
 
@@ -190,9 +196,11 @@ def write_file(path, text):
 
 
 def meta_text(meta):
-    """scbench's layout: one top-level key a line."""
-    return "{\n" + ",\n".join("  %s: %s" % (json.dumps(k), json.dumps(v, ensure_ascii=False))
+    """scbench's layout: one top-level key a line; a path's byte that is not
+    UTF-8 (a surrogate escape) as scbench writes it, \\udcXX: the file is UTF-8."""
+    text = "{\n" + ",\n".join("  %s: %s" % (json.dumps(k), json.dumps(v, ensure_ascii=False))
                               for k, v in meta.items()) + "\n}\n"
+    return re.sub("[\udc80-\udcff]", lambda m: "\\u%04x" % ord(m.group()), text)
 
 
 def number(text):
@@ -298,7 +306,7 @@ def failed_points(d, plan):
         f = P.path(d, ident, chunk) + ".failed"
         if os.path.exists(f):
             with open(f, encoding="utf-8", errors="replace") as r:
-                reason = (r.readline().rstrip("\n"))
+                reason = r.readline(REASON_MAX + 1).rstrip("\n")[:REASON_MAX]
             rows.append('%s,%s,"%s","%s"\n' % (ident, chunk, args.replace('"', '""'),
                                                 reason.replace('"', '""')))
     if rows:

@@ -4,6 +4,7 @@ plan, with its meta.json (and latency sidecar); running the invocations of
 one shard; checking a part against its plan line."""
 
 import glob
+import json
 import os
 import re
 import shlex
@@ -40,7 +41,7 @@ def complete(part, args):
     as one field (scbench writes no newline inside a field)."""
     def nonempty(p):
         return os.path.isfile(p) and os.path.getsize(p) > 0
-    if not os.path.isfile(part) or not nonempty(part + ".meta.json"):
+    if not os.path.isfile(part) or not meta_ok(part + ".meta.json"):
         return False
     if "--latency" in args and not nonempty(part + ".latency.csv"):
         return False
@@ -55,7 +56,22 @@ def complete(part, args):
     fields = [re.sub(rb'"[^"]*"', b"Q", line).split(b",") for line in lines]
     if not fields or fields[0][0] != b"counter":
         return False
-    return all(len(f) == len(fields[0]) for f in fields) and len(fields) - 1 == want
+    if not (all(len(f) == len(fields[0]) for f in fields) and len(fields) - 1 == want):
+        return False
+    # Each row of the plan line's thread count (a damaged row, threads=nan, runs again).
+    threads = option(args, "threads", last=True).encode()
+    col = fields[0].index(b"threads") if b"threads" in fields[0] else None
+    return col is None or all(f[col] == threads for f in fields[1:])
+
+
+def meta_ok(path):
+    """A part's meta.json: a JSON object (scbench writes it last; a cut or
+    damaged one makes the part run again, as a missing one does)."""
+    try:
+        with open(path, "rb") as f:
+            return isinstance(json.loads(f.read().decode("utf-8", "replace")), dict)
+    except (OSError, ValueError):
+        return False
 
 
 def remove_stale_temps(d, parts=None):
@@ -63,16 +79,20 @@ def remove_stale_temps(d, parts=None):
     as scbench and run-all name them): never complete, so removed. parts:
     only those of these part files (a shard leaves the others' alone: they
     may be another shard's, running)."""
+    stale = r"\.tmp(\.[A-Za-z0-9]{6})?$"
     if parts is None:
-        found = []
-        for depth in ("*", "*/*", "*/*/*"):
-            found += glob.glob(os.path.join(glob.escape(d), depth + ".tmp"))
-            found += glob.glob(os.path.join(glob.escape(d), depth + ".tmp.??????"))
+        # The set and its directories two levels down, never a linked
+        # directory (os.walk does not follow links): nothing outside the set.
+        found, top = [], d.rstrip(os.sep).count(os.sep)
+        for where, dirs, files in os.walk(d):
+            if where.rstrip(os.sep).count(os.sep) - top >= 2:
+                dirs[:] = []
+            found += [os.path.join(where, f) for f in files if re.search(stale, f)]
     else:
-        found = [f for p in parts for f in glob.glob(glob.escape(p) + "*.tmp*")
-                 if re.search(r"\.tmp(\.[A-Za-z0-9]{6})?$", f)]
+        found = [f for p in parts if not os.path.islink(os.path.dirname(p))
+                 for f in glob.glob(glob.escape(p) + "*.tmp*") if re.search(stale, f)]
     for f in found:
-        if os.path.isfile(f):
+        if os.path.isfile(f) and not os.path.islink(f):
             try:
                 os.remove(f)
             except OSError:
@@ -131,6 +151,7 @@ def run_each(ctx, invocations, estimate, est_total, progress):
                 if os.path.lexists(f):
                     os.remove(f)
         os.makedirs(os.path.dirname(part), exist_ok=True)
+        os.makedirs(os.path.join(d, "logs"), exist_ok=True)  # a set from git has none
         elapsed = int(time.time() - ctx.started)
         # Time left: the estimate of what remains, scaled by how the estimates fared so far.
         done += est
@@ -162,5 +183,16 @@ def run_each(ctx, invocations, estimate, est_total, progress):
 
 
 def quote(s):
-    """A word for the shell, as bash's printf %q writes a plain path."""
-    return s if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", s) else shlex.quote(s)
+    """A word for the shell, as bash's printf %q writes a plain path; one
+    with a control character or a byte that is not UTF-8 (a surrogate escape)
+    as $'...' with \\xNN escapes (bash, zsh, ksh), so that it is one line and
+    the printed command names the same file."""
+    if re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", s):
+        return s
+    if not any(ord(c) < 0x20 or ord(c) == 0x7F or 0xDC80 <= ord(c) <= 0xDCFF for c in s):
+        return shlex.quote(s)
+    out = []
+    for b in os.fsencode(s):
+        c = chr(b)
+        out.append("\\" + c if c in "\\'" else c if 0x20 <= b < 0x7F else "\\x%02x" % b)
+    return "$'" + "".join(out) + "'"

@@ -79,10 +79,21 @@ def read_conf(path):
         else:
             raise Usage("%s line %d: unknown key '%s' (expected mode, threads, order_seed, "
                         "experiments, variants)" % (path, n, key))
-    for key in ("mode", "threads"):
-        if key not in seen:
+    for key in ("mode", "threads") + (CONF_KEYS[2:] if "order_seed" in seen else ()):
+        if key not in seen:   # (an older set has only mode and threads)
             raise Usage("%s: no %s line" % (path, key))
     return conf
+
+
+def check_order_seed(conf, order_f):
+    """run-all.conf's order_seed against the one run-all.order was made from
+    (its comment says it): Usage when they differ (an edited conf)."""
+    for line in read_lines(order_f):
+        m = re.match(r"# from order seed ([0-9]+):", line)
+        if m and int(m.group(1)) != conf["order_seed"]:
+            raise Usage("%s: order_seed=%d, but run-all.order was made from order seed %s"
+                        % (os.path.join(os.path.dirname(order_f), "run-all.conf"), conf["order_seed"],
+                           m.group(1)))
 
 
 def check_conf(conf, plan, path):

@@ -46,13 +46,13 @@ ENDED = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED"
 
 def sbatch_options(text):
     """The sbatch options of --slurm=TEXT (shell words), checked: Usage."""
+    if any(c in text for c in "\n\r\0"):  # shlex would split there: a stray word for sbatch
+        raise Usage("--slurm: the options hold a line break")
     try:
         words = shlex.split(text)
     except ValueError as e:
         raise Usage("--slurm=%s: %s" % (text, e))
     for w in words:
-        if any(c in w for c in "\n\r\0"):
-            raise Usage("--slurm: an option holds a line break")
         name = w.split("=", 1)[0] if w.startswith("--") else w[:2]
         if w.startswith("-") and name in OWN_OPTIONS:
             raise Usage("--slurm: %s is run-all.sh's to set (the array, its dependency, one whole "
@@ -88,6 +88,14 @@ def check_options(o):
     if not shutil.which("sbatch"):
         raise Usage("--slurm: sbatch is not on PATH (run this where Slurm's commands are, "
                     "e.g. a login node of the cluster)")
+
+
+def check_paths(*paths):
+    """Usage when a path cannot go into a job script: checked before a new
+    set is made, so that a refusal leaves nothing behind."""
+    for path in paths:
+        if any(c in path for c in "\n\r%"):
+            raise Usage("%s: --slurm needs paths without line breaks or %% (sbatch expands %%)" % path)
 
 
 def default_tasks(invocations):
@@ -272,9 +280,7 @@ def submit(o, top, d, tasks, shards, jobs):
     """Write the job scripts, submit the array of shards (if any) and the
     merge job after it; print the job ids and what to do next."""
     scbench = os.path.abspath(os.environ.get("SCBENCH") or os.path.join(top, "harness", "scbench"))
-    for path in (d, top, scbench):
-        if any(c in path for c in "\n\r%"):
-            raise Usage("%s: --slurm needs paths without line breaks or %% (sbatch expands %%)" % path)
+    check_paths(d, top, scbench)
     sdir = os.path.join(d, "slurm")
     os.makedirs(sdir, exist_ok=True)
     shard_sh, merge_sh = os.path.join(sdir, "shard.sh"), os.path.join(sdir, "merge.sh")
