@@ -133,17 +133,19 @@ static void fork_parent(void)
 }
 
 /*
- * The child has one thread, the one that forked: the locks are made anew,
- * every thread index but its own is free again (the threads that held them
+ * The child has one thread, the one that forked, which holds every lock
+ * prepare took: they are released as in the parent, at the end (a default
+ * mutex held by the calling thread is unlocked in a defined way; making it
+ * anew with pthread_mutex_init while it is locked, as this did before, is
+ * undefined, and lost ThreadSanitizer the order between the parent's
+ * threads' last registry updates and the child's, which it then reported
+ * as races in index_take). Every thread index but its own is free again (the threads that held them
  * do not exist here and their exit destructors never run, so what they held
  * back in a Batched counter is handed over here), and it gets a new random
  * stream, so parent and child do not draw the same numbers.
  */
 static void fork_child(void)
 {
-	pthread_mutex_init(&registry_lock, NULL);
-	for (sc_counter *c = all_list; c; c = c->all_next)
-		pthread_mutex_init(&c->reset_lock, NULL);
 	/*
 	 * What the parent's other threads held back in a Batched counter is in
 	 * their slots of the child's copy, which no thread of the child owns:
@@ -171,6 +173,7 @@ static void fork_child(void)
 			index_used[self_ctx.index] = 1;
 		self_seed(self_ctx.index, sc_mix64((uint64_t)getpid()));
 	}
+	fork_parent(); /* the same release */
 }
 
 static void handle_init(void)
