@@ -176,11 +176,29 @@ static void fork_child(void)
 	fork_parent(); /* the same release */
 }
 
+/*
+ * What handle_init could not make (the process out of pthread keys or of
+ * memory): NULL when it made everything. Loading the library never aborts
+ * its host: the failure is reported by every call that makes a counter
+ * (sc_handle_init_). Written once inside pthread_once, read after it.
+ */
+static const char *handle_failed;
+static int handle_errno;
+
 static void handle_init(void)
 {
-	if (pthread_key_create(&exit_key, thread_exit) != 0 ||
-	    pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
-		abort(); /* only when the process is out of keys or memory: nothing sensible remains */
+	int e = pthread_key_create(&exit_key, thread_exit);
+	if (e) {
+		handle_failed = "pthread_key_create";
+		handle_errno = e;
+		return;
+	}
+	e = pthread_atfork(fork_prepare, fork_parent, fork_child);
+	if (e) {
+		pthread_key_delete(exit_key);
+		handle_failed = "pthread_atfork";
+		handle_errno = e;
+	}
 }
 
 /*
@@ -205,9 +223,17 @@ __attribute__((constructor)) static void handle_load(void)
 static sc_thread *self_create(void)
 {
 	pthread_once(&handle_once, handle_init);
-	pthread_mutex_lock(&registry_lock);
-	uint32_t index = index_take();
-	pthread_mutex_unlock(&registry_lock);
+	/*
+	 * Without the exit key (handle_failed) no counter can be made, and an
+	 * index could never be freed: a context for sc_thread_self only, with
+	 * index UINT32_MAX (every Sharded and Batched counter's shared slot).
+	 */
+	uint32_t index = UINT32_MAX;
+	if (!handle_failed) {
+		pthread_mutex_lock(&registry_lock);
+		index = index_take();
+		pthread_mutex_unlock(&registry_lock);
+	}
 	sc_node_setup();
 	self_seed(index, 0);
 	/*
@@ -215,7 +241,8 @@ static sc_thread *self_create(void)
 	 * last update, and we took it under the same lock, so its single-writer
 	 * slots pass to us with everything it wrote visible.
 	 */
-	pthread_setspecific(exit_key, &self_ctx);
+	if (!handle_failed)
+		pthread_setspecific(exit_key, &self_ctx);
 	self_ready = 1;
 	return &self_ctx;
 }
@@ -272,7 +299,6 @@ static sc_thread *context_for(const sc_counter *c)
 
 void sc_handle_register_(sc_counter *c)
 {
-	pthread_once(&handle_once, handle_init);
 	pthread_mutex_lock(&registry_lock);
 	if (c->id == SC_ID_batched) {
 		c->next = flush_list;
@@ -304,9 +330,14 @@ void sc_handle_unregister_(sc_counter *c)
 	pthread_mutex_destroy(&c->reset_lock);
 }
 
-void sc_handle_init_(void)
+int sc_handle_init_(sc_err *err)
 {
 	pthread_once(&handle_once, handle_init);
+	if (!handle_failed)
+		return 0;
+	sc_err_set(err, "the library could not start: %s: %s", handle_failed,
+	           strerror(handle_errno));
+	return -1;
 }
 
 sc_thread *sc_counter_context_(const sc_counter *c)

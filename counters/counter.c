@@ -128,7 +128,8 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 		           sc_variant_names());
 		return NULL;
 	}
-	sc_handle_init_();
+	if (sc_handle_init_(err))
+		return NULL;
 	char *buf = strdup(params ? params : "");
 	sc_counter *c = calloc(1, sizeof *c);
 	if (!buf || !c) {

@@ -93,7 +93,9 @@ typedef struct sc_counter sc_counter;
  * Unknown variants and unknown, malformed or out-of-range parameters are
  * errors, never adjusted silently; so are empty items ("batch=4,,"); same-seed
  * is a benchmark parameter and is rejected here. Returns NULL with a message in err (which may be NULL)
- * on error or when out of memory. Thread-safe.
+ * on error or when out of memory, and on every call when the library could
+ * not make its thread-exit key or fork handlers as it was loaded (the
+ * process out of pthread keys or memory: loading never aborts). Thread-safe.
  */
 sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err);
 
