@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,6 +64,30 @@ static _Thread_local sc_counter_tls_t_ sc_counter_tls_ = SC_TLS_INIT_;
 static _Thread_local sc_thread seeded_ctx SC_TLS_FAST;
 static _Thread_local uint32_t seeded_from SC_TLS_FAST;
 
+/*
+ * Signal handlers. self_busy is set while this thread is inside a section
+ * of this file that holds registry_lock or is making its context: a handler
+ * that interrupts it there and counts must not take the lock again (it would
+ * wait for itself) nor make a second context. Its update then uses
+ * busy_ctx, a context of index UINT32_MAX: every Sharded and Batched
+ * counter's shared slot, an atomic add, exact. Only this thread and its
+ * handlers touch either (volatile sig_atomic_t: the type a handler may read).
+ */
+static _Thread_local volatile sig_atomic_t self_busy SC_TLS_FAST;
+static _Thread_local sc_thread busy_ctx SC_TLS_FAST;
+
+static void registry_enter(void)
+{
+	self_busy = 1;
+	pthread_mutex_lock(&registry_lock);
+}
+
+static void registry_leave(void)
+{
+	pthread_mutex_unlock(&registry_lock);
+	self_busy = 0;
+}
+
 /* The lowest free index, marked used; UINT32_MAX (every counter's shared path) if out of memory. */
 static uint32_t index_take(void)
 {
@@ -86,7 +111,7 @@ static uint32_t index_take(void)
 static void thread_exit(void *arg)
 {
 	sc_thread *t = arg;
-	pthread_mutex_lock(&registry_lock);
+	registry_enter();
 	for (sc_counter *c = flush_list; c; c = c->next)
 		c->t.v->flush(c->obj, c->t.cfg, t);
 	if (t->index < index_cap)
@@ -99,7 +124,7 @@ static void thread_exit(void *arg)
 	 */
 	self_ready = 0;
 	self_ctx.index = UINT32_MAX;
-	pthread_mutex_unlock(&registry_lock);
+	registry_leave();
 	seeded_from = 0;
 }
 
@@ -120,7 +145,7 @@ static void self_seed(uint32_t index, uint64_t salt)
  */
 static void fork_prepare(void)
 {
-	pthread_mutex_lock(&registry_lock);
+	registry_enter();
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_lock(&c->reset_lock);
 }
@@ -129,7 +154,7 @@ static void fork_parent(void)
 {
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_unlock(&c->reset_lock);
-	pthread_mutex_unlock(&registry_lock);
+	registry_leave();
 }
 
 /*
@@ -229,6 +254,7 @@ static sc_thread *self_create(void)
 	 * index UINT32_MAX (every Sharded and Batched counter's shared slot).
 	 */
 	uint32_t index = UINT32_MAX;
+	self_busy = 1; /* until the context is made: see busy_ctx */
 	if (!handle_failed) {
 		pthread_mutex_lock(&registry_lock);
 		index = index_take();
@@ -244,6 +270,7 @@ static sc_thread *self_create(void)
 	if (!handle_failed)
 		pthread_setspecific(exit_key, &self_ctx);
 	self_ready = 1;
+	self_busy = 0;
 	return &self_ctx;
 }
 
@@ -260,6 +287,12 @@ static sc_thread *self_create(void)
 /* Out of line, so that the fast path below saves no registers. */
 static SC_NOINLINE sc_thread *self_slow(void)
 {
+	if (self_busy) {
+		/* a handler that interrupted this thread inside the registry: see self_busy */
+		if (busy_ctx.index != UINT32_MAX)
+			sc_thread_init(&busy_ctx, UINT32_MAX, 0, SC_HANDLE_SEED ^ 0x51c5, false);
+		return &busy_ctx;
+	}
 	if (!self_ready)
 		return self_create();
 	sc_node_refresh(&self_ctx);
@@ -299,7 +332,7 @@ static sc_thread *context_for(const sc_counter *c)
 
 void sc_handle_register_(sc_counter *c)
 {
-	pthread_mutex_lock(&registry_lock);
+	registry_enter();
 	if (c->id == SC_ID_batched) {
 		c->next = flush_list;
 		if (flush_list)
@@ -312,12 +345,12 @@ void sc_handle_register_(sc_counter *c)
 		all_list->all_pprev = &c->all_next;
 	c->all_pprev = &all_list;
 	all_list = c;
-	pthread_mutex_unlock(&registry_lock);
+	registry_leave();
 }
 
 void sc_handle_unregister_(sc_counter *c)
 {
-	pthread_mutex_lock(&registry_lock);
+	registry_enter();
 	if (c->pprev) {
 		*c->pprev = c->next;
 		if (c->next)
@@ -326,7 +359,7 @@ void sc_handle_unregister_(sc_counter *c)
 	*c->all_pprev = c->all_next;
 	if (c->all_next)
 		c->all_next->all_pprev = c->all_pprev;
-	pthread_mutex_unlock(&registry_lock);
+	registry_leave();
 	pthread_mutex_destroy(&c->reset_lock);
 }
 

@@ -71,6 +71,14 @@
  * be called by any number of threads at once on the same counter.
  * sc_counter_free must not run concurrently with any other use of that
  * counter (the caller knows when its threads are done with it).
+ *
+ * Signal handlers: sc_counter_inc, _add, _add_signed and _flush are
+ * async-signal-safe for CAS, FetchAdd, RBO, Sharded, Batched, PerCPU and
+ * PerCPUGroup (a handler's update is not lost even when it interrupts the
+ * same thread's update of the same counter, and a thread's first call in a
+ * handler never waits for a lock the code it interrupted holds); _get,
+ * _get_fast, _get_sum, _compare, _error_bound and _variant are for every
+ * variant; the rest are not (each function's man page says).
  */
 #ifndef SC_COUNTER_H
 #define SC_COUNTER_H
