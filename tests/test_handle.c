@@ -55,8 +55,8 @@ static void test_new_validates(void)
 	                        {"Batched", "batch=0x10"},    {"Morris", "accuracy=infinity"}};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		c = sc_counter_new(bad[i][0], bad[i][1], &err);
-		tap_ok(!c && (strstr(err.msg, "decimal") || strstr(err.msg, "blank")), "new_refuses_%s_%s: %s", bad[i][0], bad[i][1],
-		       c ? "accepted" : err.msg);
+		tap_ok(!c && (strstr(err.msg, "decimal") || strstr(err.msg, "blank")),
+		       "new_refuses_%s_%s: %s", bad[i][0], bad[i][1], c ? "accepted" : err.msg);
 		sc_counter_free(c);
 	}
 	c = sc_counter_new("Morris", "accuracy=2.5e0", &err);
