@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,15 +144,38 @@ static void self_seed(uint32_t index, uint64_t salt)
  * threads, would wait for them forever. prepare takes them all (registry
  * first, the order sc_counter_free also takes), parent releases them.
  */
+SC_ATOMIC(uint32_t) sc_batched_fork_gate_;
+
 static void fork_prepare(void)
 {
 	registry_enter();
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_lock(&c->reset_lock);
+	/*
+	 * No Batched hand-over across the fork (sc_distributed.h): the gate up,
+	 * then every other thread's hand-over in flight waited for. seq_cst:
+	 * see sc_batched_hand_over_. The calling thread's own slot is skipped:
+	 * a handler of its own that forks may have interrupted its hand-over,
+	 * which it finishes itself, in both processes.
+	 */
+	atomic_store_explicit(&sc_batched_fork_gate_, 1, memory_order_seq_cst);
+	for (sc_counter *c = flush_list; c; c = c->next) {
+		sc_batched_t *b = c->obj;
+		const sc_batched_cfg *cfg = c->t.cfg;
+		for (uint32_t i = 0; i < cfg->threads; i++) {
+			if (self_ready && i == self_ctx.index)
+				continue;
+			while (atomic_load_explicit(&b->local[i].v, memory_order_seq_cst) &
+			       SC_BATCHED_HANDING_)
+				sched_yield();
+		}
+	}
 }
 
 static void fork_parent(void)
 {
+	/* relaxed: a hand-over that sees the gate late keeps its batch, still exact */
+	atomic_store_explicit(&sc_batched_fork_gate_, 0, memory_order_relaxed);
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_unlock(&c->reset_lock);
 	registry_leave();
@@ -184,7 +208,9 @@ static void fork_child(void)
 		for (uint32_t i = 0; i < cfg->threads; i++) {
 			if (self_ready && i == self_ctx.index)
 				continue;
-			uint64_t n = atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
+			/* a mark left here is a hand-over that saw the gate: its count is whole */
+			uint64_t n = atomic_load_explicit(&b->local[i].v, memory_order_relaxed) &
+			             ~SC_BATCHED_HANDING_;
 			if (n) {
 				atomic_fetch_add_explicit(&b->shared, n, memory_order_relaxed);
 				atomic_store_explicit(&b->local[i].v, 0, memory_order_relaxed);

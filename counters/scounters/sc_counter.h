@@ -38,13 +38,9 @@
  * thread keeps its index; it gets a new random stream; what the parent's
  * other threads held back in a Batched counter is handed over to the
  * child's copy by the child's handler, so the copy counts (get and get_sum)
- * every increment completed before the fork, but for one case: a thread
- * that was handing a batch over at that instant (its local count emptied,
- * the shared word's fetch-and-add not yet done: under contention that add
- * waits for the line, and a quarter of the forks of tests/test_fork_batched
- * land there) leaves that batch out of the child's copy: at most B - 1
- * completed increments per such thread, never one counted twice (the
- * parent's counter stays exact).
+ * every increment completed before the fork: the fork handler waits for
+ * the hand-overs of batches in flight (sc_distributed.h) and keeps new ones
+ * from starting until the process is copied.
  *
  * Any number of threads. Sharded and Batched counters made here have
  * per-thread slots for 2 x (the OS's configured CPU count) threads, at

@@ -322,7 +322,8 @@ SC_OP_RANGE_FULL(batched)
 
 /*
  * The hand-over of the held increments (a full batch, or a flush): the local
- * count is emptied first, then what it held goes to the shared word. In that order a
+ * count is marked first (a reading then takes it as 0), then what it held
+ * goes to the shared word, then the mark and the batch leave the count. In that order a
  * full reading (sc_counter_get_sum: the shared word with acquire, then the
  * local counts) never counts a batch twice: if it sees the shared word with
  * the batch added, the release below makes the emptied local count visible
@@ -332,19 +333,45 @@ SC_OP_RANGE_FULL(batched)
  * the lag the contract allows. The release costs nothing on x86 (a locked
  * add is a full barrier) and is on the once-per-batch path only.
  */
+/*
+ * fork(). While a thread hands a batch over, its local count carries
+ * SC_BATCHED_HANDING_ beside the count (a full reading takes such a count
+ * as 0: the batch may already be in the shared word). The library's fork handler (context.c) raises
+ * sc_batched_fork_gate_ and waits until no handle counter's local count
+ * carries the mark: a hand-over that began before is finished (the batch is
+ * in the shared word, in the child's copy too), one that begins after sees
+ * the gate and keeps its batch in the local count, which the child's
+ * handler hands over. So a child's copy counts every increment completed
+ * before the fork. Library-internal; written by the fork handlers only.
+ */
+extern SC_ATOMIC(uint32_t) sc_batched_fork_gate_;
+#define SC_BATCHED_HANDING_ (UINT64_C(1) << 63)
+
 static inline void sc_batched_hand_over_(sc_batched_t *c, SC_ATOMIC(uint64_t) *local)
 {
 	/*
-	 * Exchanged, not stored: a signal handler on this thread may have added
-	 * to the local count (or handed it over) since the caller saw it reach
-	 * the batch; whatever it holds now is taken, once. relaxed: only this
-	 * thread (and its handlers) write the local count; ordered by the
-	 * release below.
+	 * The mark set, the count kept: whatever the local count holds now is
+	 * handed over, once (a signal handler may have added to it since the
+	 * caller saw it reach the batch). seq_cst, with the gate's load below:
+	 * against the fork handler's seq_cst store of the gate and load of the
+	 * count (either it sees the mark and waits, or this sees the gate).
 	 */
-	uint64_t n = atomic_exchange_explicit(local, 0, memory_order_relaxed);
+	uint64_t n = atomic_fetch_or_explicit(local, SC_BATCHED_HANDING_, memory_order_seq_cst);
+	if (n & SC_BATCHED_HANDING_)
+		return; /* a handler inside this thread's own hand-over, which finishes it */
+	if (atomic_load_explicit(&sc_batched_fork_gate_, memory_order_seq_cst)) {
+		/* a fork is being prepared: the batch stays held. relaxed: own count */
+		atomic_fetch_sub_explicit(local, SC_BATCHED_HANDING_, memory_order_relaxed);
+		return;
+	}
 	if (n)
 		/* release: see above; get's relaxed readers need only the sum. */
 		atomic_fetch_add_explicit(&c->shared, n, memory_order_release);
+	/*
+	 * The batch and the mark taken out at once (what handlers added stays).
+	 * release: the fork handler that sees the mark gone sees the batch added.
+	 */
+	atomic_fetch_sub_explicit(local, SC_BATCHED_HANDING_ + n, memory_order_release);
 }
 
 static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
@@ -371,6 +398,16 @@ static inline void sc_batched_add(sc_batched_t *c, const sc_batched_cfg *cfg, sc
 {
 	if (__builtin_expect(t->index >= cfg->threads, 0)) {
 		/* relaxed: as in sc_batched_inc. */
+		atomic_fetch_add_explicit(&c->shared, n, memory_order_relaxed);
+		return;
+	}
+	if (__builtin_expect(n >= cfg->batch, 0)) {
+		/*
+		 * A batch or more at once (a decrement's two's complement too):
+		 * straight to the shared word, so a local count stays below twice
+		 * the batch and never reaches the hand-over's mark. relaxed: as
+		 * the overflow path; no local count is involved.
+		 */
 		atomic_fetch_add_explicit(&c->shared, n, memory_order_relaxed);
 		return;
 	}
