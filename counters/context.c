@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,6 +65,30 @@ static _Thread_local sc_counter_tls_t_ sc_counter_tls_ = SC_TLS_INIT_;
 static _Thread_local sc_thread seeded_ctx SC_TLS_FAST;
 static _Thread_local uint32_t seeded_from SC_TLS_FAST;
 
+/*
+ * Signal handlers. self_busy is set while this thread is inside a section
+ * of this file that holds registry_lock or is making its context: a handler
+ * that interrupts it there and counts must not take the lock again (it would
+ * wait for itself) nor make a second context. Its update then uses
+ * busy_ctx, a context of index UINT32_MAX: every Sharded and Batched
+ * counter's shared slot, an atomic add, exact. Only this thread and its
+ * handlers touch either (volatile sig_atomic_t: the type a handler may read).
+ */
+static _Thread_local volatile sig_atomic_t self_busy SC_TLS_FAST;
+static _Thread_local sc_thread busy_ctx SC_TLS_FAST;
+
+static void registry_enter(void)
+{
+	self_busy = 1;
+	pthread_mutex_lock(&registry_lock);
+}
+
+static void registry_leave(void)
+{
+	pthread_mutex_unlock(&registry_lock);
+	self_busy = 0;
+}
+
 /* The lowest free index, marked used; UINT32_MAX (every counter's shared path) if out of memory. */
 static uint32_t index_take(void)
 {
@@ -86,7 +112,7 @@ static uint32_t index_take(void)
 static void thread_exit(void *arg)
 {
 	sc_thread *t = arg;
-	pthread_mutex_lock(&registry_lock);
+	registry_enter();
 	for (sc_counter *c = flush_list; c; c = c->next)
 		c->t.v->flush(c->obj, c->t.cfg, t);
 	if (t->index < index_cap)
@@ -99,7 +125,7 @@ static void thread_exit(void *arg)
 	 */
 	self_ready = 0;
 	self_ctx.index = UINT32_MAX;
-	pthread_mutex_unlock(&registry_lock);
+	registry_leave();
 	seeded_from = 0;
 }
 
@@ -118,32 +144,57 @@ static void self_seed(uint32_t index, uint64_t salt)
  * threads, would wait for them forever. prepare takes them all (registry
  * first, the order sc_counter_free also takes), parent releases them.
  */
+SC_ATOMIC(uint32_t) sc_batched_fork_gate_;
+
 static void fork_prepare(void)
 {
-	pthread_mutex_lock(&registry_lock);
+	registry_enter();
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_lock(&c->reset_lock);
+	/*
+	 * No Batched hand-over across the fork (sc_distributed.h): the gate up,
+	 * then every other thread's hand-over in flight waited for. seq_cst:
+	 * see sc_batched_hand_over_. The calling thread's own slot is skipped:
+	 * a handler of its own that forks may have interrupted its hand-over,
+	 * which it finishes itself, in both processes.
+	 */
+	atomic_store_explicit(&sc_batched_fork_gate_, 1, memory_order_seq_cst);
+	for (sc_counter *c = flush_list; c; c = c->next) {
+		sc_batched_t *b = c->obj;
+		const sc_batched_cfg *cfg = c->t.cfg;
+		for (uint32_t i = 0; i < cfg->threads; i++) {
+			if (self_ready && i == self_ctx.index)
+				continue;
+			while (atomic_load_explicit(&b->local[i].v, memory_order_seq_cst) &
+			       SC_BATCHED_HANDING_)
+				sched_yield();
+		}
+	}
 }
 
 static void fork_parent(void)
 {
+	/* relaxed: a hand-over that sees the gate late keeps its batch, still exact */
+	atomic_store_explicit(&sc_batched_fork_gate_, 0, memory_order_relaxed);
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_unlock(&c->reset_lock);
-	pthread_mutex_unlock(&registry_lock);
+	registry_leave();
 }
 
 /*
- * The child has one thread, the one that forked: the locks are made anew,
- * every thread index but its own is free again (the threads that held them
+ * The child has one thread, the one that forked, which holds every lock
+ * prepare took: they are released as in the parent, at the end (a default
+ * mutex held by the calling thread is unlocked in a defined way; making it
+ * anew with pthread_mutex_init while it is locked, as this did before, is
+ * undefined, and lost ThreadSanitizer the order between the parent's
+ * threads' last registry updates and the child's, which it then reported
+ * as races in index_take). Every thread index but its own is free again (the threads that held them
  * do not exist here and their exit destructors never run, so what they held
  * back in a Batched counter is handed over here), and it gets a new random
  * stream, so parent and child do not draw the same numbers.
  */
 static void fork_child(void)
 {
-	pthread_mutex_init(&registry_lock, NULL);
-	for (sc_counter *c = all_list; c; c = c->all_next)
-		pthread_mutex_init(&c->reset_lock, NULL);
 	/*
 	 * What the parent's other threads held back in a Batched counter is in
 	 * their slots of the child's copy, which no thread of the child owns:
@@ -157,7 +208,9 @@ static void fork_child(void)
 		for (uint32_t i = 0; i < cfg->threads; i++) {
 			if (self_ready && i == self_ctx.index)
 				continue;
-			uint64_t n = atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
+			/* a mark left here is a hand-over that saw the gate: its count is whole */
+			uint64_t n = atomic_load_explicit(&b->local[i].v, memory_order_relaxed) &
+			             ~SC_BATCHED_HANDING_;
 			if (n) {
 				atomic_fetch_add_explicit(&b->shared, n, memory_order_relaxed);
 				atomic_store_explicit(&b->local[i].v, 0, memory_order_relaxed);
@@ -171,13 +224,32 @@ static void fork_child(void)
 			index_used[self_ctx.index] = 1;
 		self_seed(self_ctx.index, sc_mix64((uint64_t)getpid()));
 	}
+	fork_parent(); /* the same release */
 }
+
+/*
+ * What handle_init could not make (the process out of pthread keys or of
+ * memory): NULL when it made everything. Loading the library never aborts
+ * its host: the failure is reported by every call that makes a counter
+ * (sc_handle_init_). Written once inside pthread_once, read after it.
+ */
+static const char *handle_failed;
+static int handle_errno;
 
 static void handle_init(void)
 {
-	if (pthread_key_create(&exit_key, thread_exit) != 0 ||
-	    pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
-		abort(); /* only when the process is out of keys or memory: nothing sensible remains */
+	int e = pthread_key_create(&exit_key, thread_exit);
+	if (e) {
+		handle_failed = "pthread_key_create";
+		handle_errno = e;
+		return;
+	}
+	e = pthread_atfork(fork_prepare, fork_parent, fork_child);
+	if (e) {
+		pthread_key_delete(exit_key);
+		handle_failed = "pthread_atfork";
+		handle_errno = e;
+	}
 }
 
 /*
@@ -202,9 +274,18 @@ __attribute__((constructor)) static void handle_load(void)
 static sc_thread *self_create(void)
 {
 	pthread_once(&handle_once, handle_init);
-	pthread_mutex_lock(&registry_lock);
-	uint32_t index = index_take();
-	pthread_mutex_unlock(&registry_lock);
+	/*
+	 * Without the exit key (handle_failed) no counter can be made, and an
+	 * index could never be freed: a context for sc_thread_self only, with
+	 * index UINT32_MAX (every Sharded and Batched counter's shared slot).
+	 */
+	uint32_t index = UINT32_MAX;
+	self_busy = 1; /* until the context is made: see busy_ctx */
+	if (!handle_failed) {
+		pthread_mutex_lock(&registry_lock);
+		index = index_take();
+		pthread_mutex_unlock(&registry_lock);
+	}
 	sc_node_setup();
 	self_seed(index, 0);
 	/*
@@ -212,8 +293,10 @@ static sc_thread *self_create(void)
 	 * last update, and we took it under the same lock, so its single-writer
 	 * slots pass to us with everything it wrote visible.
 	 */
-	pthread_setspecific(exit_key, &self_ctx);
+	if (!handle_failed)
+		pthread_setspecific(exit_key, &self_ctx);
 	self_ready = 1;
+	self_busy = 0;
 	return &self_ctx;
 }
 
@@ -230,6 +313,12 @@ static sc_thread *self_create(void)
 /* Out of line, so that the fast path below saves no registers. */
 static SC_NOINLINE sc_thread *self_slow(void)
 {
+	if (self_busy) {
+		/* a handler that interrupted this thread inside the registry: see self_busy */
+		if (busy_ctx.index != UINT32_MAX)
+			sc_thread_init(&busy_ctx, UINT32_MAX, 0, SC_HANDLE_SEED ^ 0x51c5, false);
+		return &busy_ctx;
+	}
 	if (!self_ready)
 		return self_create();
 	sc_node_refresh(&self_ctx);
@@ -269,8 +358,7 @@ static sc_thread *context_for(const sc_counter *c)
 
 void sc_handle_register_(sc_counter *c)
 {
-	pthread_once(&handle_once, handle_init);
-	pthread_mutex_lock(&registry_lock);
+	registry_enter();
 	if (c->id == SC_ID_batched) {
 		c->next = flush_list;
 		if (flush_list)
@@ -283,12 +371,12 @@ void sc_handle_register_(sc_counter *c)
 		all_list->all_pprev = &c->all_next;
 	c->all_pprev = &all_list;
 	all_list = c;
-	pthread_mutex_unlock(&registry_lock);
+	registry_leave();
 }
 
 void sc_handle_unregister_(sc_counter *c)
 {
-	pthread_mutex_lock(&registry_lock);
+	registry_enter();
 	if (c->pprev) {
 		*c->pprev = c->next;
 		if (c->next)
@@ -297,13 +385,18 @@ void sc_handle_unregister_(sc_counter *c)
 	*c->all_pprev = c->all_next;
 	if (c->all_next)
 		c->all_next->all_pprev = c->all_pprev;
-	pthread_mutex_unlock(&registry_lock);
+	registry_leave();
 	pthread_mutex_destroy(&c->reset_lock);
 }
 
-void sc_handle_init_(void)
+int sc_handle_init_(sc_err *err)
 {
 	pthread_once(&handle_once, handle_init);
+	if (!handle_failed)
+		return 0;
+	sc_err_set(err, "the library could not start: %s: %s", handle_failed,
+	           strerror(handle_errno));
+	return -1;
 }
 
 sc_thread *sc_counter_context_(const sc_counter *c)

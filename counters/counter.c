@@ -57,7 +57,8 @@ static bool key_accepted(const char *accepted, const char *key)
 
 /*
  * Split "k=v,k=v" (buf is modified and must outlive p) into p. An empty
- * item ("batch=4,,", ",batch=4") is an error; "" alone means no parameters.
+ * item ("batch=4,,", ",batch=4") is an error, and so is an item with a
+ * blank anywhere (" batch=4", "batch=4 "); "" alone means no parameters.
  * Keys the variant does not accept are refused here, with the list of
  * those it does (same-seed, which sc_table_create would take, is not one).
  */
@@ -69,13 +70,14 @@ static int parse_params(sc_params *p, const sc_variant *v, char *buf, sc_err *er
 		char *comma = strchr(tok, ',');
 		if (comma)
 			*comma = '\0';
-		while (*tok == ' ')
-			tok++;
-		size_t len = strlen(tok);
-		while (len && tok[len - 1] == ' ')
-			tok[--len] = '\0';
-		if (len == 0) {
+		if (tok[0] == '\0') {
 			sc_err_set(err, "%s: empty item in the parameters (a stray comma?)", v->name);
+			return -1;
+		}
+		/* strict, as sc_counter_new(3) says: no blank around or inside an item */
+		if (strpbrk(tok, " \t\n\r\v\f")) {
+			sc_err_set(err, "%s: parameter item '%s' holds a blank (items are key=value, "
+			           "nothing around them)", v->name, tok);
 			return -1;
 		}
 		if (sc_params_add(p, tok, err))
@@ -126,7 +128,8 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 		           sc_variant_names());
 		return NULL;
 	}
-	sc_handle_init_();
+	if (sc_handle_init_(err))
+		return NULL;
 	char *buf = strdup(params ? params : "");
 	sc_counter *c = calloc(1, sizeof *c);
 	if (!buf || !c) {

@@ -26,9 +26,14 @@ struct sc_counter {
 	sc_counter *all_next, **all_pprev; /* in all_list */
 };
 
-/* The thread-exit key and fork handlers made (once; context.c). */
-void sc_handle_init_(void) SC_HIDDEN;
-/* c entered in the registry (fork and thread exit visit it) and taken out of it. */
+/*
+ * The thread-exit key and fork handlers made (once, at load; context.c):
+ * 0, or -1 with a message in err when the process had no key or memory
+ * left for them then (every later call says the same).
+ */
+int sc_handle_init_(sc_err *err) SC_HIDDEN;
+/* c entered in the registry (fork and thread exit visit it; after
+ * sc_handle_init_ returned 0) and taken out of it. */
 void sc_handle_register_(sc_counter *c) SC_HIDDEN;
 void sc_handle_unregister_(sc_counter *c) SC_HIDDEN;
 

@@ -193,8 +193,10 @@ uint64_t sc_counter_get_sum(const sc_counter *c)
 	 * exactness the header promises needs the caller's synchronisation with
 	 * the updating threads, which makes their last stores visible here.
 	 */
-	for (uint32_t i = 0; i < cfg->threads; i++)
-		held += atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
+	for (uint32_t i = 0; i < cfg->threads; i++) {
+		uint64_t v = atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
+		held += v & SC_BATCHED_HANDING_ ? 0 : v; /* marked: being handed over */
+	}
 	return (shared + held - origin) & c->mask;
 }
 

@@ -395,9 +395,11 @@ int sc_striped_describe(const sc_striped_t *c, const sc_striped_cfg *cfg, char *
 int sc_batched_describe(const sc_batched_t *c, const sc_batched_cfg *cfg, char *buf, size_t size)
 {
 	uint64_t held = 0;
-	for (uint32_t i = 0; i < cfg->threads; i++)
+	for (uint32_t i = 0; i < cfg->threads; i++) {
 		/* relaxed: a snapshot; only the owner writes its local count. */
-		held += atomic_load_explicit(&c->local[i].v, memory_order_relaxed);
+		uint64_t v = atomic_load_explicit(&c->local[i].v, memory_order_relaxed);
+		held += v & SC_BATCHED_HANDING_ ? 0 : v; /* marked: being handed over */
+	}
 	return snprintf(buf, size, "batch=%u;held=%llu", cfg->batch, (unsigned long long)held);
 }
 

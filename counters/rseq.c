@@ -96,3 +96,25 @@ const char *sc_percpu_path(void)
 		return "lock";
 	return ((w >> 32) & 0xff) == 4 ? "rseq-cpu_id" : "rseq-mm_cid";
 }
+
+void sc_rseq_prepare_unload(void)
+{
+#if SC_RSEQ_INLINE
+	/*
+	 * glibc's area of the calling thread: struct rseq, whose rseq_cs (the
+	 * descriptor of the sequence the thread last entered) is the 64-bit
+	 * field at byte 8. Nothing registered (__rseq_size 0): the kernel reads
+	 * no descriptor, and there is nothing to clear.
+	 */
+	if (__rseq_size == 0)
+		return;
+	unsigned char *area = (unsigned char *)__builtin_thread_pointer() + __rseq_offset;
+	/*
+	 * relaxed: the field has two users, this thread and the kernel acting
+	 * for it (at its preemption or signal delivery, never concurrently with
+	 * the thread's own code); the kernel sees the thread's own stores in
+	 * program order, and the sequences store to the same field the same way.
+	 */
+	atomic_store_explicit((SC_ATOMIC(uint64_t) *)(void *)(area + 8), 0, memory_order_relaxed);
+#endif
+}

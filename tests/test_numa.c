@@ -248,7 +248,7 @@ static void duel_worker(test_thread_arg *a)
  * MultilineAdapt's inflate-after=4 (5) wait for. They are meant for heavier
  * contention than two threads give; these duels report such a run as skipped.
  * tests/test_numa_switch.c tests both thresholds on one thread, failing the
- * CASes on cue through a hook in counters/numa.c.
+ * CASes on cue through a hook in counters/numa_priv.h.
  */
 #define RELOAD_RARE "two threads seldom fail one increment's CAS many times in a row since " \
 	"each retry reloads the word"

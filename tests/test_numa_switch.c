@@ -6,8 +6,8 @@
  *
  * Two threads on two CPUs seldom make one increment fail that many times in
  * a row (each retry reloads the word), so test_numa's duels can only show
- * these switches when the machine happens to. Here counters/numa.c is
- * compiled into the test with SC_NUMA_TEST_INTERFERE defined: just before
+ * these switches when the machine happens to. Here counters/numa.c and
+ * multiline.c are compiled into the test with SC_NUMA_TEST_INTERFERE defined: just before
  * each CAS of the adaptive slow paths, the hook writes the word as another
  * thread's increment would, for as many tries as the test asks. The test
  * enters the slow path as the inlined increment does after its own CAS lost
@@ -54,6 +54,7 @@ static void interfere_multiline(SC_ATOMIC(uint64_t) *word)
 	_Generic((word), SC_ATOMIC(uint32_t) *: interfere_rbonuma,                                \
 	         SC_ATOMIC(uint64_t) *: interfere_multiline)(word)
 #include "../counters/numa.c"
+#include "../counters/multiline.c"
 
 #include "tap.h"
 #include "testutil.h"

@@ -38,7 +38,9 @@
  * thread keeps its index; it gets a new random stream; what the parent's
  * other threads held back in a Batched counter is handed over to the
  * child's copy by the child's handler, so the copy counts (get and get_sum)
- * every increment completed before the fork.
+ * every increment completed before the fork: the fork handler waits for
+ * the hand-overs of batches in flight (sc_distributed.h) and keeps new ones
+ * from starting until the process is copied.
  *
  * Any number of threads. Sharded and Batched counters made here have
  * per-thread slots for 2 x (the OS's configured CPU count) threads, at
@@ -71,6 +73,14 @@
  * be called by any number of threads at once on the same counter.
  * sc_counter_free must not run concurrently with any other use of that
  * counter (the caller knows when its threads are done with it).
+ *
+ * Signal handlers: sc_counter_inc, _add, _add_signed and _flush are
+ * async-signal-safe for CAS, FetchAdd, RBO, Sharded, Batched, PerCPU and
+ * PerCPUGroup (a handler's update is not lost even when it interrupts the
+ * same thread's update of the same counter, and a thread's first call in a
+ * handler never waits for a lock the code it interrupted holds); _get,
+ * _get_fast, _get_sum, _compare, _error_bound and _variant are for every
+ * variant; the rest are not (each function's man page says).
  */
 #ifndef SC_COUNTER_H
 #define SC_COUNTER_H
@@ -93,7 +103,9 @@ typedef struct sc_counter sc_counter;
  * Unknown variants and unknown, malformed or out-of-range parameters are
  * errors, never adjusted silently; so are empty items ("batch=4,,"); same-seed
  * is a benchmark parameter and is rejected here. Returns NULL with a message in err (which may be NULL)
- * on error or when out of memory. Thread-safe.
+ * on error or when out of memory, and on every call when the library could
+ * not make its thread-exit key or fork handlers as it was loaded (the
+ * process out of pthread keys or memory: loading never aborts). Thread-safe.
  */
 sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err);
 

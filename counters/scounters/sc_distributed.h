@@ -62,9 +62,48 @@ static inline uint64_t sc_dist_slots_sum(const sc_padded_u64 *slots, uint32_t n)
 }
 
 /*
+ * Adding v to a word only the calling thread writes (a Sharded slot, a
+ * Batched local count), so that a signal handler on the same thread that
+ * adds to it too loses nothing: the read-modify-write is one instruction,
+ * which a signal can only precede or follow. x86-64: a plain add to
+ * memory (no lock prefix: other threads never write the word, they only
+ * read it, and an aligned 8-byte store is single-copy atomic, so they see
+ * the old or the new value), the cost of the load and store it replaces.
+ * Elsewhere a relaxed atomic fetch-and-add (aarch64 with LSE: one ldadd or
+ * stadd; without, a load-exclusive/store-exclusive loop, which a signal
+ * restarts). sc_dist_own_add_ returns nothing, sc_dist_own_xadd_ the new
+ * value (x86-64: xadd without lock, also one instruction). In C the
+ * x86-64 form is asm, as the per-CPU add of sc_rseq.h; the word is an
+ * atomic for its readers (get, the flush at thread exit, fork).
+ */
+SC_ALWAYS_INLINE void sc_dist_own_add_(SC_ATOMIC(uint64_t) *w, uint64_t v)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	__asm__("addq %1, %0" : "+m"(*(uint64_t *)(void *)w) : "er"(v));
+#else
+	/* relaxed: see above; the add publishes nothing else. */
+	atomic_fetch_add_explicit(w, v, memory_order_relaxed);
+#endif
+}
+
+SC_ALWAYS_INLINE uint64_t sc_dist_own_xadd_(SC_ATOMIC(uint64_t) *w, uint64_t v)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	uint64_t old = v;
+	__asm__("xaddq %0, %1" : "+r"(old), "+m"(*(uint64_t *)(void *)w));
+	return old + v;
+#else
+	/* relaxed: as sc_dist_own_add_. */
+	return atomic_fetch_add_explicit(w, v, memory_order_relaxed) + v;
+#endif
+}
+
+/*
  * Sharded (Dice §2's per-thread components, Ayers's end notes): one padded
- * word per thread, written by that thread only, so an increment is a relaxed
- * load and a relaxed store, no read-modify-write; get sums all words.
+ * word per thread, written by that thread only, so an increment is a plain
+ * add to memory, no locked read-modify-write (sc_dist_own_add_: one
+ * instruction on x86-64, so a signal handler's increment on the same
+ * thread is not lost); get sums all words.
  *
  * Thread indices: indices 0 .. env->threads-1 each own a slot; two threads
  * that may increment at the same time must never share one of those
@@ -97,14 +136,12 @@ static inline void sc_sharded_inc(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc
 		atomic_fetch_add_explicit(&c->slots[cfg->threads].v, 1, memory_order_relaxed);
 		return;
 	}
-	SC_ATOMIC(uint64_t) *w = &c->slots[t->index].v;
 	/*
-	 * relaxed load and store: this thread is the only writer of w, so no
-	 * update can slip in between; they are atomics only because get reads
-	 * w from other threads, and get needs no ordering (see above).
+	 * This thread is the only writer of its slot; one add, so that a signal
+	 * handler's increment on this thread is not lost (sc_dist_own_add_).
+	 * get reads the slot from other threads and needs no ordering.
 	 */
-	uint64_t v = atomic_load_explicit(w, memory_order_relaxed);
-	atomic_store_explicit(w, v + 1, memory_order_relaxed);
+	sc_dist_own_add_(&c->slots[t->index].v, 1);
 }
 
 static inline void sc_sharded_add(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc_thread *t,
@@ -115,10 +152,7 @@ static inline void sc_sharded_add(sc_sharded_t *c, const sc_sharded_cfg *cfg, sc
 		atomic_fetch_add_explicit(&c->slots[cfg->threads].v, n, memory_order_relaxed);
 		return;
 	}
-	SC_ATOMIC(uint64_t) *w = &c->slots[t->index].v;
-	/* relaxed: single writer, as in sc_sharded_inc. */
-	atomic_store_explicit(w, atomic_load_explicit(w, memory_order_relaxed) + n,
-	                      memory_order_relaxed);
+	sc_dist_own_add_(&c->slots[t->index].v, n); /* as in sc_sharded_inc */
 }
 
 static inline uint64_t sc_sharded_get(const sc_sharded_t *c, const sc_sharded_cfg *cfg)
@@ -287,8 +321,9 @@ SC_DIST_OPS_(batched)
 SC_OP_RANGE_FULL(batched)
 
 /*
- * The hand-over of n held increments (a full batch, or a flush): the local
- * count is emptied first, then n goes to the shared word. In that order a
+ * The hand-over of the held increments (a full batch, or a flush): the local
+ * count is marked first (a reading then takes it as 0), then what it held
+ * goes to the shared word, then the mark and the batch leave the count. In that order a
  * full reading (sc_counter_get_sum: the shared word with acquire, then the
  * local counts) never counts a batch twice: if it sees the shared word with
  * the batch added, the release below makes the emptied local count visible
@@ -298,13 +333,45 @@ SC_OP_RANGE_FULL(batched)
  * the lag the contract allows. The release costs nothing on x86 (a locked
  * add is a full barrier) and is on the once-per-batch path only.
  */
-static inline void sc_batched_hand_over_(sc_batched_t *c, SC_ATOMIC(uint64_t) *local,
-                                         uint64_t n)
+/*
+ * fork(). While a thread hands a batch over, its local count carries
+ * SC_BATCHED_HANDING_ beside the count (a full reading takes such a count
+ * as 0: the batch may already be in the shared word). The library's fork handler (context.c) raises
+ * sc_batched_fork_gate_ and waits until no handle counter's local count
+ * carries the mark: a hand-over that began before is finished (the batch is
+ * in the shared word, in the child's copy too), one that begins after sees
+ * the gate and keeps its batch in the local count, which the child's
+ * handler hands over. So a child's copy counts every increment completed
+ * before the fork. Library-internal; written by the fork handlers only.
+ */
+extern SC_ATOMIC(uint32_t) sc_batched_fork_gate_;
+#define SC_BATCHED_HANDING_ (UINT64_C(1) << 63)
+
+static inline void sc_batched_hand_over_(sc_batched_t *c, SC_ATOMIC(uint64_t) *local)
 {
-	/* relaxed: only the owner writes its local count; ordered by the release below. */
-	atomic_store_explicit(local, 0, memory_order_relaxed);
-	/* release: see above; get's relaxed readers need only the sum. */
-	atomic_fetch_add_explicit(&c->shared, n, memory_order_release);
+	/*
+	 * The mark set, the count kept: whatever the local count holds now is
+	 * handed over, once (a signal handler may have added to it since the
+	 * caller saw it reach the batch). seq_cst, with the gate's load below:
+	 * against the fork handler's seq_cst store of the gate and load of the
+	 * count (either it sees the mark and waits, or this sees the gate).
+	 */
+	uint64_t n = atomic_fetch_or_explicit(local, SC_BATCHED_HANDING_, memory_order_seq_cst);
+	if (n & SC_BATCHED_HANDING_)
+		return; /* a handler inside this thread's own hand-over, which finishes it */
+	if (atomic_load_explicit(&sc_batched_fork_gate_, memory_order_seq_cst)) {
+		/* a fork is being prepared: the batch stays held. relaxed: own count */
+		atomic_fetch_sub_explicit(local, SC_BATCHED_HANDING_, memory_order_relaxed);
+		return;
+	}
+	if (n)
+		/* release: see above; get's relaxed readers need only the sum. */
+		atomic_fetch_add_explicit(&c->shared, n, memory_order_release);
+	/*
+	 * The batch and the mark taken out at once (what handlers added stays).
+	 * release: the fork handler that sees the mark gone sees the batch added.
+	 */
+	atomic_fetch_sub_explicit(local, SC_BATCHED_HANDING_ + n, memory_order_release);
 }
 
 static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t)
@@ -316,18 +383,14 @@ static inline void sc_batched_inc(sc_batched_t *c, const sc_batched_cfg *cfg, sc
 	}
 	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
 	/*
-	 * relaxed load and store: only this thread touches its local count
-	 * during a run. It is an atomic (not a plain word the compiler could
-	 * keep in a register across a measured loop) so every increment is a
-	 * real memory update, as in the other variants; relaxed costs a plain
-	 * mov.
+	 * Only this thread writes its local count during a run; one add that
+	 * returns the new count (sc_dist_own_xadd_), so that a signal handler's
+	 * increment on this thread is not lost. It is an atomic (not a plain
+	 * word the compiler could keep in a register across a measured loop)
+	 * so every increment is a real memory update, as in the other variants.
 	 */
-	uint64_t n = atomic_load_explicit(local, memory_order_relaxed) + 1;
-	if (n < cfg->batch) {
-		atomic_store_explicit(local, n, memory_order_relaxed);
-		return;
-	}
-	sc_batched_hand_over_(c, local, n);
+	if (sc_dist_own_xadd_(local, 1) >= cfg->batch)
+		sc_batched_hand_over_(c, local);
 }
 
 static inline void sc_batched_add(sc_batched_t *c, const sc_batched_cfg *cfg, sc_thread *t,
@@ -338,14 +401,19 @@ static inline void sc_batched_add(sc_batched_t *c, const sc_batched_cfg *cfg, sc
 		atomic_fetch_add_explicit(&c->shared, n, memory_order_relaxed);
 		return;
 	}
-	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
-	/* relaxed: owner only, as in sc_batched_inc. */
-	uint64_t held = atomic_load_explicit(local, memory_order_relaxed) + n;
-	if (held < cfg->batch) {
-		atomic_store_explicit(local, held, memory_order_relaxed);
+	if (__builtin_expect(n >= cfg->batch, 0)) {
+		/*
+		 * A batch or more at once (a decrement's two's complement too):
+		 * straight to the shared word, so a local count stays below twice
+		 * the batch and never reaches the hand-over's mark. relaxed: as
+		 * the overflow path; no local count is involved.
+		 */
+		atomic_fetch_add_explicit(&c->shared, n, memory_order_relaxed);
 		return;
 	}
-	sc_batched_hand_over_(c, local, held);
+	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
+	if (sc_dist_own_xadd_(local, n) >= cfg->batch) /* as in sc_batched_inc */
+		sc_batched_hand_over_(c, local);
 }
 
 static inline uint64_t sc_batched_get(const sc_batched_t *c, const sc_batched_cfg *cfg)
@@ -360,10 +428,9 @@ static inline void sc_batched_flush(sc_batched_t *c, const sc_batched_cfg *cfg, 
 	if (t->index >= cfg->threads)
 		return; /* such a thread holds nothing back (see above) */
 	SC_ATOMIC(uint64_t) *local = &c->local[t->index].v;
-	/* relaxed: as in sc_batched_inc (owner only). */
-	uint64_t n = atomic_load_explicit(local, memory_order_relaxed);
-	if (n)
-		sc_batched_hand_over_(c, local, n);
+	/* relaxed: as in sc_batched_inc (this thread's own count): skip an empty one. */
+	if (atomic_load_explicit(local, memory_order_relaxed))
+		sc_batched_hand_over_(c, local);
 }
 
 /*

@@ -213,6 +213,27 @@ SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint
 	sc_percpu_add_slow(slot0, stride, slots, v);
 }
 
+/*
+ * Plugins and unloading. A restartable sequence leaves the thread's rseq
+ * area pointing at its descriptor (rseq_cs) after it ends; the kernel reads
+ * that descriptor at the thread's next preemption, migration or signal,
+ * and kills the thread (SIGSEGV) if the memory holding it is no longer
+ * mapped. Every inlined per-CPU add (sc_percpu_add_at, so sc_counter_inc
+ * and sc_counter_add of a PerCPU or PerCPUGroup counter, sc_pcgroup_inc and
+ * _add, sc_percpu_inc and _add) puts its descriptor in the object it was
+ * compiled into. Rule: before a shared object that inlined such an add is
+ * unloaded (dlclose), every thread that ran one of its adds and will live
+ * on calls sc_rseq_prepare_unload() after its last add from that object
+ * (a thread that exits first need not). The library's own sequences
+ * (sc_group_inc, the handle's calls into it) point into libscounters,
+ * which is linked with -z nodelete and stays mapped once loaded.
+ *
+ * sc_rseq_prepare_unload clears the calling thread's rseq_cs. Cheap (one
+ * store), never fails, async-signal-safe; a no-op where no area is
+ * registered or the adds take the locked path.
+ */
+void sc_rseq_prepare_unload(void);
+
 SC_API_END
 #ifdef __cplusplus
 }

@@ -84,9 +84,11 @@
 #include "sc_distributed.h"
 #include "sc_group.h"
 #include "sc_morris.h"
+#include "sc_multiline.h"
 #include "sc_node.h"
 #include "sc_numa.h"
 #include "sc_scalable.h"
+#include "sc_scalable_cas.h"
 #include "sc_simple.h"
 #include "sc_tree.h"
 
