@@ -42,6 +42,7 @@ int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err)
 	}
 	g->n = n;
 	g->slots = slots;
+	g->index = sc_percpu_index(SC_PERCPU_PRIVATE);
 	g->row = SC_PAD_UP((size_t)n * 8);
 	/* At most 2^26 * 8 bytes per row and 2^20 + 2 rows: well inside size_t on 64 bits. */
 	if ((size_t)slots + 2 > SIZE_MAX / g->row ||
@@ -162,7 +163,7 @@ size_t sc_pcgroup_bytes(const sc_pcgroup *g)
 
 int sc_pcgroup_describe(const sc_pcgroup *g, char *buf, size_t size)
 {
-	return snprintf(buf, size, "path=%s;slots=%u;counters=%u;row=%zu", sc_percpu_path(),
+	return snprintf(buf, size, "path=%s;slots=%u;counters=%u;row=%zu", sc_percpu_index_name(g->index),
 	                g->slots, g->n, g->row);
 }
 
@@ -258,6 +259,7 @@ int sc_percpu_group_config(sc_percpu_group_cfg *cfg, sc_params *p, const sc_env 
 	cfg->cpus = sc_env_cpus_(env);
 	cfg->row = 0;
 	cfg->pool = NULL;
+	cfg->index = 0;
 	if (cfg->cpus > SC_GROUP_MAX_SLOTS) {
 		sc_err_set(err, "PerCPUGroup: cpus=%u is invalid: expected an integer in [1, %u]",
 		           cfg->cpus, SC_GROUP_MAX_SLOTS);
@@ -289,6 +291,7 @@ int sc_percpu_group_reserve(sc_percpu_group_cfg *cfg, size_t n, sc_err *err)
 	}
 	pool->taken = 0;
 	cfg->row = pool->g.row;
+	cfg->index = pool->g.index;
 	cfg->pool = pool;
 	return 0;
 }

@@ -64,6 +64,7 @@ typedef struct sc_pcgroup {
 	size_t row;          /* bytes per row: 8 * n rounded up to SC_LINE_SIZE */
 	uint32_t slots;      /* CPU rows */
 	uint32_t n;          /* counters */
+	uint64_t index;      /* how the rows are indexed (sc_percpu_index) */
 } sc_pcgroup;
 
 /*
@@ -86,7 +87,7 @@ void sc_pcgroup_destroy(sc_pcgroup *g);
 static inline void sc_pcgroup_add(sc_pcgroup *g, uint32_t i, uint64_t v)
 {
 	if (__builtin_expect(i < g->n, 1))
-		sc_percpu_add_at(g->rows + (size_t)i * 8, g->row, g->slots, v);
+		sc_percpu_add_ix(g->rows + (size_t)i * 8, g->row, g->slots, g->index, v);
 }
 
 static inline void sc_pcgroup_inc(sc_pcgroup *g, uint32_t i)
@@ -191,6 +192,7 @@ typedef struct sc_percpu_group_cfg {
 	uint32_t cpus;              /* CPU rows */
 	size_t row;                 /* the group's row bytes, set by reserve */
 	sc_percpu_group_pool *pool; /* the group, set by reserve; NULL before */
+	uint64_t index;             /* the group's index, set by reserve */
 } sc_percpu_group_cfg;
 
 SC_OP_DECLARE_OUT_OF_LINE(percpu_group)
@@ -212,7 +214,7 @@ static inline void sc_percpu_group_add(sc_percpu_group_t *c, const sc_percpu_gro
                                        sc_thread *t, uint64_t n)
 {
 	(void)t;
-	sc_percpu_add_at(c->col, cfg->row, cfg->cpus, n);
+	sc_percpu_add_ix(c->col, cfg->row, cfg->cpus, cfg->index, n);
 }
 
 static inline void sc_percpu_group_inc(sc_percpu_group_t *c, const sc_percpu_group_cfg *cfg,
