@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "env_priv.h"
 
@@ -26,9 +27,28 @@ static SC_ATOMIC(uint64_t) *origin(const sc_pcgroup *g, uint32_t i)
 	return word(g, g->slots + 1, i);
 }
 
+/* The rows: line-aligned heap (private), or an anonymous shared mapping (page-aligned). */
+static unsigned char *rows_alloc(size_t bytes, unsigned how)
+{
+	if (how == SC_PERCPU_PRIVATE)
+		return sc_alloc_lines(bytes);
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err)
 {
+	return sc_pcgroup_init_as(g, n, env, SC_PERCPU_PRIVATE, err);
+}
+
+int sc_pcgroup_init_as(sc_pcgroup *g, uint32_t n, const sc_env *env, unsigned how, sc_err *err)
+{
 	g->rows = NULL;
+	if (how != SC_PERCPU_PRIVATE && how != SC_PERCPU_SHARED) {
+		sc_err_set(err, "group: how=%u is invalid: expected SC_PERCPU_PRIVATE (%u) or "
+		                "SC_PERCPU_SHARED (%u)", how, SC_PERCPU_PRIVATE, SC_PERCPU_SHARED);
+		return -1;
+	}
 	if (n == 0 || n > SC_GROUP_MAX_COUNTERS) {
 		sc_err_set(err, "group: %u counters is invalid: expected an integer in [1, %u]", n,
 		           SC_GROUP_MAX_COUNTERS);
@@ -42,12 +62,15 @@ int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err)
 	}
 	g->n = n;
 	g->slots = slots;
-	g->index = sc_percpu_index(SC_PERCPU_PRIVATE);
+	g->index = sc_percpu_index(how);
+	g->how = how;
 	g->row = SC_PAD_UP((size_t)n * 8);
 	/* At most 2^26 * 8 bytes per row and 2^20 + 2 rows: well inside size_t on 64 bits. */
 	if ((size_t)slots + 2 > SIZE_MAX / g->row ||
-	    !(g->rows = sc_alloc_lines(((size_t)slots + 2) * g->row))) {
-		sc_err_set(err, "group: out of memory for %u counters x %u CPUs", n, slots);
+	    !(g->rows = rows_alloc(((size_t)slots + 2) * g->row, how))) {
+		sc_err_set(err, "group: %s for %u counters x %u CPUs",
+		           how == SC_PERCPU_PRIVATE ? "out of memory" : "no shared mapping (mmap)", n,
+		           slots);
 		return -1;
 	}
 	for (uint32_t r = 0; r < slots + 2; r++)
@@ -58,7 +81,10 @@ int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err)
 
 void sc_pcgroup_destroy(sc_pcgroup *g)
 {
-	sc_free_lines(g->rows);
+	if (g->rows && g->how == SC_PERCPU_SHARED)
+		munmap(g->rows, sc_pcgroup_bytes(g));
+	else
+		sc_free_lines(g->rows);
 	g->rows = NULL;
 }
 

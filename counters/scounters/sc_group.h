@@ -65,6 +65,7 @@ typedef struct sc_pcgroup {
 	uint32_t slots;      /* CPU rows */
 	uint32_t n;          /* counters */
 	uint64_t index;      /* how the rows are indexed (sc_percpu_index) */
+	uint32_t how;        /* SC_PERCPU_PRIVATE or SC_PERCPU_SHARED, as made */
 } sc_pcgroup;
 
 /*
@@ -75,6 +76,18 @@ typedef struct sc_pcgroup {
  * thread-safe with any other use of *g.
  */
 int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err);
+
+/*
+ * As sc_pcgroup_init, for the group's use: how is SC_PERCPU_PRIVATE (the
+ * group sc_pcgroup_init makes: rows on the heap, indexed for this process
+ * alone, by mm_cid where the kernel has it) or SC_PERCPU_SHARED (rows in
+ * an anonymous MAP_SHARED mapping, indexed by cpu_id: processes forked
+ * after init count into the same rows, exactly, and any of them reads
+ * them; every process must take the same per-CPU path, sc_percpu_path).
+ * SCOUNTERS_PERCPU=cpu_id or lock overrides either (sc_rseq.h). Also fails
+ * (-1, err set) on any other how, or when the mapping fails.
+ */
+int sc_pcgroup_init_as(sc_pcgroup *g, uint32_t n, const sc_env *env, unsigned how, sc_err *err);
 
 /* Free the rows; g must not be used again until init. Only while nothing else uses g. */
 void sc_pcgroup_destroy(sc_pcgroup *g);
