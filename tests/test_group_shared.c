@@ -80,7 +80,7 @@ static void test_shared_exact(void)
 	munmap((void *)start, sizeof *start);
 	tap_ok(rc == 0, "shared_group_children_exit_0");
 	uint64_t out[NCOUNTERS];
-	sc_pcgroup_get_all(&g, out);
+	sc_pcgroup_get_all(&g, out, NCOUNTERS);
 	uint64_t want = (uint64_t)PROCS * PER_PROC;
 	tap_ok(out[1] == want, "shared_group_exact_across_%d_processes (%llu of %llu, %lld lost)", PROCS,
 	       (unsigned long long)out[1], (unsigned long long)want,
