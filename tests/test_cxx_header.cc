@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 // test_cxx_header.cc - scounters.hpp as a C++ user writes it: the owners
 // count, move, refuse (exceptions and error codes) and read as the C
 // functions do. Built in make check with -Wall -Wextra -pedantic
