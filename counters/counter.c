@@ -180,11 +180,13 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 		c->head.percpu_slot0 = (unsigned char *)(void *)((const sc_percpu_t *)c->obj)->slots;
 		c->head.percpu_stride = sizeof(sc_padded_u64);
 		c->head.percpu_slots = ((const sc_percpu_cfg *)c->t.cfg)->cpus;
+		c->head.percpu_index = ((const sc_percpu_cfg *)c->t.cfg)->index;
 	} else if (c->id == SC_ID_percpu_group) {
 		c->head.mode = SC_HEAD_PERCPU_; /* as PerCPU: sc_percpu_group_add's arguments */
 		c->head.percpu_slot0 = ((const sc_percpu_group_t *)c->obj)->col;
 		c->head.percpu_stride = ((const sc_percpu_group_cfg *)c->t.cfg)->row;
 		c->head.percpu_slots = ((const sc_percpu_group_cfg *)c->t.cfg)->cpus;
+		c->head.percpu_index = ((const sc_percpu_group_cfg *)c->t.cfg)->index;
 	} else {
 		c->head.mode = SC_HEAD_CALL_;
 	}

@@ -338,6 +338,7 @@ size_t sc_batched_heap_bytes(const sc_batched_t *c, const sc_batched_cfg *cfg)
 int sc_percpu_config(sc_percpu_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err)
 {
 	(void)p;
+	cfg->index = sc_percpu_index(SC_PERCPU_PRIVATE);
 	return resolve_cpus("PerCPU", env, &cfg->cpus, err);
 }
 
@@ -407,6 +408,6 @@ int sc_percpu_describe(const sc_percpu_t *c, const sc_percpu_cfg *cfg, char *buf
 {
 	/* relaxed: a snapshot for diagnostics. */
 	uint64_t overflow = atomic_load_explicit(&c->slots[cfg->cpus].v, memory_order_relaxed);
-	return snprintf(buf, size, "path=%s;slots=%u;nonzero=%u;overflow=%llu", sc_percpu_path(),
+	return snprintf(buf, size, "path=%s;slots=%u;nonzero=%u;overflow=%llu", sc_percpu_index_name(cfg->index),
 	                cfg->cpus, slots_nonzero(c->slots, cfg->cpus), (unsigned long long)overflow);
 }

@@ -91,10 +91,23 @@ void sc_percpu_add_slow(unsigned char *slot0, size_t stride, uint32_t slots, uin
 
 const char *sc_percpu_path(void)
 {
+	return sc_percpu_index_name(where());
+}
+
+uint64_t sc_percpu_index(unsigned how)
+{
 	uint64_t w = where();
-	if (!(w & SC_RSEQ_ON_))
+	if (!(w & SC_RSEQ_ON_) || how == SC_PERCPU_PRIVATE)
+		return w;
+	/* shared: cpu_id, whatever the process's private arrays take */
+	return (w & ~(UINT64_C(0xff) << 32)) | SC_RSEQ_CPU_ID_;
+}
+
+const char *sc_percpu_index_name(uint64_t index)
+{
+	if (!(index & SC_RSEQ_ON_))
 		return "lock";
-	return ((w >> 32) & 0xff) == 4 ? "rseq-cpu_id" : "rseq-mm_cid";
+	return (index & (UINT64_C(0xff) << 32)) == SC_RSEQ_CPU_ID_ ? "rseq-cpu_id" : "rseq-mm_cid";
 }
 
 void sc_rseq_prepare_unload(void)

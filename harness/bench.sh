@@ -14,7 +14,16 @@
 #                         from the kernel against SCOUNTERS_NODE=fixed, and
 #                         against the inlined increment (--paired); and the
 #                         adaptive counters' inlined increment against CAS's
-#                         in one process (--versus CAS)
+#                         in one process (--versus CAS); and the per-CPU add
+#                         (PerCPU's increment, and the add through the
+#                         thread's cursor) against the floor, a relaxed load
+#                         and store of the thread's own word (--floor)
+#       HANDLE_BENCH_ALIGNED="PROG..."  handle_bench built with other loop
+#                         alignments (make bench: -falign-loops=1, 32, 64):
+#                         round 0 also pairs handle and inline with each, and
+#                         the report gives each variant's ratio per build
+#       MCA=SCRIPT        harness/mca.sh: llvm-mca's model of the loops (make
+#                         bench sets it; skipped without clang and llvm-mca)
 #   bench.sh --compare CURRENT BASELINE    compare two saved metric files only
 #   bench.sh --metrics T1.CSV T2.CSV       the metric file of scbench CSVs (1 and
 #                                          2 threads, every run of every variant)
@@ -251,6 +260,18 @@ while [ "$i" -lt "$runs" ]; do
 			"$HANDLE_BENCH" --paired "$v" "$dur" |
 				awk -v r="$i" '{ print r, "handle_vs_inline_1t/" $1, $2, $3, $4 }' >>"$tmp/paired"
 		done
+		# the per-CPU add against the floor (a thread's own word), alternating in one process
+		"$HANDLE_BENCH" --floor "$dur" 2>/dev/null |
+			awk -v r="$i" '{ print r, "percpu_vs_floor_1t/" $1, $2, $3, $4 }' >>"$tmp/paired"
+		# the handle against the inlined increment under other loop alignments (round 0)
+		if [ "$i" -eq 0 ]; then
+			for prog in ${HANDLE_BENCH_ALIGNED:-}; do
+				for v in $handle_variants; do
+					"$prog" --paired "$v" "$dur" |
+						awk -v b="${prog##*/}" '{ print b, $1, $4 }' >>"$tmp/aligned"
+				done
+			done
+		fi
 		# the adaptive counters' inlined increment against CAS's, alternating in one process
 		for v in $(echo "$adapt" | tr , ' '); do
 			"$HANDLE_BENCH" --versus CAS "$v" "$dur" |
@@ -314,6 +335,12 @@ awk -F, '
 			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^handle_vs_inline_1t/) line(m, "x", "target <= 1.3x:", v[m] <= 1.3)
 		}
 		nh = 0
+		for (i = 1; i <= no; i++) if (ord[i] ~ /^percpu_vs_floor_1t/) nh++
+		if (nh) {
+			print "\nper-CPU add, 1 thread, relative to a relaxed load and store of the thread\047s own word (paired chunks, one process):"
+			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^percpu_vs_floor_1t/) line(m, "x", "target <= 2.0x:", v[m] <= 2.0)
+		}
+		nh = 0
 		for (i = 1; i <= no; i++) if (ord[i] ~ /^node_refresh_ns/) nh++
 		if (nh) {
 			printf "\nhandle API, ns per sc_counter_inc added by node ids from the kernel (%s), against SCOUNTERS_NODE=fixed:\n", src
@@ -324,6 +351,30 @@ awk -F, '
 			}
 		}
 	}' src="$src" path="$path" "$tmp/metrics"
+
+# The handle's ratio under each loop alignment (round 0: one paired run per build).
+if [ -s "$tmp/aligned" ]; then
+	echo
+	echo "handle API / inline, 1 thread, by the loop alignment of the program (round 0; handle_bench is plain -O2):"
+	awk -v base="$tmp/paired" '
+		BEGIN { while ((getline l < base) > 0) { split(l, h, " "); if (h[1] == 0 && h[2] ~ /^handle_vs_inline_1t\//) { sub(/.*\//, "", h[2]); r["plain -O2", h[2]] = h[5]; if (!(h[2] in seen)) { seen[h[2]] = 1; vs[++nv] = h[2] } } }; b[++nb] = "plain -O2" }
+		{ if (!(($1) in bs)) { bs[$1] = 1; b[++nb] = $1 } r[$1, $2] = $3 }
+		END {
+			printf "  %-12s", ""; for (j = 1; j <= nb; j++) printf " %18s", b[j]; printf "  %s\n", "spread (max/min)"
+			for (i = 1; i <= nv; i++) {
+				lo = hi = ""; printf "  %-12s", vs[i]
+				for (j = 1; j <= nb; j++) { x = r[b[j], vs[i]]; printf " %18s", x == "" ? "-" : sprintf("%.3fx", x)
+					if (x != "") { if (lo == "" || x < lo) lo = x; if (hi == "" || x > hi) hi = x } }
+				printf "  %.2f (target <= 1.3x in every build: %s)\n", hi / lo, hi <= 1.3 ? "met" : "MISSED"
+			}
+		}' "$tmp/aligned"
+fi
+# llvm-mca's model of the loops, per core.
+if [ -n "${MCA:-}" ]; then
+	echo
+	echo "llvm-mca, per increment (harness/mca.sh: loops of harness/mca_loops.c, clang -O2):"
+	sh "$MCA" || echo "bench: mca.sh could not run (clang and llvm-mca are needed)"
+fi
 
 if [ -n "${BENCH_SAVE:-}" ]; then
 	cp "$tmp/metrics" "$BENCH_SAVE"

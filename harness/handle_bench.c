@@ -9,6 +9,7 @@
  *   handle_bench VARIANT SECONDS          prints: VARIANT NODE_SOURCE NS_PER_INC
  *   handle_bench --paired VARIANT SECONDS prints: VARIANT INLINE_NS HANDLE_NS RATIO
  *   handle_bench --versus REF VARIANT SECONDS  prints: VARIANT REF NS NS_REF RATIO
+ *   handle_bench --floor SECONDS          prints two lines: NAME NS NS_FLOOR RATIO
  *
  * --paired: the inlined sc_P_inc (the family header's static inline
  * function, on a counter made with the handle's configuration: the same
@@ -56,6 +57,33 @@ typedef void (*loop_fn)(void *c, const void *cfg, sc_thread *t);
 #define SC_LOOP_ENTRY_(P, ...) loop_##P,
 static const loop_fn loops[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_LOOP_ENTRY_)};
 #undef SC_LOOP_ENTRY_
+
+/*
+ * The floor of a per-CPU add: a relaxed load and store of a word only
+ * this thread writes (obj), CHUNK times.
+ */
+static NOINLINE void floor_loop(void *obj, const void *cfg, sc_thread *t)
+{
+	SC_ATOMIC(uint64_t) *w = obj;
+	(void)cfg;
+	(void)t;
+	for (int i = 0; i < CHUNK; i++)
+		/* relaxed: the thread's own word; nothing is ordered by it. */
+		atomic_store_explicit(w, atomic_load_explicit(w, memory_order_relaxed) + 1,
+		                      memory_order_relaxed);
+}
+
+/* CHUNK adds to a PerCPU counter's array through the thread's cursor (sc_rseq.h). */
+static NOINLINE void cursor_loop(void *obj, const void *cfg, sc_thread *t)
+{
+	const sc_percpu_cfg *pc = cfg;
+	unsigned char *slot0 = (unsigned char *)(void *)((sc_percpu_t *)obj)->slots;
+	sc_percpu_cursor cur = sc_percpu_cursor_get(pc->index);
+	uint32_t slots = pc->cpus;
+	(void)t;
+	for (int i = 0; i < CHUNK; i++)
+		sc_percpu_cursor_add(cur, slot0, SC_LINE_SIZE, slots, 1);
+}
 
 static NOINLINE void handle_loop(sc_counter *c)
 {
@@ -187,16 +215,50 @@ static int versus(const char *ref_name, const char *name, double secs)
 	return 0;
 }
 
+/*
+ * --floor SECONDS: PerCPU's inlined increment (sc_percpu_inc: the array's
+ * index loaded at each add) and the cursor's add, each alternating with the
+ * floor loop as --paired does; prints "PerCPU NS NS_FLOOR RATIO" and
+ * "PerCPU-cursor NS NS_FLOOR RATIO", and the path on stderr.
+ */
+static int floor_pairs(double secs)
+{
+	sc_err err;
+	const sc_variant *v = sc_variant_find("PerCPU");
+	sc_table t;
+	static sc_padded_u64 own;
+	if (!v || inline_table(&t, v, &err)) {
+		fprintf(stderr, "handle_bench: %s\n", v ? err.msg : "no PerCPU");
+		return 1;
+	}
+	sc_atomic_init(&own.v, 0);
+	side fl = {floor_loop, &own.v, NULL, NULL};
+	side sides[2] = {{loops[v - sc_variants], sc_table_at(&t, 0), t.cfg, NULL},
+	                 {cursor_loop, sc_table_at(&t, 0), t.cfg, NULL}};
+	const char *names[2] = {"PerCPU", "PerCPU-cursor"};
+	for (int k = 0; k < 2; k++) {
+		double m[3];
+		alternate(&sides[k], &fl, secs, m);
+		printf("%s %.4f %.4f %.4f\n", names[k], m[0], m[1], m[2]);
+	}
+	fprintf(stderr, "handle_bench: per-CPU path %s\n",
+	        sc_percpu_index_name(((const sc_percpu_cfg *)t.cfg)->index));
+	sc_table_destroy(&t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sc_err err;
 	if (argc == 4 && strcmp(argv[1], "--paired") == 0 && atof(argv[3]) > 0)
 		return paired(argv[2], atof(argv[3]));
+	if (argc == 3 && strcmp(argv[1], "--floor") == 0 && atof(argv[2]) > 0)
+		return floor_pairs(atof(argv[2]));
 	if (argc == 5 && strcmp(argv[1], "--versus") == 0 && atof(argv[4]) > 0)
 		return versus(argv[2], argv[3], atof(argv[4]));
 	if (argc != 3 || atof(argv[2]) <= 0) {
 		fprintf(stderr, "usage: handle_bench [--paired] VARIANT SECONDS | --versus REF VARIANT "
-		                "SECONDS\n");
+		                "SECONDS | --floor SECONDS\n");
 		return 2;
 	}
 	sc_counter *c = sc_counter_new(argv[1], "", &err);

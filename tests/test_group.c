@@ -98,14 +98,14 @@ static void test_single_thread(void)
 	sc_pcgroup_add(&g, 5, 1000);
 	sc_pcgroup_add(&g, NCOUNTERS, 7);     /* out of range: nothing */
 	sc_pcgroup_inc(&g, UINT32_MAX);
-	sc_pcgroup_get_all(&g, out);
+	tap_ok(sc_pcgroup_get_all(&g, out, NCOUNTERS) == 0, "get_all_of_a_full_array");
 	for (uint32_t i = 0; i < NCOUNTERS; i++) {
 		uint64_t want = i + (i == 5 ? 1000 : 0);
 		right = right && out[i] == want && sc_pcgroup_get(&g, i) == want;
 	}
 	tap_ok(right, "group_counts_each_index_apart");
 	tap_ok(sc_pcgroup_get(&g, NCOUNTERS) == 0, "group_get_out_of_range_is_0");
-	sc_pcgroup_read_and_reset(&g, out);
+	sc_pcgroup_read_and_reset(&g, out, NCOUNTERS, NULL);
 	tap_ok(out[5] == 1005 && out[36] == 36, "group_read_and_reset_returns_the_readings");
 	sc_pcgroup_inc(&g, 5);
 	tap_ok(sc_pcgroup_get(&g, 5) == 1 && sc_pcgroup_get(&g, 36) == 0,
@@ -115,7 +115,7 @@ static void test_single_thread(void)
 	atomic_store((SC_ATOMIC(uint64_t) *)(void *)(g.rows + 2 * 8), UINT64_MAX - 1);
 	sc_pcgroup_add(&g, 2, 3);
 	tap_ok(sc_pcgroup_get(&g, 2) == 1, "group_counter_wraps_modulo_2_64");
-	sc_pcgroup_read_and_reset(&g, out);
+	sc_pcgroup_read_and_reset(&g, out, NCOUNTERS, NULL);
 	sc_pcgroup_add(&g, 2, 4);
 	tap_ok(out[2] == 1 && sc_pcgroup_get(&g, 2) == 4, "group_read_and_reset_across_the_wrap");
 	char d[128];
@@ -139,11 +139,11 @@ static void test_handle(void)
 	tap_ok(sc_group_inc(g, 3) == -1 && errno == EINVAL, "handle_group_inc_out_of_range_einval");
 	tap_ok(sc_group_add(g, 0, 40) == 0 && sc_group_inc(g, 0) == 0 && sc_group_inc(g, 2) == 0,
 	       "handle_group_inc_and_add");
-	sc_group_get_all(g, out);
+	sc_group_get_all(g, out, 3);
 	tap_ok(sc_group_size(g) == 3 && out[0] == 41 && out[1] == 0 && out[2] == 1 &&
 	               sc_group_get(g, 0) == 41 && sc_group_get(g, 3) == 0,
 	       "handle_group_readings");
-	sc_group_read_and_reset(g, out);
+	sc_group_read_and_reset(g, out, 3);
 	tap_ok(out[0] == 41 && sc_group_get(g, 0) == 0, "handle_group_read_and_reset");
 	char d[128];
 	tap_ok(sc_group_bytes(g) >= 3 * (size_t)SC_LINE_SIZE && sc_group_describe(g, d, sizeof d) > 0,
@@ -247,9 +247,10 @@ static void accumulate(storm *s, const uint64_t *out)
 static void *storm_resetter(void *arg)
 {
 	storm *s = arg;
-	uint64_t out[NCOUNTERS];
-	while (atomic_load(&s->writers_done) < WRITERS) {
-		sc_pcgroup_read_and_reset(s->g, out);
+	uint64_t out[NCOUNTERS], scratch[NCOUNTERS];
+	/* alternately with the caller's scratch (row by row) and without (counter by counter) */
+	for (unsigned k = 0; atomic_load(&s->writers_done) < WRITERS; k++) {
+		sc_pcgroup_read_and_reset(s->g, out, NCOUNTERS, k % 2 ? scratch : NULL);
 		accumulate(s, out);
 	}
 	return NULL;
@@ -323,14 +324,14 @@ static void test_group_storm(unsigned resetters)
 	storm_run(s, want);
 	bool exact = true;
 	if (resetters) {
-		sc_pcgroup_read_and_reset(&g, out);
+		sc_pcgroup_read_and_reset(&g, out, NCOUNTERS, NULL);
 		accumulate(s, out);
 		for (uint32_t i = 0; i < NCOUNTERS; i++)
 			exact = exact && atomic_load(&s->read_total[i]) == want[i];
 		tap_ok(exact, "group_exact_in_readings_with_%u_resetters_under_a_storm (%llu signals)",
 		       resetters, (unsigned long long)want[SIG_COUNTER]);
 	} else {
-		sc_pcgroup_get_all(&g, out);
+		sc_pcgroup_get_all(&g, out, NCOUNTERS);
 		for (uint32_t i = 0; i < NCOUNTERS; i++)
 			exact = exact && out[i] == want[i];
 		tap_ok(exact, "group_exact_under_a_storm (%u writers, %llu signals)", WRITERS,

@@ -148,8 +148,9 @@ typedef struct sc_counter_head_ {
 	sc_sharded_t sharded;
 	/* SC_HEAD_PERCPU_: the counter's per-CPU array, NULL for every other mode */
 	unsigned char *percpu_slot0;
-	size_t percpu_stride;        /* (sc_percpu_add_at's slot0, stride, slots), */
-	uint32_t percpu_slots;       /* read-only after init */
+	size_t percpu_stride;        /* (sc_percpu_add_ix's slot0, stride, slots, */
+	uint32_t percpu_slots;       /* index), read-only after init */
+	uint64_t percpu_index;
 } sc_counter_head_;
 
 typedef struct sc_counter_tls_t_ {
@@ -188,7 +189,7 @@ extern __thread sc_counter_tls_t_ sc_counter_tls_ __attribute__((tls_model("init
  * own once made (ready) in the first, the library's otherwise. One test on
  * the common path: ready is 0 or 1, and mode is 0 only for SC_HEAD_CALL_.
  */
-static inline sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mode,
+SC_ALWAYS_INLINE sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mode,
                                          const sc_counter *c)
 {
 	if (__builtin_expect(((self->ready ^ 1u) | mode) == 0, 1))
@@ -212,7 +213,7 @@ static inline sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mode,
  * a loop of handle increments makes the loads of the inlined sc_sharded_inc
  * (make bench reports handle over inline per variant).
  */
-static inline void sc_counter_inc(sc_counter *c)
+SC_ALWAYS_INLINE void sc_counter_inc(sc_counter *c)
 {
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
 	sc_thread *me = &sc_counter_tls_.ctx;
@@ -227,17 +228,17 @@ static inline void sc_counter_inc(sc_counter *c)
 		return;
 	}
 	if (h->percpu_slot0) {
-		sc_percpu_add_at(h->percpu_slot0, h->percpu_stride, h->percpu_slots, 1);
+		sc_percpu_add_ix(h->percpu_slot0, h->percpu_stride, h->percpu_slots, h->percpu_index, 1);
 		return;
 	}
 	h->inc(h->obj, h->cfg, sc_counter_ctx_(&sc_counter_tls_, h->mode, c));
 }
 
-static inline void sc_counter_add(sc_counter *c, uint64_t n)
+SC_ALWAYS_INLINE void sc_counter_add(sc_counter *c, uint64_t n)
 {
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
 	if (h->percpu_slot0) {
-		sc_percpu_add_at(h->percpu_slot0, h->percpu_stride, h->percpu_slots, n);
+		sc_percpu_add_ix(h->percpu_slot0, h->percpu_stride, h->percpu_slots, h->percpu_index, n);
 		return;
 	}
 	/* Sharded's add goes through the call with the thread's own context */

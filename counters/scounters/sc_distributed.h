@@ -461,6 +461,7 @@ typedef struct sc_percpu {
 
 typedef struct sc_percpu_cfg {
 	uint32_t cpus;
+	uint64_t index; /* how the array is indexed: sc_percpu_index(SC_PERCPU_PRIVATE) */
 } sc_percpu_cfg;
 
 SC_DIST_OPS_(percpu)
@@ -470,7 +471,7 @@ static inline void sc_percpu_add(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_th
                                  uint64_t n)
 {
 	(void)t;
-	sc_percpu_add_at((unsigned char *)(void *)c->slots, sizeof *c->slots, cfg->cpus, n);
+	sc_percpu_add_ix((unsigned char *)(void *)c->slots, sizeof *c->slots, cfg->cpus, cfg->index, n);
 }
 
 static inline void sc_percpu_inc(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t)

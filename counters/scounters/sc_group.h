@@ -22,8 +22,9 @@
  * Reading. get and get_all sum each counter's words with relaxed loads
  * (as Linux's percpu_counter_sum) and subtract the origin: a reading
  * contains every increment that happened before it began and may contain
- * some that run concurrently; successive readings by one thread never
- * decrease. read_and_reset returns each counter's reading and moves its
+ * some that run concurrently; between two resets, successive readings by
+ * one thread never decrease (a read_and_reset or reset starts the counter
+ * again from 0). read_and_reset returns each counter's reading and moves its
  * origin to the raw value read, with a compare-and-swap, so that every
  * increment lands in exactly one reading, under any load and with any
  * number of concurrent read_and_reset calls (no lock: safe across fork).
@@ -64,16 +65,33 @@ typedef struct sc_pcgroup {
 	size_t row;          /* bytes per row: 8 * n rounded up to SC_LINE_SIZE */
 	uint32_t slots;      /* CPU rows */
 	uint32_t n;          /* counters */
+	uint64_t index;      /* how the rows are indexed (sc_percpu_index) */
+	uint32_t how;        /* SC_PERCPU_PRIVATE or SC_PERCPU_SHARED, as made */
 } sc_pcgroup;
 
 /*
- * Make a group of n counters, all 0, with env->cpus CPU rows (0: the OS's
- * configured CPU count; env's other fields are not used). 0, or -1 with
- * err set (n outside 1 .. SC_GROUP_MAX_COUNTERS, cpus above
- * SC_GROUP_MAX_SLOTS, out of memory) and nothing allocated. Not
- * thread-safe with any other use of *g.
+ * Make a group of n counters, all 0, with env->cpus CPU rows (env NULL or
+ * env->cpus 0: a row per CPU this process may run on, its affinity mask at
+ * init: their count where the rows are indexed by mm_cid, the highest
+ * CPU's number + 1 where by cpu_id; env's other fields are not used). 0,
+ * or -1 with err set (n outside 1 .. SC_GROUP_MAX_COUNTERS, cpus above
+ * SC_GROUP_MAX_SLOTS, out of memory) and nothing allocated. A CPU beyond
+ * the rows (the affinity widened later) counts in the overflow row,
+ * exactly. Not thread-safe with any other use of *g.
  */
 int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err);
+
+/*
+ * As sc_pcgroup_init, for the group's use: how is SC_PERCPU_PRIVATE (the
+ * group sc_pcgroup_init makes: rows on the heap, indexed for this process
+ * alone, by mm_cid where the kernel has it) or SC_PERCPU_SHARED (rows in
+ * an anonymous MAP_SHARED mapping, indexed by cpu_id: processes forked
+ * after init count into the same rows, exactly, and any of them reads
+ * them; every process must take the same per-CPU path, sc_percpu_path).
+ * SCOUNTERS_PERCPU=cpu_id or lock overrides either (sc_rseq.h). Also fails
+ * (-1, err set) on any other how, or when the mapping fails.
+ */
+int sc_pcgroup_init_as(sc_pcgroup *g, uint32_t n, const sc_env *env, unsigned how, sc_err *err);
 
 /* Free the rows; g must not be used again until init. Only while nothing else uses g. */
 void sc_pcgroup_destroy(sc_pcgroup *g);
@@ -86,7 +104,7 @@ void sc_pcgroup_destroy(sc_pcgroup *g);
 static inline void sc_pcgroup_add(sc_pcgroup *g, uint32_t i, uint64_t v)
 {
 	if (__builtin_expect(i < g->n, 1))
-		sc_percpu_add_at(g->rows + (size_t)i * 8, g->row, g->slots, v);
+		sc_percpu_add_ix(g->rows + (size_t)i * 8, g->row, g->slots, g->index, v);
 }
 
 static inline void sc_pcgroup_inc(sc_pcgroup *g, uint32_t i)
@@ -100,16 +118,24 @@ static inline void sc_pcgroup_inc(sc_pcgroup *g, uint32_t i)
  */
 uint64_t sc_pcgroup_get(const sc_pcgroup *g, uint32_t i);
 
-/* Every counter's reading, into out[0 .. n-1]. Thread-safe as add; never fails. */
-void sc_pcgroup_get_all(const sc_pcgroup *g, uint64_t *out);
+/*
+ * Every counter's reading, into out[0 .. n-1] (len: out's length in
+ * counters). 0, or -1 with errno ERANGE and nothing written when len < n.
+ * Thread-safe as add.
+ */
+int sc_pcgroup_get_all(const sc_pcgroup *g, uint64_t *out, size_t len);
 
 /*
- * Every counter's reading into out[0 .. n-1], each counter restarting from
- * 0 at its reading: each increment is in exactly one reading of one
- * read_and_reset (see "Reading"). Thread-safe as add, and with other
- * read_and_reset calls; never fails.
+ * Every counter's reading into out[0 .. n-1] (len: out's length), each
+ * counter restarting from 0 at its reading: each increment is in exactly
+ * one reading of one read_and_reset (see "Reading"). Allocates nothing:
+ * scratch, when not NULL, is n words of the caller's for the origins (the
+ * rows are then read row by row, in memory order); NULL reads counter by
+ * counter (a column at a time: slower for large groups). 0, or -1 with
+ * errno ERANGE and nothing read or reset when len < n. Thread-safe as
+ * add, and with other read_and_reset calls (each with its own scratch).
  */
-void sc_pcgroup_read_and_reset(sc_pcgroup *g, uint64_t *out);
+int sc_pcgroup_read_and_reset(sc_pcgroup *g, uint64_t *out, size_t len, uint64_t *scratch);
 
 /* Every counter back to 0, origins too. Only while nothing else uses g. */
 void sc_pcgroup_reset(sc_pcgroup *g);
@@ -128,12 +154,24 @@ int sc_pcgroup_describe(const sc_pcgroup *g, char *buf, size_t size);
 /* An opaque group (the sc_pcgroup above behind a pointer). */
 typedef struct sc_group sc_group;
 
+/* Not for programs: sets errno to EINVAL and returns -1 (the inlined add's error). */
+int sc_group_einval_(void);
+
 /*
- * A group of n counters, all 0, with a row per configured CPU. NULL with
- * err set (when err is not NULL) on n outside 1 .. SC_GROUP_MAX_COUNTERS
- * or out of memory. Thread-safe.
+ * A group of n counters, all 0, with a row per CPU the process may run on
+ * (as sc_pcgroup_init with env NULL). NULL with err set (when err is not
+ * NULL) on n outside 1 .. SC_GROUP_MAX_COUNTERS or out of memory.
+ * Thread-safe.
  */
 sc_group *sc_group_new(uint32_t n, sc_err *err);
+
+/*
+ * As sc_group_new, with env->cpus rows (env NULL or cpus 0: as
+ * sc_group_new) and made for how (sc_pcgroup_init_as: SC_PERCPU_PRIVATE,
+ * or SC_PERCPU_SHARED for processes forked after it). NULL with err set
+ * on the errors of sc_pcgroup_init_as. Thread-safe.
+ */
+sc_group *sc_group_new_as(uint32_t n, const sc_env *env, unsigned how, sc_err *err);
 
 /* Free g (NULL: nothing). Only once nothing else uses g. */
 void sc_group_free(sc_group *g);
@@ -144,19 +182,47 @@ uint32_t sc_group_size(const sc_group *g);
 /*
  * Add 1 (inc) or v (add) to counter i: 0, or -1 with errno EINVAL when
  * i >= sc_group_size(g) (nothing counted). Thread-safe with every
- * function but sc_group_free; async-signal-safe.
+ * function but sc_group_free; async-signal-safe. Inlined (the handle's
+ * first member is its sc_pcgroup, read-only after sc_group_new: the
+ * layout is part of the ABI) unless SC_GROUP_NO_INLINE is defined before
+ * the header; the library exports both either way.
  */
+#if !defined(SC_GROUP_NO_INLINE)
+static inline int sc_group_add(sc_group *g, uint32_t i, uint64_t v)
+{
+	sc_pcgroup *pg = (sc_pcgroup *)(void *)g;
+	if (__builtin_expect(i >= pg->n, 0))
+		return sc_group_einval_();
+	sc_percpu_add_ix(pg->rows + (size_t)i * 8, pg->row, pg->slots, pg->index, v);
+	return 0;
+}
+
+static inline int sc_group_inc(sc_group *g, uint32_t i)
+{
+	return sc_group_add(g, i, 1);
+}
+#else
 int sc_group_inc(sc_group *g, uint32_t i);
 int sc_group_add(sc_group *g, uint32_t i, uint64_t v);
+#endif
 
 /* Counter i's reading (sc_pcgroup_get); 0 for i >= size. Thread-safe. */
 uint64_t sc_group_get(const sc_group *g, uint32_t i);
 
-/* Every reading into out[0 .. size-1] (sc_pcgroup_get_all). Thread-safe. */
-void sc_group_get_all(const sc_group *g, uint64_t *out);
+/*
+ * Every reading into out[0 .. size-1] (sc_pcgroup_get_all; len: out's
+ * length). 0, or -1 with errno ERANGE when len < size. Thread-safe.
+ */
+int sc_group_get_all(const sc_group *g, uint64_t *out, size_t len);
 
-/* Every reading, each counter restarting at it (sc_pcgroup_read_and_reset). Thread-safe. */
-void sc_group_read_and_reset(sc_group *g, uint64_t *out);
+/*
+ * Every reading, each counter restarting at it (sc_pcgroup_read_and_reset;
+ * len: out's length). Allocates nothing: the origins go to a buffer the
+ * group made with it when no other read_and_reset holds it, else the
+ * counters are read one by one. 0, or -1 with errno ERANGE and nothing
+ * reset when len < size. Thread-safe.
+ */
+int sc_group_read_and_reset(sc_group *g, uint64_t *out, size_t len);
 
 /* Bytes the group allocated, its handle included. Thread-safe; never fails. */
 size_t sc_group_bytes(const sc_group *g);
@@ -191,6 +257,7 @@ typedef struct sc_percpu_group_cfg {
 	uint32_t cpus;              /* CPU rows */
 	size_t row;                 /* the group's row bytes, set by reserve */
 	sc_percpu_group_pool *pool; /* the group, set by reserve; NULL before */
+	uint64_t index;             /* the group's index, set by reserve */
 } sc_percpu_group_cfg;
 
 SC_OP_DECLARE_OUT_OF_LINE(percpu_group)
@@ -212,7 +279,7 @@ static inline void sc_percpu_group_add(sc_percpu_group_t *c, const sc_percpu_gro
                                        sc_thread *t, uint64_t n)
 {
 	(void)t;
-	sc_percpu_add_at(c->col, cfg->row, cfg->cpus, n);
+	sc_percpu_add_ix(c->col, cfg->row, cfg->cpus, cfg->index, n);
 }
 
 static inline void sc_percpu_group_inc(sc_percpu_group_t *c, const sc_percpu_group_cfg *cfg,

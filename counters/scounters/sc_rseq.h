@@ -9,9 +9,13 @@
  * overflow word. A reader sums all slots + 1 words (relaxed loads) modulo
  * 2^64; every word only grows (modulo 2^64) between resets.
  *
- * The three paths. The process takes one, chosen once, before its first
- * per-CPU add (sc_percpu_path names it), and never changes it: two paths
- * writing one word at once would lose updates.
+ * The three paths. The process takes the restartable sequence or the
+ * locked path, chosen once, before its first per-CPU add (sc_percpu_path
+ * names it), and never changes it; each array is indexed by mm_cid or by
+ * cpu_id, chosen when the array is made (sc_percpu_index: mm_cid for an
+ * array private to the process, cpu_id for one in shared memory) and kept
+ * with it. Two paths or two ids writing one word at once would lose
+ * updates.
  *
  *  - "rseq-mm_cid", "rseq-cpu_id" (x86-64 and little-endian aarch64 with
  *    glibc >= 2.35, which registers a restartable-sequence area for every
@@ -26,7 +30,8 @@
  *    and no increment is lost or doubled. The id is the area's mm_cid (a
  *    concurrency id dense in 0 .. min(threads, allowed CPUs) - 1, Linux
  *    >= 6.3: few threads use few words, whatever CPUs they run on) where the
- *    kernel provides it, else cpu_id. A thread whose area is not registered,
+ *    kernel provides it and the array is private, else cpu_id (see
+ *    sc_percpu_index). A thread whose area is not registered,
  *    or whose id is >= slots (a smaller slot count than CPUs, or a CPU
  *    brought online later), adds to the overflow word with an atomic
  *    fetch-and-add instead: also exact.
@@ -37,8 +42,16 @@
  *
  * The environment variable SCOUNTERS_PERCPU, read once when the path is
  * chosen, overrides the choice for tests and comparisons: "lock" forces the
- * locked path; "cpu_id" indexes the restartable sequence by cpu_id even
- * where mm_cid exists; anything else (or unset) takes the best available.
+ * locked path; "cpu_id" indexes every array by cpu_id even where mm_cid
+ * exists; anything else (or unset) takes the best available.
+ *
+ * The cost. On the restartable sequence an add by an array's index loads
+ * the index, tests its kind, then runs: the descriptor's store, the id's
+ * load and one unsigned compare with slots (cpu_id; mm_cid adds the test
+ * of cpu_id's sign), the id times the stride (a shift when the compiler
+ * sees a stride of one line, else a multiply) and the add. A loop that
+ * takes the thread's cursor first (sc_percpu_cursor_get) leaves only the
+ * kind's test, on a register, and the sequence.
  *
  * A program compiled with SC_NO_RSEQ defined, or by a compiler without
  * asm goto and __builtin_thread_pointer, calls the library for every add
@@ -76,11 +89,13 @@ SC_API_BEGIN
  * 24: mm_cid) and bits 0-31 the area's offset from the thread pointer
  * (glibc's __rseq_offset, as a 32-bit two's complement). Bit 62 alone:
  * the locked path. Written once, by whichever thread chooses first (every
- * thread chooses the same), with a compare-and-swap.
+ * thread chooses the same), with a compare-and-swap. An array's index
+ * (sc_percpu_index) is a word of the same form.
  */
 extern SC_ATOMIC(uint64_t) sc_rseq_where_;
 #define SC_RSEQ_ON_ (UINT64_C(1) << 63)
 #define SC_RSEQ_LOCK_ (UINT64_C(1) << 62)
+#define SC_RSEQ_CPU_ID_ (UINT64_C(4) << 32) /* the id field of a word indexed by cpu_id */
 
 /*
  * The add when the inlined restartable sequence is not taken: chooses the
@@ -97,6 +112,34 @@ void sc_percpu_add_slow(unsigned char *slot0, size_t stride, uint32_t slots, uin
 const char *sc_percpu_path(void);
 
 /*
+ * How an array is indexed, fixed when the array is made (sc_percpu_index's
+ * argument): SC_PERCPU_PRIVATE for an array that only this process writes
+ * (mm_cid where the kernel provides it, else cpu_id), SC_PERCPU_SHARED for
+ * an array in memory that other processes write too (MAP_SHARED): cpu_id,
+ * the one id that no two processes hold at once. SCOUNTERS_PERCPU=cpu_id
+ * makes every array cpu_id; =lock makes every array take the locked path.
+ */
+#define SC_PERCPU_PRIVATE 0u
+#define SC_PERCPU_SHARED 1u
+
+/*
+ * The index of a new array made for `how` (SC_PERCPU_PRIVATE or
+ * SC_PERCPU_SHARED; any other value is taken as SC_PERCPU_SHARED): the
+ * opaque word that sc_percpu_add_ix and sc_percpu_cursor take. Chooses the
+ * process's path if no add has yet. Every add to one array must pass the
+ * same index (two ids on one word would lose updates); processes that share
+ * an array must all take the restartable sequence or all the locked path.
+ * Thread-safe; never fails.
+ */
+uint64_t sc_percpu_index(unsigned how);
+
+/*
+ * The name of an index: "rseq-mm_cid", "rseq-cpu_id" or "lock". Static
+ * storage. Thread-safe; never fails.
+ */
+const char *sc_percpu_index_name(uint64_t index);
+
+/*
  * The start (label 0) and the descriptor (label 3, in section __rseq_cs:
  * version 0, flags 0, start_ip 1, post_commit_offset 2 - 1, abort_ip 4) of
  * the sequence below, the same on every architecture.
@@ -110,12 +153,167 @@ const char *sc_percpu_path(void);
 	".quad 1f, 2f - 1f, 4f\n\t"                                                        \
 	".popsection\n\t"
 
+#if SC_RSEQ_INLINE
+/* log2 of SC_LINE_SIZE (a power of two): a stride of one line is a shift */
+#define SC_RSEQ_LINE_SHIFT_ __builtin_ctz(SC_LINE_SIZE)
+
+/*
+ * The restartable sequence (linux/rseq.h): label 3 is the descriptor
+ * (version 0, flags 0, start 1, length to the commit's end 2, abort 4),
+ * 32-byte aligned as the ABI asks. The abort handler is preceded by
+ * glibc's signature, RSEQ_SIG (x86-64: inside a ud1 instruction, as
+ * Linux's selftests place it; aarch64: the brk #0x45e0 instruction
+ * itself), and jumps back to 0, which re-arms the descriptor (the kernel
+ * clears rseq_cs when it aborts). Between 1 and 2, the id's check (CHECK),
+ * the id times the stride (SCALE), and the id's word gets v: one plain add
+ * to memory (x86-64), or a load, an add and the store that commits
+ * (aarch64). The word is read concurrently by sums with atomic loads: an
+ * aligned 8-byte store is single-copy atomic on both, so they see the old
+ * or the new value. No barrier: the kernel reads rseq_cs on the thread's
+ * own CPU. "memory": the add writes the array and the area.
+ *
+ * The checks. cpu_id: one unsigned compare with slots, which also sends
+ * the negative ids of an area that is not registered (glibc's
+ * "uninitialised" -1 and "registration failed" -2) to the overflow word.
+ * mm_cid: an unregistered area reads mm_cid 0, so cpu_id's sign is tested
+ * first, then mm_cid against slots.
+ */
+#if defined(__x86_64__)
+#define SC_RSEQ_CHECK_CPU_ID_ "movl 4(%[area]), %%eax\n\t"
+#define SC_RSEQ_CHECK_MM_CID_                                                              \
+	"movl 4(%[area]), %%eax\n\t"                                                       \
+	"testl %%eax, %%eax\n\t"                                                           \
+	"js %l[overflow]\n\t"                                                              \
+	"movl 24(%[area]), %%eax\n\t"
+#define SC_RSEQ_SHIFT_ "shlq %[scale], %%rax\n\t"
+#define SC_RSEQ_MUL_ "imulq %[scale], %%rax\n\t"
+#define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
+	SC_RSEQ_DESCRIPTOR_                                                                \
+	"leaq 3b(%%rip), %%rax\n\t"                                                        \
+	"movq %%rax, 8(%[area])\n\t"                                                       \
+	"1:\n\t" CHECK "cmpl %[slots], %%eax\n\t"                                          \
+	"jae %l[overflow]\n\t" SCALE "addq %[v], (%[slot0], %%rax)\n\t"                    \
+	"2:\n\t"                                                                           \
+	".pushsection __rseq_failure, \"ax\"\n\t"                                          \
+	".byte 0x0f, 0xb9, 0x3d\n\t"                                                       \
+	".long 0x53053053\n\t"                                                             \
+	"4:\n\t"                                                                           \
+	"jmp 0b\n\t"                                                                       \
+	".popsection\n\t"
+#define SC_RSEQ_V_ "er"
+#define SC_RSEQ_CLOBBER_ "rax"
+#else
+#define SC_RSEQ_CHECK_CPU_ID_ "ldr w9, [%[area], #4]\n\t"
+#define SC_RSEQ_CHECK_MM_CID_                                                              \
+	"ldr w9, [%[area], #4]\n\t"                                                        \
+	"tbnz w9, #31, %l[overflow]\n\t"                                                   \
+	"ldr w9, [%[area], #24]\n\t"
+#define SC_RSEQ_SHIFT_ "add x9, %[slot0], x9, lsl %[scale]\n\t"
+#define SC_RSEQ_MUL_ "madd x9, x9, %[scale], %[slot0]\n\t"
+#define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
+	SC_RSEQ_DESCRIPTOR_                                                                \
+	"adrp x9, 3b\n\t"                                                                  \
+	"add x9, x9, :lo12:3b\n\t"                                                         \
+	"str x9, [%[area], #8]\n\t"                                                        \
+	"1:\n\t" CHECK "cmp w9, %w[slots]\n\t"                                             \
+	"b.hs %l[overflow]\n\t" SCALE "ldr x10, [x9]\n\t"                                  \
+	"add x10, x10, %[v]\n\t"                                                           \
+	"str x10, [x9]\n\t"                                                                \
+	"2:\n\t"                                                                           \
+	".pushsection __rseq_failure, \"ax\"\n\t"                                          \
+	".inst 0xd428bc00\n\t"                                                             \
+	"4:\n\t"                                                                           \
+	"b 0b\n\t"                                                                         \
+	".popsection\n\t"
+#define SC_RSEQ_V_ "r"
+#define SC_RSEQ_CLOBBER_ "x9", "x10"
+#endif
+
+/*
+ * sc_rseq_add_<id>_<scale>_: the sequence on a registered-or-not area, the
+ * id read by CHECK, the stride as a shift of one line (line) or a multiply
+ * (mul). 0 when the add landed on the id's word; 1 when the id was out of
+ * range (the caller adds to the overflow word).
+ */
+#define SC_RSEQ_DEFINE_(NAME, CHECK, SCALE, SCALE_C)                                       \
+	SC_ALWAYS_INLINE int NAME(unsigned char *area, unsigned char *slot0, size_t stride,     \
+	                          uint32_t slots, uint64_t v)                                  \
+	{                                                                                      \
+		(void)stride;                                                                  \
+		__asm__ goto(SC_RSEQ_SEQ_(CHECK, SCALE)                                        \
+		             :                                                                 \
+		             : [area] "r"(area), [slots] "r"(slots), [scale] SCALE_C,          \
+		               [slot0] "r"(slot0), [v] SC_RSEQ_V_(v)                           \
+		             : SC_RSEQ_CLOBBER_, "memory", "cc"                                \
+		             : overflow);                                                      \
+		return 0;                                                                      \
+	overflow:                                                                              \
+		return 1;                                                                      \
+	}
+SC_RSEQ_DEFINE_(sc_rseq_add_cpu_id_line_, SC_RSEQ_CHECK_CPU_ID_, SC_RSEQ_SHIFT_,
+                "i"(SC_RSEQ_LINE_SHIFT_))
+SC_RSEQ_DEFINE_(sc_rseq_add_mm_cid_line_, SC_RSEQ_CHECK_MM_CID_, SC_RSEQ_SHIFT_,
+                "i"(SC_RSEQ_LINE_SHIFT_))
+SC_RSEQ_DEFINE_(sc_rseq_add_cpu_id_mul_, SC_RSEQ_CHECK_CPU_ID_, SC_RSEQ_MUL_, "r"(stride))
+SC_RSEQ_DEFINE_(sc_rseq_add_mm_cid_mul_, SC_RSEQ_CHECK_MM_CID_, SC_RSEQ_MUL_, "r"(stride))
+#undef SC_RSEQ_DEFINE_
+
+/*
+ * The add on the area of the calling thread, by the index's id: the
+ * stride a shift when the compiler sees it is one line, else a multiply;
+ * an id out of range adds to the overflow word (relaxed: the overflow
+ * word's adds are atomic whatever the order).
+ */
+#ifndef SC_RSEQ_KIND_
+#define SC_RSEQ_KIND_(cpu_id) (cpu_id) /* harness/mca_loops.c states the likely kind */
+#endif
+SC_ALWAYS_INLINE void sc_rseq_add_area_(unsigned char *area, int cpu_id, unsigned char *slot0,
+                                        size_t stride, uint32_t slots, uint64_t v)
+{
+	int out;
+	if (__builtin_constant_p(stride) && stride == SC_LINE_SIZE)
+		out = SC_RSEQ_KIND_(cpu_id) ? sc_rseq_add_cpu_id_line_(area, slot0, stride, slots, v)
+		             : sc_rseq_add_mm_cid_line_(area, slot0, stride, slots, v);
+	else
+		out = SC_RSEQ_KIND_(cpu_id) ? sc_rseq_add_cpu_id_mul_(area, slot0, stride, slots, v)
+		             : sc_rseq_add_mm_cid_mul_(area, slot0, stride, slots, v);
+	if (__builtin_expect(out, 0))
+		atomic_fetch_add_explicit((SC_ATOMIC(uint64_t) *)(void *)(slot0 + (size_t)slots * stride),
+		                          v, memory_order_relaxed);
+}
+
+/* The calling thread's rseq area, by an index or path word with bit 63 set. */
+SC_ALWAYS_INLINE unsigned char *sc_rseq_area_(uint64_t index)
+{
+	return (unsigned char *)__builtin_thread_pointer() + (int32_t)(uint32_t)index;
+}
+#endif /* SC_RSEQ_INLINE */
+
 /*
  * Add v to the calling CPU's word of the array at slot0 (slots >= 1 CPU
  * words at stride bytes, a multiple of 8, then the overflow word; see
- * above). Exact under preemption, migration, signals (a signal handler may
- * add too) and any number of threads. Thread-safe with every other add
- * and with relaxed loads of the words; never fails.
+ * above), the array indexed by index (sc_percpu_index, taken when the
+ * array was made). Exact under preemption, migration, signals (a signal
+ * handler may add too) and any number of threads. Thread-safe with every
+ * other add and with relaxed loads of the words; never fails.
+ */
+SC_ALWAYS_INLINE void sc_percpu_add_ix(unsigned char *slot0, size_t stride, uint32_t slots,
+                                       uint64_t index, uint64_t v)
+{
+#if SC_RSEQ_INLINE
+	if (__builtin_expect((index & SC_RSEQ_ON_) != 0, 1)) {
+		sc_rseq_add_area_(sc_rseq_area_(index), (index & (UINT64_C(0xff) << 32)) == SC_RSEQ_CPU_ID_,
+		                  slot0, stride, slots, v);
+		return;
+	}
+#endif
+	(void)index;
+	sc_percpu_add_slow(slot0, stride, slots, v); /* the locked path */
+}
+
+/*
+ * As sc_percpu_add_ix, indexed as the process's arrays made for
+ * SC_PERCPU_PRIVATE are (the first call chooses the path).
  */
 SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint32_t slots,
                                        uint64_t v)
@@ -128,88 +326,56 @@ SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint
 	 */
 	uint64_t where = atomic_load_explicit(&sc_rseq_where_, memory_order_relaxed);
 	if (__builtin_expect((where & SC_RSEQ_ON_) != 0, 1)) {
-		unsigned char *area =
-			(unsigned char *)__builtin_thread_pointer() + (int32_t)(uint32_t)where;
-		const unsigned char *id = area + ((where >> 32) & 0xff);
-		/*
-		 * The restartable sequence (linux/rseq.h): label 3 is the
-		 * descriptor (version 0, flags 0, start 1, length to the commit's
-		 * end 2, abort 4), 32-byte aligned as the ABI asks. The abort
-		 * handler is preceded by glibc's signature, RSEQ_SIG (x86-64:
-		 * inside a ud1 instruction, as Linux's selftests place it;
-		 * aarch64: the brk #0x45e0 instruction itself), and jumps back to
-		 * 0, which re-arms the descriptor (the kernel clears rseq_cs when
-		 * it aborts). Between 1 and 2: cpu_id's sign bit set means this
-		 * thread's area is not registered (glibc's "uninitialised" or
-		 * "registration failed" marks): overflow; then the id (cpu_id or
-		 * mm_cid), overflow when >= slots; then the id's word gets v: one
-		 * plain add to memory (x86-64), or a load, an add and the store
-		 * that commits (aarch64). The word is read concurrently by sums
-		 * with atomic loads: an aligned 8-byte store is single-copy
-		 * atomic on both, so they see the old or the new value. No
-		 * barrier: the kernel reads rseq_cs on the thread's own CPU.
-		 * "memory": the add writes the array and the area.
-		 */
-#if defined(__x86_64__)
-		__asm__ goto(SC_RSEQ_DESCRIPTOR_
-		             "leaq 3b(%%rip), %%rax\n\t"
-		             "movq %%rax, 8(%[area])\n\t"
-		             "1:\n\t"
-		             "movl 4(%[area]), %%eax\n\t"
-		             "testl %%eax, %%eax\n\t"
-		             "js %l[overflow]\n\t"
-		             "movl (%[id]), %%eax\n\t"
-		             "cmpl %[slots], %%eax\n\t"
-		             "jae %l[overflow]\n\t"
-		             "imulq %[stride], %%rax\n\t"
-		             "addq %[v], (%[slot0], %%rax)\n\t"
-		             "2:\n\t"
-		             ".pushsection __rseq_failure, \"ax\"\n\t"
-		             ".byte 0x0f, 0xb9, 0x3d\n\t"
-		             ".long 0x53053053\n\t"
-		             "4:\n\t"
-		             "jmp 0b\n\t"
-		             ".popsection\n\t"
-		             :
-		             : [area] "r"(area), [id] "r"(id), [slots] "r"(slots),
-		               [stride] "r"(stride), [slot0] "r"(slot0), [v] "er"(v)
-		             : "rax", "memory", "cc"
-		             : overflow);
-#else
-		__asm__ goto(SC_RSEQ_DESCRIPTOR_
-		             "adrp x9, 3b\n\t"
-		             "add x9, x9, :lo12:3b\n\t"
-		             "str x9, [%[area], #8]\n\t"
-		             "1:\n\t"
-		             "ldr w9, [%[area], #4]\n\t"
-		             "tbnz w9, #31, %l[overflow]\n\t"
-		             "ldr w9, [%[id]]\n\t"
-		             "cmp w9, %w[slots]\n\t"
-		             "b.hs %l[overflow]\n\t"
-		             "madd x9, x9, %[stride], %[slot0]\n\t"
-		             "ldr x10, [x9]\n\t"
-		             "add x10, x10, %[v]\n\t"
-		             "str x10, [x9]\n\t"
-		             "2:\n\t"
-		             ".pushsection __rseq_failure, \"ax\"\n\t"
-		             ".inst 0xd428bc00\n\t"
-		             "4:\n\t"
-		             "b 0b\n\t"
-		             ".popsection\n\t"
-		             :
-		             : [area] "r"(area), [id] "r"(id), [slots] "r"(slots),
-		               [stride] "r"(stride), [slot0] "r"(slot0), [v] "r"(v)
-		             : "x9", "x10", "memory", "cc"
-		             : overflow);
-#endif
-		return;
-	overflow:
-		/* relaxed: the overflow word's adds are atomic whatever the order. */
-		atomic_fetch_add_explicit((SC_ATOMIC(uint64_t) *)(void *)(slot0 + (size_t)slots * stride),
-		                          v, memory_order_relaxed);
+		sc_rseq_add_area_(sc_rseq_area_(where), (where & (UINT64_C(0xff) << 32)) == SC_RSEQ_CPU_ID_,
+		                  slot0, stride, slots, v);
 		return;
 	}
 #endif
+	sc_percpu_add_slow(slot0, stride, slots, v);
+}
+
+/*
+ * A thread's cursor on the arrays of one index: the area's address and
+ * the id, taken once, for a loop of adds (sc_percpu_cursor_add). A cursor
+ * belongs to the thread that made it (another thread's area is not its
+ * own: never pass a cursor to another thread, or keep one across a
+ * thread's exit); it may be kept for the thread's life.
+ */
+typedef struct sc_percpu_cursor {
+	unsigned char *area; /* the thread's rseq area; NULL: the locked path */
+	int cpu_id;          /* 1: indexed by cpu_id, 0: by mm_cid */
+} sc_percpu_cursor;
+
+/* The calling thread's cursor for arrays of index `index`. Thread-safe; never fails. */
+SC_ALWAYS_INLINE sc_percpu_cursor sc_percpu_cursor_get(uint64_t index)
+{
+	sc_percpu_cursor cur = {NULL, 0};
+#if SC_RSEQ_INLINE
+	if (index & SC_RSEQ_ON_) {
+		cur.area = sc_rseq_area_(index);
+		cur.cpu_id = (index & (UINT64_C(0xff) << 32)) == SC_RSEQ_CPU_ID_;
+	}
+#else
+	(void)index;
+#endif
+	return cur;
+}
+
+/*
+ * sc_percpu_add_ix through the calling thread's cursor for the array's
+ * index: the same add, with no load of the index or the thread pointer.
+ * Thread-safe as sc_percpu_add_ix; never fails.
+ */
+SC_ALWAYS_INLINE void sc_percpu_cursor_add(sc_percpu_cursor cur, unsigned char *slot0,
+                                           size_t stride, uint32_t slots, uint64_t v)
+{
+#if SC_RSEQ_INLINE
+	if (__builtin_expect(cur.area != NULL, 1)) {
+		sc_rseq_add_area_(cur.area, cur.cpu_id, slot0, stride, slots, v);
+		return;
+	}
+#endif
+	(void)cur;
 	sc_percpu_add_slow(slot0, stride, slots, v);
 }
 
@@ -218,7 +384,8 @@ SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint
  * area pointing at its descriptor (rseq_cs) after it ends; the kernel reads
  * that descriptor at the thread's next preemption, migration or signal,
  * and kills the thread (SIGSEGV) if the memory holding it is no longer
- * mapped. Every inlined per-CPU add (sc_percpu_add_at, so sc_counter_inc
+ * mapped. Every inlined per-CPU add (sc_percpu_add_at, sc_percpu_add_ix and
+ * sc_percpu_cursor_add, so sc_counter_inc
  * and sc_counter_add of a PerCPU or PerCPUGroup counter, sc_pcgroup_inc and
  * _add, sc_percpu_inc and _add) puts its descriptor in the object it was
  * compiled into. Rule: before a shared object that inlined such an add is
