@@ -135,7 +135,8 @@ if what == "ratio":        # median ops/ms of variant over FetchAdd's at threads
 if what == "verdicts":     # every claim's cells against each set's claims.json
     marks = {"holds": "**holds**", "consistent with": "**consistent with**",
              "does not hold": "**does not hold**", "inconclusive": "*inconclusive*",
-             "not measurable": "*not measurable*", "by construction": "*by construction*"}
+             "not measurable": "*not measurable*", "by construction": "*by construction*",
+             "no test here": "*no test here*"}
     docs = [json.load(open(d + "/figdata/claims.json"))["claims"] for d in sys.argv[3:5]]
     rows = [cells(l) for l in section("## Which paper claims hold on which machine").splitlines()
             if re.match(r"\| \d+ \|", l)]

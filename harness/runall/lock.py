@@ -10,6 +10,7 @@ shards have ended. The kernel drops a lock when its holder ends, however it
 ends: a lock file left behind holds nothing. A lock is kept until exit.
 """
 
+import atexit
 import fcntl
 import glob
 import os
@@ -21,6 +22,7 @@ from . import Failure, say
 
 NAME = "run-all.lock"
 _held = []  # the open lock files: closed (and so released) at exit only
+_signed = []  # those this process wrote its line into: emptied at exit
 
 
 def _open(path):
@@ -55,6 +57,20 @@ def _sign(fd):
         " ".join(["run-all.sh"] + sys.argv[1:]))
     os.ftruncate(fd, 0)
     os.pwrite(fd, line.encode("utf-8", "backslashreplace"), 0)
+    if not _signed:
+        atexit.register(_unsign)
+    _signed.append(fd)
+
+
+def _unsign():
+    """At exit, the holder's line taken back (the lock itself goes with the
+    process): a lock file left by a run that ended names nobody, so whoever
+    reads one that names a process reads the running holder."""
+    for fd in _signed:
+        try:
+            os.ftruncate(fd, 0)
+        except OSError:
+            pass
 
 
 def _running_shards(d):
