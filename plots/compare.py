@@ -72,7 +72,8 @@ from runall.guard import guarded  # noqa: E402
 
 from compare_io import BadInput, load_sides, write_csv, write_json  # noqa: E402
 from compare_points import CSV_POINTS, compare  # noqa: E402
-from compare_report import blind_text, caveats, direction, point_text, render  # noqa: E402
+from compare_report import (blind_text, caveats, direction, f_ratio, point_text,  # noqa: E402
+                            render)
 from resultset import ResultSetError  # noqa: E402
 from writing import write_atomically  # noqa: E402
 
@@ -165,8 +166,8 @@ def write_comparison(args, out, np, sp, a, b):
              sum(1 for r in rows if r["test"].startswith("only in")), blind_text(power),
              os.path.join(out, "COMPARE.md")))
     for r in sig:
-        print("plots/compare: significant: %s %s %s: %.3gx (%s in B)"
-              % (r["figure"], r["counter"], point_text(r), r["ratio"], direction(r)))
+        print("plots/compare: significant: %s %s %s: %s (%s in B)"
+              % (r["figure"], r["counter"], point_text(r), f_ratio(r["ratio"]), direction(r)))
     return 0
 
 

@@ -136,6 +136,45 @@ def f_num(v):
     return "%.3g" % v
 
 
+# A smallest flaggable change beyond this factor is not a bound a reader can use:
+# the runs are too few or too noisy, and it is written "n/a", not as a percentage.
+MAX_BOUND = 10.0
+
+
+def f_change(d):
+    """d (a flaggable ratio, >= 1) as "+x% / -y%", or "n/a" when it cannot be bounded
+    (not finite, or beyond MAX_BOUND)."""
+    if d is None or not math.isfinite(d) or d >= MAX_BOUND:
+        return "n/a"
+    d = max(d, 1 + MIN_EFFECT)
+    return "%+.1f%% / %+.1f%%" % (100 * (d - 1), 100 * (1 / d - 1))
+
+
+def f_ratio(v):
+    """A ratio as "1.23x", or "n/a" when it is not a finite positive number."""
+    return "%.3gx" % v if v is not None and math.isfinite(v) and v > 0 else "n/a"
+
+
+def unit_of(measure):
+    """The unit of a measure column (ops_per_ms, read_ns, ..., seconds)."""
+    m = (measure or "").split(":")[0].strip()
+    if m.endswith("per_ms"):
+        return "ops/ms"
+    if m.endswith("_ns") or m == "ns":
+        return "ns"
+    if m.endswith("_s") or m == "seconds":
+        return "s"
+    if m.startswith("bytes"):
+        return "bytes"
+    return ""
+
+
+def f_value(v, measure):
+    """f_num with the measure's unit after it ("-" stays bare)."""
+    text, unit = f_num(v), unit_of(measure)
+    return text if text == "-" or not unit else "%s %s" % (text, unit)
+
+
 def f_p(v):
     return "-" if v is None else ("%.2g" % v if v >= 1e-4 else "%.1e" % v)
 
@@ -174,9 +213,11 @@ def describe(label, path, m):
 
 
 def change_row(r):
-    return "| %s | %s | %s | %s | %s | %.3gx (%.3g-%.3g) | %s |" % (
-        r["figure"], r["counter"], point_text(r), f_num(r["median_a"]), f_num(r["median_b"]),
-        r["ratio"], r["ci_low"], r["ci_high"], f_p(r["p_adj"]))
+    ci = "%s-%s" % (f_ratio(r["ci_low"]), f_ratio(r["ci_high"]))
+    return "| %s | %s | %s | %s | %s | %s (%s) | %s |" % (
+        r["figure"], r["counter"], point_text(r), f_value(r["median_a"], r["measure"]),
+        f_value(r["median_b"], r["measure"]), f_ratio(r["ratio"]),
+        "n/a" if "n/a" in ci else ci, f_p(r["p_adj"]))
 
 
 def logsize(r):
@@ -189,9 +230,7 @@ def blind_text(power):
     if not power:
         return "it could not have seen any change (no figure had points to test)"
     return "it could not have seen changes smaller than these (flagged 80%% of the time): %s" % (
-        ", ".join("%s %+.0f%%/%+.0f%%" % (fid, 100 * (max(d80, 1 + MIN_EFFECT) - 1),
-                                          100 * (1 / max(d80, 1 + MIN_EFFECT) - 1))
-                  for fid, (m, na, nb, d50, d80) in power.items()))
+        ", ".join("%s %s" % (fid, f_change(d80)) for fid, (m, na, nb, d50, d80) in power.items()))
 
 
 def render(rows, a, b, figures, power, warn):
@@ -222,10 +261,7 @@ def render(rows, a, b, figures, power, warn):
                 "p (BH, per figure) | B is |", "|---|---|---|---|---|---|---|---|"]
         for r in sorted(sig, key=lambda r: -abs(math.log(r["ratio"]))
                         if 0 < r["ratio"] < math.inf else -math.inf):
-            out.append("| %s | %s | %s | %s | %s | %.3gx (%.3g-%.3g) | %s | %s |" % (
-                r["figure"], r["counter"], point_text(r), f_num(r["median_a"]),
-                f_num(r["median_b"]), r["ratio"], r["ci_low"], r["ci_high"], f_p(r["p_adj"]),
-                direction(r)))
+            out.append(change_row(r)[:-1] + "| %s |" % direction(r))
     else:
         out.append("None: no point differs by the rule below.")
     out += ["", "## Per figure", "",
@@ -254,10 +290,8 @@ def render(rows, a, b, figures, power, warn):
             "| figure | points tested | runs A / B (median) | flagged half the time | "
             "flagged 80% of the time |", "|---|---|---|---|---|"]
     for fid, (m, na, nb, d50, d80) in power.items():
-        out.append("| %s | %d | %g / %g | %+.1f%% / %+.1f%% | %+.1f%% / %+.1f%% |" % (
-            fid, m, na, nb, 100 * (max(d50, 1 + MIN_EFFECT) - 1),
-            100 * (1 / max(d50, 1 + MIN_EFFECT) - 1), 100 * (max(d80, 1 + MIN_EFFECT) - 1),
-            100 * (1 / max(d80, 1 + MIN_EFFECT) - 1)))
+        out.append("| %s | %d | %g / %g | %s | %s |" % (fid, m, na, nb, f_change(d50),
+                                                        f_change(d80)))
     if not power:
         out.append("| - | 0 | - | - | - |")
     out += ["", "## Largest changes not flagged", "",
@@ -278,9 +312,9 @@ def render(rows, a, b, figures, power, warn):
         for pid in dict.fromkeys(r["figure"] for r in quant):
             qq = [r for r in quant if r["figure"] == pid]
             big = max(qq, key=logsize)
-            out.append("| %s | %d | %s | %s %s %.3gx |" % (
+            out.append("| %s | %d | %s | %s %s %s |" % (
                 pid, len(qq), big["test"].split("(")[1].split(")")[0].replace("timer step ", ""),
-                big["counter"], point_text(big), big["ratio"]))
+                big["counter"], point_text(big), f_ratio(big["ratio"])))
     else:
         out.append("None.")
     out += ["", "## Points in only one set", ""]
