@@ -126,6 +126,15 @@ check compare_json_matches_csv json_matches_csv "$tmp/self"
 check report_states_method sh -c "grep -q 'Benjamini-Hochberg within each figure' '$tmp/self/COMPARE.md' &&
 	grep -q 'default_rng(8)' '$tmp/self/COMPARE.md' && grep -q 'bootstrap' '$tmp/self/COMPARE.md'"
 
+# The first line says whether the recommended counter changed (issue 36).
+check self_first_line_recommendation_unchanged sh -c "head -1 '$tmp/self.log' | grep -q '^plots/compare: Recommendation unchanged: the same counter in all [0-9]* scenarios' &&
+	grep -q '^\*\*Recommendation unchanged' '$tmp/self/COMPARE.md'"
+copy fast
+csvawk -v OFS=, '$col("counter") == "FetchAdd" { $col("ops_per_ms") *= 1000 } { print }' \
+	"$tmp/a/dice-fig4-high.csv" >"$tmp/fast/dice-fig4-high.csv"
+PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/fast" --out "$tmp/fa" --no-figures >"$tmp/fa.log" 2>&1
+check "fetchadd_1000x_first_line_recommendation_changed ($(head -1 "$tmp/fa.log"))" sh -c "head -1 '$tmp/fa.log' | grep -q '^plots/compare: Recommendation changed in [1-9][0-9]* of [0-9]* scenarios: .* -> FetchAdd'"
+
 # ---- one variant's throughput halved in one figure ------------------------------------
 copy half
 csvawk -v OFS=, '$col("counter") == "FetchAdd" { $col("ops_per_ms") /= 2 } { print }' \
