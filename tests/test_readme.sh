@@ -28,7 +28,9 @@ check "README.md shows a scbench command" [ -n "$cmd" ]
 check "README.md's scbench command runs" test -s "$tmp/fs.csv"
 hdr=$(grep -A1 '^    \$ harness/scbench' "$readme" | tail -1 | sed 's/^    //')
 check "README.md's table header is scbench's" grep -qxF "$hdr" "$tmp/table"
-check "README.md's table has scbench's lines" sh -c '[ "$(grep -c "^FetchAdd \|^Sharded " "$1")" -eq 4 ]' _ "$tmp/table"
+check "README.md's table has scbench's lines" sh -c '[ "$(grep -c "^FetchAdd  *[0-9]\|^Sharded  *[0-9]" "$1")" -eq 4 ]' _ "$tmp/table"
+check "README.md's closing line is scbench's" sh -c 'grep -Eq "^    [A-Za-z]+ ran [0-9.]+x faster than FetchAdd at 2 threads$" "$1" &&
+	grep -Eq "^([A-Za-z]+ ran [0-9.]+x faster than FetchAdd|FetchAdd \(the baseline\) ran fastest) at 2 threads$" "$2"' _ "$readme" "$tmp/table"
 
 # The C program: the indented block from its #include to its closing brace.
 awk '/^    #include <scounters/ { on = 1 } on { sub(/^    /, ""); print } on && /^}$/ { exit }' \
