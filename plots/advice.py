@@ -244,7 +244,7 @@ def recommend(rs, figs, sc):
     row = {"id": sc.id, "scenario": sc.text, "rule": sc.rule(), "best": None,
            "figure": None, "panel": None, "value": None, "runner_up": None, "runner_figure": None,
            "runner_value": None, "margin": None, "caveat": None, "reason": None,
-           "ties": [], "provisional": None, "busy": None}
+           "ties": [], "provisional": None}
     t = thread_count(figs, sc)
     if t is None:
         row["reason"] = "not measured: no data in %s" % ", ".join(f for f, _ in sc.panels)
