@@ -19,72 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void cli_usage(FILE *f)
-{
-	fputs("Usage: scbench [options]\n"
-	      "       scbench --list\n"
-	      "Benchmark concurrent statistics counters; one CSV row per run.\n"
-	      "\n"
-	      "  --list               one line per variant: name, kind, bytes per counter, summary\n"
-	      "  --list=json          the same and each variant's family, origin and groups, as JSON\n"
-	      "  --counter=NAMES      comma list of variants (case-insensitive), or \"all\"  [all]\n"
-	      "  --threads=LIST       \"1,2,4\", \"1-8\", or \"pow2\" (1,2,4,... and the PU count)\n"
-	      "                       [pow2]\n"
-	      "  --ops=N              count-to-N mode: each thread performs exactly N increments\n"
-	      "  --duration=SEC       timed mode (the default): measured seconds            [8]\n"
-	      "  --warmup=SEC         timed mode: warm-up before the measured phase         [2]\n"
-	      "  --runs=N             repetitions of each point                             [5]\n"
-	      "  --first-run=K        index of the first run: runs K..K+N-1, run i seeded\n"
-	      "                       by --seed + i (split runs over invocations)          [0]\n"
-	      "  --work=PCT           external work percentage, 0 <= PCT < 100              [0]\n"
-	      "  --work-iters=M       external work: mean pause count (may be fractional),\n"
-	      "                       instead of --work\n"
-	      "  --counters=N         counters in the array (thread alternates hot/random)  [1]\n"
-	      "  --placement=P        spread | compact | none                          [spread]\n"
-	      "  --nodes=K            virtual NUMA nodes: thread i gets node i mod K  [real ones]\n"
-	      "  --param=KEY=VALUE    variant parameter, repeatable (see --list for the keys)\n"
-	      "  --seed=S             base seed of every random stream               [20130623]\n"
-	      "  --events=LIST        PAPI events, or \"none\"          [a standard set if any]\n"
-	      "  --latency            record a per-increment latency histogram\n"
-	      "  --read-cost=on|off   a thread that never increments times one get while the\n"
-	      "                       workers run (read_ns); off: no such thread, read_ns\n"
-	      "                       empty                                                [on]\n"
-	      "  --output=FILE        CSV output, plus FILE.meta.json; - is standard output\n"
-	      "                       (a symlink is followed; an existing FIFO or device is\n"
-	      "                       written in place, never replaced; a device has no\n"
-	      "                       FILE.meta.json)                        [standard output]\n"
-	      "  --format=csv|json    the rows as CSV with a header, or as JSON Lines (one\n"
-	      "                       object per run, the CSV's columns as keys)        [csv]\n"
-	      "  --summary[=WHEN]     a table on standard error, one line per point:\n"
-	      "                       counter, threads, median ops/ms, ns per increment per\n"
-	      "                       thread, spread (max-min)/median over the runs, median\n"
-	      "                       rel_error of a variant that is not precise; WHEN: on\n"
-	      "                       (or none given), off, auto (standard error is a\n"
-	      "                       terminal, or --output names a file)           [auto]\n"
-	      "  --force              run external work that costs over 1 ms per increment\n"
-	      "  -h, --help           this text on standard output\n"
-	      "  --version            the version and revision on standard output\n"
-	      "\n"
-	      "A parameter applies to every chosen variant that accepts its key; a key no\n"
-	      "chosen variant accepts is an error. Before a run longer than a minute, the\n"
-	      "number of runs and an estimate of the time go to standard error.\n"
-	      "Numbers are decimal (no hex, inf or nan, no spaces); a thread count given\n"
-	      "twice is an error. A replaced output file keeps its mode.\n"
-	      "Exit status: 0 success, 1 runtime failure (a write error of --list or --help\n"
-	      "included), 2 usage error, 3 the external work could not be calibrated (the\n"
-	      "message says what was measured and why it is not usable; a disturbed machine\n"
-	      "is retried 3 times first) (no output file is created or truncated on any\n"
-	      "error), 130/143 interrupted by SIGINT/SIGTERM (nothing half-written is left\n"
-	      "behind; during start-up scbench ends at once).\n"
-	      "Environment: SCOUNTERS_NODE=rseq|getcpu|fixed (how node ids are read, see\n"
-	      "man scbench; another value is ignored, with a warning);\n"
-	      "SCBENCH_TEST_FREE_PAUSE=1, a test hook: calibration measures the pause as\n"
-	      "costing nothing (it then fails with status 3);\n"
-	      "SCBENCH_STARTUP_PROFILE=1: one line on standard error saying where the\n"
-	      "invocation's time went (hwloc topology, options, PAPI, calibration, runs).\n",
-	      f);
-}
-
 /* Takes one item of the list arg (and may write into it); CLI_OK, or a usage error. */
 typedef int (*list_item_fn)(cli_opts *o, char *item, const char *arg);
 
@@ -225,7 +159,7 @@ enum {
 	OPT_LIST = 256, OPT_COUNTER, OPT_THREADS, OPT_OPS, OPT_DURATION, OPT_WARMUP, OPT_RUNS,
 	OPT_WORK, OPT_WORK_ITERS, OPT_COUNTERS, OPT_PLACEMENT, OPT_NODES, OPT_PARAM, OPT_SEED,
 	OPT_EVENTS, OPT_LATENCY, OPT_OUTPUT, OPT_FORCE, OPT_HELP, OPT_VERSION, OPT_FIRST_RUN,
-	OPT_READ_COST, OPT_FORMAT, OPT_SUMMARY
+	OPT_READ_COST, OPT_FORMAT, OPT_SUMMARY, OPT_BASELINE
 };
 
 static const struct option long_opts[] = {
@@ -253,6 +187,7 @@ static const struct option long_opts[] = {
 	{"read-cost", required_argument, NULL, OPT_READ_COST},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"summary", optional_argument, NULL, OPT_SUMMARY},
+	{"baseline", required_argument, NULL, OPT_BASELINE},
 	{NULL, 0, NULL, 0},
 };
 
@@ -350,6 +285,12 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 		else
 			return usage_error("summary", arg, "expected on, off or auto");
 		return CLI_OK;
+	case OPT_BASELINE:
+		o->plan.baseline = sc_variant_find(arg);
+		if (!o->plan.baseline)
+			return usage_error("baseline", arg, "unknown variant; valid: %s",
+			                   sc_variant_names());
+		return CLI_OK;
 	case OPT_VERSION: o->version = true; return CLI_OK;
 	case OPT_LATENCY: o->plan.latency = true; return CLI_OK;
 	case OPT_FORCE: o->plan.force = true; return CLI_OK;
@@ -442,6 +383,12 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 	for (unsigned i = 0; i < o->plan.nthreads; i++)
 		if (o->threads[i] > o->plan.threads_max)
 			o->plan.threads_max = o->threads[i];
+	bool base_run = !o->plan.baseline;
+	for (unsigned i = 0; i < o->plan.nvariants; i++)
+		base_run |= o->plan.variants[i].v == o->plan.baseline;
+	if (!base_run)
+		return usage_error("baseline", o->plan.baseline->name,
+		                   "not among the counters run (--counter)");
 	if (o->plan.output && check_output(o->plan.output, o->plan.latency) != CLI_OK)
 		return CLI_USAGE;
 	return check_params(o);

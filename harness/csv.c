@@ -55,7 +55,8 @@ typedef struct csv_row {
 	unsigned run;
 	const run_result *r;
 	char params[1024];     /* key=value;key=value */
-	const char *pmu_status; /* the setup's, unless this run's workers failed to count */
+	const char *pmu_status; /* the setup's in the first row, "" after it (meta.json has it),
+	                           unless this run's workers failed to count */
 	char failed[300];
 	char pus_used[OUT_SET_TEXT], nodes_used[OUT_SET_TEXT];
 } csv_row;
@@ -68,7 +69,10 @@ static void row_prepare(csv_row *x, const plan_variant *pv)
 	for (unsigned i = 0; i < pp->n && at < sizeof x->params; i++)
 		at += (size_t)snprintf(x->params + at, sizeof x->params - at, "%s%s=%s",
 		                       i ? ";" : "", pp->key[i], pp->value[i]);
-	x->pmu_status = x->s->pmu_status;
+	const run_plan *p = x->s->plan;
+	bool first = pv == &p->variants[0] && p->nthreads && x->threads == p->threads[0] &&
+	             x->run == p->first_run;
+	x->pmu_status = first ? x->s->pmu_status : "";
 	if (x->r->pmu_failure) {
 		snprintf(x->failed, sizeof x->failed, "failed in this run: %s", x->r->pmu_failure);
 		x->pmu_status = x->failed;

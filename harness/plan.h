@@ -49,6 +49,7 @@ typedef struct run_plan {
 	bool latency;
 	bool json;               /* --format=json: JSON Lines instead of CSV */
 	int summary;             /* --summary: 1 on, 0 off, -1 when standard error is a terminal */
+	const sc_variant *baseline; /* --baseline; NULL: the slowest precise counter measured */
 	const char *output;      /* NULL: standard output */
 	bool force;              /* allow external work over 1 ms per increment */
 	int argc;                /* the command line, for meta.json */

@@ -165,7 +165,7 @@ static int run_one(invocation *iv, const plan_variant *pv, uint32_t threads, uns
 		out_json_row(iv->out.f, s, pv, threads, run, &r);
 	else
 		out_csv_row(iv->out.f, s, pv, threads, run, &r);
-	summary_add(&iv->table, r.ops_per_ms, r.rel_error);
+	summary_add(&iv->table, r.ops_per_ms, r.rel_error, r.seconds, r.load.busy);
 	if (iv->lat.f)
 		out_latency_rows(iv->lat.f, pv->v, threads, run, &r);
 	free(r.hist);
@@ -176,6 +176,18 @@ static int run_one(invocation *iv, const plan_variant *pv, uint32_t threads, uns
 		return 1;
 	}
 	iv->done++;
+	return 0;
+}
+
+/* The table and the JSON aggregates after the runs (summary.h); 0, or 1 on a write error. */
+static int finish_table(invocation *iv)
+{
+	sc_err err;
+	summary_finish(&iv->table, iv->out.f);
+	if (out_row_done(&iv->out, &err) && !run_interrupted()) {
+		fprintf(stderr, "scbench: %s\n", err.msg);
+		return 1;
+	}
 	return 0;
 }
 
@@ -202,12 +214,12 @@ static int run_all(invocation *iv)
 				if (run_one(iv, &p->variants[vi], p->threads[ti], run))
 					return 1;
 				if (run_interrupted())
-					return 0;
+					return finish_table(iv);
 				if (run + 1 == p->first_run + p->runs)
 					summary_point(&iv->table, p->variants[vi].v, p->threads[ti]);
 				progress(iv->done, plan_points(p), started);
 			}
-	return 0;
+	return finish_table(iv);
 }
 
 /*
@@ -388,7 +400,7 @@ static int bench(const run_plan *p, const topo *tp)
 	bool tty = isatty(STDERR_FILENO);
 	/* auto: the table whenever the rows go elsewhere (a terminal, or --output names a file) */
 	summary_init(&iv.table, p->summary > 0 || (p->summary < 0 && (tty || p->output)) ? stderr : NULL,
-	             tty, p->runs);
+	             p->json, tty, p->runs, p->count_mode ? 0 : p->duration, p->baseline);
 	rc = invoke(&iv, tp);
 	summary_free(&iv.table);
 	if (run_interrupted() && !iv.written && rc != 2) /* a usage error stays one */

@@ -157,6 +157,18 @@ def reading_points(rs, source, reading, t):
                     "oversub": False}} for c, v in vals.items()}
 
 
+def busy_runs(rs, sources, variant, t):
+    """(busy, runs) of variant's timed runs at t threads in the CSVs sources: how
+    many ran on a busy machine (the CSV's busy column, load.h's rule)."""
+    busy = runs = 0
+    for name in sources:
+        for r in rs.rows(name, "timed"):
+            if r["counter"] == variant and r["threads"] == t:
+                runs += 1
+                busy += r.get("busy") == 1
+    return busy, runs
+
+
 def f_value(v, lower):
     return "%.3g ns per get" % v if lower else f_rate(v)
 
@@ -288,6 +300,10 @@ def recommend(rs, figs, sc):
         row["value"] += ", %g bytes per counter" % bytes_at(rs, sources[0], t)[best]
     if sc.max_error_pct is not None:
         row["value"] += ", worst |error| %.3g%%" % errors.get(best, 0.0)
+    nbusy, nruns = busy_runs(rs, sources, best.split("[")[0], t)
+    if nbusy:
+        row["busy"] = ("busy point: %d of its %d runs ran on a busy machine (the busy column)"
+                       % (nbusy, nruns))
     runs = min(c[1]["n"] for _, c in ranked)
     if runs < MIN_RUNS:
         row["provisional"] = (

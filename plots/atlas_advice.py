@@ -18,6 +18,8 @@ def tags(row, set_cav):
     if row.get("provisional"):
         out.append(PROV + "few runs")
     out += [PROV + h for h, _ in set_cav]
+    if row.get("busy"):
+        out.append("busy point")
     best = (row.get("best") or "").split("[")[0]
     if best in advice.STALE_READ:
         out.append("stale get")

@@ -72,7 +72,8 @@ from runall.guard import guarded  # noqa: E402
 
 from compare_io import BadInput, load_sides, write_csv, write_json  # noqa: E402
 from compare_points import CSV_POINTS, compare  # noqa: E402
-from compare_report import blind_text, caveats, direction, point_text, render  # noqa: E402
+from compare_report import (blind_text, caveats, direction, f_ratio, point_text,  # noqa: E402
+                            recommendation_line, render)
 from resultset import ResultSetError  # noqa: E402
 from writing import write_atomically  # noqa: E402
 
@@ -143,6 +144,8 @@ def write_comparison(args, out, np, sp, a, b):
     """compare.csv, compare.json, the overlays and COMPARE.md in out (a, b:
     compare_io.Side); 0."""
     os.makedirs(out, exist_ok=True)
+    recommendation = recommendation_line(a, b)
+    print("plots/compare: %s" % recommendation)
     rows, power = compare(np, sp, a, b)
     warn = caveats(a, b)
     for w in warn:
@@ -157,7 +160,7 @@ def write_comparison(args, out, np, sp, a, b):
         except ImportError as e:
             print("plots/compare: no overlay figures: %s (apt-get install python3-matplotlib)"
                   % e, file=sys.stderr)
-    text = render(rows, a, b, figures, power, warn)
+    text = render(rows, a, b, figures, power, warn, recommendation)
     write_atomically(os.path.join(out, "COMPARE.md"), text)
     sig = [r for r in rows if r["significant"] == "yes"]
     print("plots/compare: %d points compared, %d significant, %d in only one set; %s; %s"
@@ -165,8 +168,8 @@ def write_comparison(args, out, np, sp, a, b):
              sum(1 for r in rows if r["test"].startswith("only in")), blind_text(power),
              os.path.join(out, "COMPARE.md")))
     for r in sig:
-        print("plots/compare: significant: %s %s %s: %.3gx (%s in B)"
-              % (r["figure"], r["counter"], point_text(r), r["ratio"], direction(r)))
+        print("plots/compare: significant: %s %s %s: %s (%s in B)"
+              % (r["figure"], r["counter"], point_text(r), f_ratio(r["ratio"]), direction(r)))
     return 0
 
 

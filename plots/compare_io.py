@@ -36,6 +36,7 @@ class Side:
         self.kind, self.path, self.rs, self.names = kind, path, rs, names
         self.m = machine_summary(rs, names)
         self.points, self.steps = points, steps
+        self.figs = None  # a result set's figures (figbuild), for its advice
 
     def tick(self):
         """The ns per tick of the timer its metadata states, or None."""
@@ -55,7 +56,9 @@ def result_set_side(path):
         raise BadInput("%s: not a result set (no directory holding any of %s)"
                        % (path, ", ".join(SOURCES)))
     rs, _, figs = load_set(path, FIGURES)
-    return Side("set", path, rs, SOURCES, figure_points(figs), figure_steps(figs))
+    side = Side("set", path, rs, SOURCES, figure_points(figs), figure_steps(figs))
+    side.figs = figs
+    return side
 
 
 def csv_side(path):

@@ -80,6 +80,8 @@ def answer_section(rows, rs, links):
             best += " (%s)" % r["margin"]
         if r.get("caveat"):
             best += ". Caveat: %s" % r["caveat"]
+        if r.get("busy"):
+            best += ". Flag: %s" % r["busy"]
         runner = "-"
         if r.get("runner_up"):
             runner = "%s: %s (%s)" % (r["runner_up"], r["runner_value"],
@@ -123,5 +125,7 @@ def terminal_lines(rows, rs, report_path):
                                               " (%s)" % gap.group(1) if gap else "")
             if r.get("ties"):
                 line += "; tied within noise with %d more" % len(r["ties"])
+        if r.get("busy"):
+            line += " [%s]" % r["busy"]
         out.append(line)
     return out

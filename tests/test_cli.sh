@@ -227,6 +227,17 @@ check timed_rows_two_per_variant test "$(tail -n +2 "$tmp/t.csv" | wc -l)" -eq $
 check timed_mode_and_read_ns_filled csvawk 'NR>1 && ($col("mode")!="timed" || $col("read_ns")=="" || $col("ops_per_ms")<=0){bad=1} END{exit bad}' "$tmp/t.csv"
 check timed_precise_exact_after_reset csvawk 'NR>1 && $col("kind")=="precise" && $col("value")!=$col("ops"){bad=1} END{exit bad}' "$tmp/t.csv"
 check pmu_status_explains grep -q "pmu_status" "$tmp/t.csv.meta.json"
+# pmu_status once (issue 36): meta.json's in the first row, empty after it
+# (the column stays, so older sets and their readers keep the schema).
+if command -v "$PY" >/dev/null 2>&1; then
+	check pmu_status_first_row_only "$PY" -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+meta = json.load(open(sys.argv[1] + ".meta.json"))
+assert meta["pmu_status"] and rows[0]["pmu_status"] == meta["pmu_status"], rows[0]
+assert all(r["pmu_status"] == "" for r in rows[1:]), [r["pmu_status"] for r in rows[1:]]
+' "$tmp/t.csv"
+fi
 # end_state: every row of a variant with state has one; the four stateless ones are empty.
 if command -v "$PY" >/dev/null 2>&1; then
 	check timed_end_state_every_stateful_row "$PY" -c '

@@ -126,6 +126,15 @@ check compare_json_matches_csv json_matches_csv "$tmp/self"
 check report_states_method sh -c "grep -q 'Benjamini-Hochberg within each figure' '$tmp/self/COMPARE.md' &&
 	grep -q 'default_rng(8)' '$tmp/self/COMPARE.md' && grep -q 'bootstrap' '$tmp/self/COMPARE.md'"
 
+# The first line says whether the recommended counter changed (issue 36).
+check self_first_line_recommendation_unchanged sh -c "head -1 '$tmp/self.log' | grep -q '^plots/compare: Recommendation unchanged: the same counter in all [0-9]* scenarios' &&
+	grep -q '^\*\*Recommendation unchanged' '$tmp/self/COMPARE.md'"
+copy fast
+csvawk -v OFS=, '$col("counter") == "FetchAdd" { $col("ops_per_ms") *= 1000 } { print }' \
+	"$tmp/a/dice-fig4-high.csv" >"$tmp/fast/dice-fig4-high.csv"
+PYTHON_SCIPY=$py "$compare" "$tmp/a" "$tmp/fast" --out "$tmp/fa" --no-figures >"$tmp/fa.log" 2>&1
+check "fetchadd_1000x_first_line_recommendation_changed ($(head -1 "$tmp/fa.log"))" sh -c "head -1 '$tmp/fa.log' | grep -q '^plots/compare: Recommendation changed in [1-9][0-9]* of [0-9]* scenarios: .* -> FetchAdd'"
+
 # ---- one variant's throughput halved in one figure ------------------------------------
 copy half
 csvawk -v OFS=, '$col("counter") == "FetchAdd" { $col("ops_per_ms") /= 2 } { print }' \
@@ -248,6 +257,19 @@ bad = [r for r in csv.DictReader(open(sys.argv[1])) if min(int(r[\"n_a\"] or 0),
 one = [r for r in csv.DictReader(open(sys.argv[1])) if r[\"figure\"] == \"dice-fig4-high\" and r[\"counter\"] == \"Serial\" and \"one run in a set\" in r[\"test\"]]
 sys.exit(1 if bad or not one else 0)' '$tmp/one/compare.csv'"
 check summary_says_what_it_could_not_see sh -c "grep -q '^\*\*.* points with one run in a set (never significant); it could not have seen changes smaller than these (flagged 80% of the time): .*dice-fig4-high [+]' '$tmp/one/COMPARE.md' && grep -q 'could not have seen' '$tmp/one.log'"
+
+# What compare cannot bound is "n/a", never "+nan%" or a percentage of 5 digits or more
+# (issue 36: "+nan%" and "+2366553406948581%" with one run per point); medians carry units.
+check onerun_no_nan_or_huge_percentages sh -c "! grep -Eiq 'nan%|inf%|[0-9]{5,}(\.[0-9]*)?%' '$tmp/one/COMPARE.md' '$tmp/one.log'"
+check compare_bounds_and_units sh -c "cd '$top/plots' && $py -c '
+from compare_report import f_change, f_ratio, f_value
+assert f_change(float(\"nan\")) == \"n/a\" and f_change(float(\"inf\")) == \"n/a\", 1
+assert f_change(2.366e13) == \"n/a\" and f_change(None) == \"n/a\", 2
+assert f_change(1.5) == \"+50.0% / -33.3%\", f_change(1.5)
+assert f_ratio(float(\"nan\")) == \"n/a\" and f_ratio(0) == \"n/a\" and f_ratio(2) == \"2x\", 3
+assert f_value(1234.5, \"ops_per_ms\") == \"1,234 ops/ms\", f_value(1234.5, \"ops_per_ms\")
+assert f_value(12.5, \"read_ns\") == \"12.5 ns\" and f_value(None, \"read_ns\") == \"-\", 4
+'"
 
 # ---- two plain scbench CSVs (issue 30) -----------------------------------------------
 # Two tiny CSVs of scbench itself (3 runs of FetchAdd and Sharded at 1 thread, 20 ms

@@ -902,6 +902,10 @@ scale "$tmp/adv/dice-fig4-high.csv" BFP-DUP 16 100000 15 0.05
 scale "$tmp/adv/dice-fig5.csv" Morris 16 1000
 scale "$tmp/adv/dice-fig5.csv" CAS 16 100
 scale "$tmp/adv/read-cost.csv" CAS 23 0 23 0.5
+# RBO's dice-fig4-high runs marked busy (a busy column added, 1 for RBO's rows,
+# 0 for the others): its advice rows say so, the others do not (issue 36).
+awk -F, -v OFS=, 'NR == 1 { print $0, "busy"; next } { print $0, ($1 == "RBO") }' \
+	"$tmp/adv/dice-fig4-high.csv" >"$tmp/adv/busy.new" && mv "$tmp/adv/busy.new" "$tmp/adv/dice-fig4-high.csv"
 "$py" "$plots/aggregate.py" "$tmp/adv" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/adv" >/dev/null 2>&1
 check advice_picks_known_winners "$py" -c '
 import json, sys
@@ -945,6 +949,13 @@ assert "BFP-DUP" in READ_PREFERRED
 assert all(READ_TIE_RULE in sc.rule() for sc in SCENARIOS if sc.lower)
 ' "$plots"
 check advice_caveat_in_report grep -qF 'Caveat: approximate' "$tmp/adv/REPORT.md"
+check advice_flags_busy_point "$py" -c '
+import json, re, sys
+adv = {a["id"]: a for a in json.load(open(sys.argv[1]))["advice"]}
+assert re.match(r"busy point: [1-9][0-9]* of its [1-9][0-9]* runs", adv["precise-high"]["busy"] or ""), adv["precise-high"]
+assert all("busy" not in a for a in adv.values() if a["best"] != "RBO"), adv
+assert "Flag: busy point" in open(sys.argv[2]).read()
+' "$tmp/adv/figdata/claims.json" "$tmp/adv/REPORT.md"
 # Read-heavy within a stated bound: PerCPUTree's O(1) get_fast (read_fast_ns)
 # is its reading there, its get (read_ns) elsewhere. A PerCPUTree copy of
 # CAS's read-cost rows whose get costs 1000 ns and get_fast 0.1 ns wins the
