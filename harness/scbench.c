@@ -17,6 +17,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_values.h"
 #include "csv.h"
 #include "linkage.h"
 #include "listing.h"
@@ -143,7 +144,7 @@ static int run_one(invocation *iv, const plan_variant *pv, uint32_t threads, uns
 	sc_err err;
 	load_take(&l0);
 	if (run_point(s, pv, threads, run, &r, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		return 1;
 	}
 	if (run_interrupted()) {
@@ -172,7 +173,7 @@ static int run_one(invocation *iv, const plan_variant *pv, uint32_t threads, uns
 	if (out_row_done(&iv->out, &err)) {
 		if (run_interrupted())
 			return 0;
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		return 1;
 	}
 	iv->done++;
@@ -193,7 +194,7 @@ static int run_all(invocation *iv)
 	if (iv->lat.f)
 		fputs(out_latency_header, iv->lat.f);
 	if (out_row_done(&iv->out, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		return 1;
 	}
 	for (unsigned vi = 0; vi < p->nvariants; vi++)
@@ -247,7 +248,7 @@ static int open_outputs(invocation *iv)
 	sc_err err;
 	if (out_open(&iv->out, p->output, &err)) {
 		if (!run_interrupted())
-			fprintf(stderr, "scbench: %s\n", err.msg);
+			error_line("%s", err.msg);
 		return 1;
 	}
 	if (run_interrupted() || !p->latency || iv->out.kind == OUT_STDOUT)
@@ -257,11 +258,11 @@ static int open_outputs(invocation *iv)
 	int rc = 0;
 	char *lp = out_sidecar_path(&iv->out, ".latency.csv", why, sizeof why);
 	if (!lp && why[0])
-		fprintf(stderr, "scbench: warning: no latency histograms written: %s\n", why);
+		error_line("warning: no latency histograms written: %s", why);
 	if (lp && out_open(&iv->lat, lp, &err)) {
 		/* Beside a FIFO or device, like the meta.json, a courtesy. */
 		bool direct = iv->out.kind == OUT_DIRECT;
-		fprintf(stderr, "scbench: %s%s\n",
+		error_line("%s%s",
 		        direct ? "warning: no latency histograms written: " : "", err.msg);
 		rc = direct ? 0 : 1;
 	}
@@ -276,17 +277,17 @@ static int write_meta_sidecar(invocation *iv, out_file *mf, double wall)
 	char why[600];
 	char *mpath = out_sidecar_path(&iv->out, ".meta.json", why, sizeof why);
 	if (!mpath && why[0])
-		fprintf(stderr, "scbench: warning: no meta.json written: %s\n", why);
+		error_line("warning: no meta.json written: %s", why);
 	if (!mpath)
 		return 0;
 	int rc = out_open(mf, mpath, &err);
 	free(mpath);
 	if (rc && iv->out.kind == OUT_DIRECT) {
 		/* The data went to a FIFO or device: its sidecar is a courtesy. */
-		fprintf(stderr, "scbench: warning: no meta.json written: %s\n", err.msg);
+		error_line("warning: no meta.json written: %s", err.msg);
 	} else if (rc || meta_write(mf, &iv->s, iv->calibrated ? &iv->cal : NULL, &iv->seen,
 	                            &iv->cpu, wall, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		out_abort(mf);
 		return 1;
 	}
@@ -315,7 +316,7 @@ static int write_outputs(invocation *iv, double wall)
 		rc = 1;
 	}
 	if (rc) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		out_abort(&mf);
 	}
 	free(new_meta);
@@ -374,9 +375,9 @@ static int bench(const run_plan *p, const topo *tp)
 	sp_note(SP_PAPI);
 	if (rc) {
 		if (rc == 2)
-			fprintf(stderr, "scbench: --events=%s: %s\n", p->events ? p->events : "", err.msg);
+			error_line("--events=%s: %s", p->events ? p->events : "", err.msg);
 		else
-			fprintf(stderr, "scbench: %s\n", err.msg);
+			error_line("%s", err.msg);
 		return rc;
 	}
 	invocation iv = {
@@ -423,7 +424,7 @@ int main(int argc, char **argv)
 	atexit(sp_report);
 	run_catch_signals();
 	if (topo_load(&tp, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		return 1;
 	}
 	sp_note(SP_TOPO);
