@@ -276,4 +276,12 @@ if grep -q HWLOC_SYNTHETIC "$tmp/err"; then
 else
 	skip scbench_error_message_one_line "scbench built without hwloc"
 fi
+# A path's line break, ESC and 0xff in the plots' messages are \xNN (they were
+# printed raw: the line split, the terminal driven, a byte that is no text).
+odd=$tmp/odd$(printf '\012\033\377')dir
+mkdir "$odd" || exit 1
+"$PY" "$TOP_SRCDIR/plots/aggregate.py" "$odd" >/dev/null 2>"$tmp/err"
+check aggregate_path_message_one_line sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q 'odd.x0a.x1b.xffdir: not a result set' '$tmp/err'"
+"$TOP_SRCDIR/plots/regen" "$odd/none" >/dev/null 2>"$tmp/err"
+check regen_path_message_escaped sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q 'odd.x0a.x1b.xffdir/none: not a directory' '$tmp/err' && ! LC_ALL=C grep -q \"\$(printf '[\033\377]')\" '$tmp/err'"
 tap_done
