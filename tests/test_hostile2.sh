@@ -98,6 +98,33 @@ wait "$m"; stm=$?
 check shards_together test "$st0$st1" = 00
 check merge_after_shards sh -c "test $stm -eq 0 && test -s '$tmp/s/dice-fig5.csv'"
 
+# A SIGINT while the new set is made (after its first file) or just after
+# (its lock taken, no run started): the set is whole and the line printed is
+# its --resume, which runs to the end (a plain "interrupted" before, and a set
+# without run-all.conf that --resume refused). The signal is sent by run-all's
+# own program at that point (a wrapper of its functions), so it is exact.
+at_signal() { FAKE_LOG=$tmp/fake.log SCBENCH=$tmp/fake-scbench PYTHON_MPL=none RUNALL_TOP=$tmp \
+	PYTHONPATH=$tmp/harness PYTHONDONTWRITEBYTECODE=1 "$PLOTPY" -c 'import os, signal, sys
+import runall.__main__ as R
+mod, name = (R.M, "write_file") if sys.argv[1] == "write" else (R.L, "whole")
+orig, sent = getattr(mod, name), []
+def wrapped(*args, **kw):
+    out = orig(*args, **kw)
+    if not sent:
+        sent.append(1)
+        os.kill(os.getpid(), signal.SIGINT)
+    return out
+setattr(mod, name, wrapped)
+sys.argv[1:] = sys.argv[2:]
+sys.exit(R.guarded(R.PROG, R.entry, escape=False))' "$@"; }
+for at in write lock; do
+	at_signal "$at" $small --out="$tmp/at-$at" >/dev/null 2>"$tmp/err"
+	st=$?
+	line=$(sed -n 's/.*Continue with: //p' "$tmp/err")
+	(eval "FAKE_LOG=$tmp/fake.log SCBENCH=$tmp/fake-scbench PYTHON_MPL=none $line") >/dev/null 2>&1
+	check "interrupt_at_set_${at}_prints_resume" sh -c "test $st -eq 130 && test $? -eq 0 -a -n '$line' && test -s '$tmp/at-$at/dice-fig5.csv'"
+done
+
 # --- 3. every command the project prints works --------------------------------------
 # A restricted set naming a variant none of its experiments runs, interrupted
 # (SIGINT to run-all while an invocation waits): the printed --resume line
