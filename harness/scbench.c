@@ -229,7 +229,7 @@ static int prepare(invocation *iv, const topo *tp)
 	char warning[256];
 	prov_cpu_read(&iv->cpu, tp, "/sys/devices/system/cpu", "/proc/cpuinfo");
 	if (prov_cpu_warning(&iv->cpu, warning, sizeof warning))
-		fprintf(stderr, "scbench: %s\n", warning);
+		error_line("%s", warning);
 	double est = plan_seconds(p, iv->s.pus, iv->work_ns, false);
 	if (est > 60) {
 		char t[64];
@@ -410,9 +410,9 @@ static void warn_node_env(void)
 {
 	const char *v = getenv("SCOUNTERS_NODE");
 	if (v && *v && strcmp(v, "rseq") != 0 && strcmp(v, "getcpu") != 0 && strcmp(v, "fixed") != 0)
-		fprintf(stderr, "scbench: warning: SCOUNTERS_NODE=%.40s%s is not rseq, getcpu or fixed: "
-		        "ignored (the default, rseq where the kernel has it)\n", v,
-		        strlen(v) > 40 ? "..." : "");
+		error_line("warning: SCOUNTERS_NODE=%.40s%s is not rseq, getcpu or fixed: "
+		           "ignored (the default, rseq where the kernel has it)", v,
+		           strlen(v) > 40 ? "..." : "");
 }
 
 int main(int argc, char **argv)

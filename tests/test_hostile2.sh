@@ -303,6 +303,9 @@ if grep -q HWLOC_SYNTHETIC "$tmp/err"; then
 else
 	skip scbench_error_message_one_line "scbench built without hwloc"
 fi
+SCOUNTERS_NODE=$(printf 'x\033[31m\ny') "$SCBENCH" --counter=CAS --threads=1 --runs=1 --warmup=0 \
+	--duration=0.01 --read-cost=off --output="$tmp/esc.csv" >/dev/null 2>"$tmp/err"
+check scbench_env_warning_one_line sh -c "test \$(grep -c SCOUNTERS_NODE '$tmp/err') -eq 1 && grep -q 'x.x1b.31m.x0ay is not rseq' '$tmp/err'"
 # A path's line break, ESC and 0xff in the plots' messages are \xNN (they were
 # printed raw: the line split, the terminal driven, a byte that is no text).
 odd=$tmp/odd$(printf '\012\033\377')dir
