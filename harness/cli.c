@@ -146,7 +146,7 @@ static int check_params(cli_opts *o)
 	if (plan_set_params(&o->plan, &o->params, &bad, &err) == 0)
 		return CLI_OK;
 	if (bad < 0) {
-		fprintf(stderr, "scbench: --param: %s\n", err.msg);
+		error_line("--param: %s", err.msg);
 		return CLI_USAGE;
 	}
 	char kv[SC_MAX_KEY + 64];

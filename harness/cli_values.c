@@ -21,6 +21,18 @@ static void put_escaped(const char *text)
 			fputc(*p, stderr);
 }
 
+void error_line(const char *fmt, ...)
+{
+	char msg[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fputs("scbench: ", stderr);
+	put_escaped(msg);
+	fputc('\n', stderr);
+}
+
 int usage_error(const char *opt, const char *value, const char *fmt, ...)
 {
 	char msg[1024];

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include "cli_values.h"
 #include "linkage.h"
 #include "listing.h"
 
@@ -60,7 +61,7 @@ static int json_params(FILE *f, const sc_variant *v, const sc_env *env)
 	char defaults[512];
 	sc_err err;
 	if (sc_variant_param_defaults(v, env, defaults, sizeof defaults, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		return -1;
 	}
 	fputc('[', f);

@@ -17,6 +17,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_values.h"
 #include "csv.h"
 #include "linkage.h"
 #include "listing.h"
@@ -143,7 +144,7 @@ static int run_one(invocation *iv, const plan_variant *pv, uint32_t threads, uns
 	sc_err err;
 	load_take(&l0);
 	if (run_point(s, pv, threads, run, &r, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		return 1;
 	}
 	if (run_interrupted()) {
@@ -172,7 +173,7 @@ static int run_one(invocation *iv, const plan_variant *pv, uint32_t threads, uns
 	if (out_row_done(&iv->out, &err)) {
 		if (run_interrupted())
 			return 0;
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		return 1;
 	}
 	iv->done++;
@@ -205,7 +206,7 @@ static int run_all(invocation *iv)
 	if (iv->lat.f)
 		fputs(out_latency_header, iv->lat.f);
 	if (out_row_done(&iv->out, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		return 1;
 	}
 	for (unsigned vi = 0; vi < p->nvariants; vi++)
@@ -240,7 +241,7 @@ static int prepare(invocation *iv, const topo *tp)
 	char warning[256];
 	prov_cpu_read(&iv->cpu, tp, "/sys/devices/system/cpu", "/proc/cpuinfo");
 	if (prov_cpu_warning(&iv->cpu, warning, sizeof warning))
-		fprintf(stderr, "scbench: %s\n", warning);
+		error_line("%s", warning);
 	double est = plan_seconds(p, iv->s.pus, iv->work_ns, false);
 	if (est > 60) {
 		char t[64];
@@ -259,7 +260,7 @@ static int open_outputs(invocation *iv)
 	sc_err err;
 	if (out_open(&iv->out, p->output, &err)) {
 		if (!run_interrupted())
-			fprintf(stderr, "scbench: %s\n", err.msg);
+			error_line("%s", err.msg);
 		return 1;
 	}
 	if (run_interrupted() || !p->latency || iv->out.kind == OUT_STDOUT)
@@ -269,11 +270,11 @@ static int open_outputs(invocation *iv)
 	int rc = 0;
 	char *lp = out_sidecar_path(&iv->out, ".latency.csv", why, sizeof why);
 	if (!lp && why[0])
-		fprintf(stderr, "scbench: warning: no latency histograms written: %s\n", why);
+		error_line("warning: no latency histograms written: %s", why);
 	if (lp && out_open(&iv->lat, lp, &err)) {
 		/* Beside a FIFO or device, like the meta.json, a courtesy. */
 		bool direct = iv->out.kind == OUT_DIRECT;
-		fprintf(stderr, "scbench: %s%s\n",
+		error_line("%s%s",
 		        direct ? "warning: no latency histograms written: " : "", err.msg);
 		rc = direct ? 0 : 1;
 	}
@@ -288,17 +289,17 @@ static int write_meta_sidecar(invocation *iv, out_file *mf, double wall)
 	char why[600];
 	char *mpath = out_sidecar_path(&iv->out, ".meta.json", why, sizeof why);
 	if (!mpath && why[0])
-		fprintf(stderr, "scbench: warning: no meta.json written: %s\n", why);
+		error_line("warning: no meta.json written: %s", why);
 	if (!mpath)
 		return 0;
 	int rc = out_open(mf, mpath, &err);
 	free(mpath);
 	if (rc && iv->out.kind == OUT_DIRECT) {
 		/* The data went to a FIFO or device: its sidecar is a courtesy. */
-		fprintf(stderr, "scbench: warning: no meta.json written: %s\n", err.msg);
+		error_line("warning: no meta.json written: %s", err.msg);
 	} else if (rc || meta_write(mf, &iv->s, iv->calibrated ? &iv->cal : NULL, &iv->seen,
 	                            &iv->cpu, wall, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		out_abort(mf);
 		return 1;
 	}
@@ -327,7 +328,7 @@ static int write_outputs(invocation *iv, double wall)
 		rc = 1;
 	}
 	if (rc) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		out_abort(&mf);
 	}
 	free(new_meta);
@@ -386,9 +387,9 @@ static int bench(const run_plan *p, const topo *tp)
 	sp_note(SP_PAPI);
 	if (rc) {
 		if (rc == 2)
-			fprintf(stderr, "scbench: --events=%s: %s\n", p->events ? p->events : "", err.msg);
+			error_line("--events=%s: %s", p->events ? p->events : "", err.msg);
 		else
-			fprintf(stderr, "scbench: %s\n", err.msg);
+			error_line("%s", err.msg);
 		return rc;
 	}
 	invocation iv = {
@@ -421,9 +422,9 @@ static void warn_node_env(void)
 {
 	const char *v = getenv("SCOUNTERS_NODE");
 	if (v && *v && strcmp(v, "rseq") != 0 && strcmp(v, "getcpu") != 0 && strcmp(v, "fixed") != 0)
-		fprintf(stderr, "scbench: warning: SCOUNTERS_NODE=%.40s%s is not rseq, getcpu or fixed: "
-		        "ignored (the default, rseq where the kernel has it)\n", v,
-		        strlen(v) > 40 ? "..." : "");
+		error_line("warning: SCOUNTERS_NODE=%.40s%s is not rseq, getcpu or fixed: "
+		           "ignored (the default, rseq where the kernel has it)", v,
+		           strlen(v) > 40 ? "..." : "");
 }
 
 int main(int argc, char **argv)
@@ -435,7 +436,7 @@ int main(int argc, char **argv)
 	atexit(sp_report);
 	run_catch_signals();
 	if (topo_load(&tp, &err)) {
-		fprintf(stderr, "scbench: %s\n", err.msg);
+		error_line("%s", err.msg);
 		return 1;
 	}
 	sp_note(SP_TOPO);

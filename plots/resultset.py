@@ -13,6 +13,8 @@ import csv
 import json
 import math
 import os
+from collections.abc import Mapping
+from types import MappingProxyType
 
 # The CSVs the figures are drawn from (the figure table names its sources among them).
 SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
@@ -83,20 +85,44 @@ def check_number(text, path, lineno, column):
     return v + 0.0  # -0 is 0
 
 
-def read_text_rows(path, shown):
-    """The rows of CSV path as dicts, line numbers from 2 (header on line 1):
-    [(lineno, row)]. Any failure to read it (permission, not UTF-8, a field
-    over 1 MiB, a broken quote) is a ResultSetError naming shown."""
+def text_rows(path, shown):
+    """The rows of CSV path, read one at a time: yields (header, lineno, fields),
+    the header a list of column names (line 1), fields a list of texts, line
+    numbers from 2; blank lines are skipped. Any failure to read it
+    (permission, not UTF-8, a field over 1 MiB, a broken quote) is a
+    ResultSetError naming shown."""
     try:
         with open(path, newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
-            return [(lineno, row) for lineno, row in enumerate(reader, 2)]
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if header is None:
+                return
+            lineno = 1
+            for fields in reader:
+                if fields:
+                    lineno += 1
+                    yield header, lineno, fields
     except UnicodeDecodeError as e:
         raise ResultSetError("%s: not UTF-8 text (byte %d)" % (shown, e.start))
     except csv.Error as e:
         raise ResultSetError("%s: not a CSV file: %s" % (shown, e))
     except OSError as e:
         raise ResultSetError("%s: %s" % (shown, e.strerror or e))
+
+
+def read_text_rows(path, shown):
+    """The rows of CSV path as dicts, line numbers from 2 (header on line 1):
+    [(lineno, row)], as csv.DictReader reads them (a missing field None, the
+    extra ones a list under the key None). Errors: text_rows's."""
+    out = []
+    for header, lineno, fields in text_rows(path, shown):
+        row = dict(zip(header, fields))
+        for name in header[len(fields):]:
+            row[name] = None
+        if len(fields) > len(header):
+            row[None] = fields[len(header):]
+        out.append((lineno, row))
+    return out
 
 
 def parse_params(text):
@@ -136,6 +162,78 @@ def seconds_of(r):
     return s if s and s > 0 else None
 
 
+class Row(Mapping):
+    """One row of a result CSV, read only: a tuple of its values (one per
+    column of its file's header, then params_map) and the columns' index
+    shared by every row of the file. A dict a row took 3 KB; this, with
+    the values repeated down a column shared, a few hundred bytes."""
+    __slots__ = ("_index", "_values")
+
+    def __init__(self, index, values):
+        self._index, self._values = index, values
+
+    def __getitem__(self, key):
+        return self._values[self._index[key]]
+
+    def get(self, key, default=None):
+        i = self._index.get(key)
+        return default if i is None else self._values[i]
+
+    def __iter__(self):
+        return iter(self._index)
+
+    def __len__(self):
+        return len(self._index)
+
+
+class RowReader:
+    """The rows of one result CSV, its numbers checked (check_number) and the
+    values repeated down a column (text, parameters, thread counts) kept once."""
+    SHARED = 256   # distinct values a column keeps shared; beyond, each is its own
+
+    def __init__(self, path):
+        self.path, self.index = path, None
+
+    def start(self, header):
+        """header (the CSV's first line): the columns, REQUIRED checked."""
+        missing = [c for c in REQUIRED if c not in header]
+        if missing:
+            raise ResultSetError("%s: no column %s (results/README.md: every result CSV "
+                                 "has it)" % (self.path, ", ".join(missing)))
+        self.index = {c: i for i, c in enumerate(header)}   # a repeated column: the last
+        self.take = [i for i, c in enumerate(header) if self.index[c] == i]
+        self.names = [header[i] for i in self.take]
+        self.index = {c: k for k, c in enumerate(self.names)}
+        self.index["params_map"] = len(self.names)
+        self.shared = [{} for _ in self.names]
+        self.params = {}
+        self.over = self.index.get("overflowed")
+        self.error = self.index.get("rel_error")
+
+    def row(self, lineno, fields):
+        values = []
+        for k, i in enumerate(self.take):
+            text, seen = fields[i], self.shared[k]
+            v = seen.get(text, seen)
+            if v is seen:
+                name = self.names[k]
+                if name in TEXT_COLUMNS:
+                    v = text
+                else:
+                    v = check_number(text, self.path, lineno, name) if text != "" else None
+                if len(seen) < self.SHARED:
+                    seen[text] = v
+            values.append(v)
+        params = values[self.index["params"]] if "params" in self.index else None
+        pm = self.params.get(params)
+        if pm is None:
+            pm = self.params[params] = MappingProxyType(parse_params(params))
+        values.append(pm)
+        if self.over is not None and values[self.over] and self.error is not None:
+            values[self.error] = None
+        return Row(self.index, tuple(values))
+
+
 class ResultSet:
     def __init__(self, path):
         self.path = path
@@ -143,41 +241,35 @@ class ResultSet:
         self.notes = []   # problems met while reading, for the report
 
     def csv(self, name):
-        """Rows of DIR/name as dicts (numbers as floats, empty as None), or None if missing."""
+        """Rows of DIR/name as read-only mappings (Row: numbers as floats, empty
+        as None, and params_map, the params parsed), or None if missing."""
         if name in self.cache:
             return self.cache[name]
         path = os.path.join(self.path, name)
         rows = None
         if os.path.isfile(path):
             rows = []
-            text_rows = read_text_rows(path, path)
-            missing = [c for c in REQUIRED if text_rows and c not in text_rows[0][1]]
-            if missing:
-                raise ResultSetError("%s: no column %s (results/README.md: every result CSV "
-                                     "has it)" % (path, ", ".join(missing)))
-            for lineno, raw in text_rows:
-                if None in raw or any(v is None for v in raw.values()):
+            reader = RowReader(path)
+            over = set()
+            for header, lineno, fields in text_rows(path, path):
+                if reader.index is None:
+                    reader.start(header)
+                if len(fields) != len(header):
                     self.notes.append("%s line %d: wrong number of fields, ignored"
                                       % (name, lineno))
                     continue
-                row = {}
-                for k, v in raw.items():
-                    if k in TEXT_COLUMNS:
-                        row[k] = v
-                    else:
-                        row[k] = check_number(v, path, lineno, k) if v != "" else None
-                row["params_map"] = parse_params(row.get("params"))
+                row = reader.row(lineno, fields)
                 rows.append(row)
+                if row.get("overflowed"):
+                    over.add(row["counter"])
             # Schema 3: a run whose true count exceeded its counter's range measured
-            # the wrap, not the algorithm: its error leaves every error figure and claim.
-            over = [r for r in rows if r.get("overflowed")]
-            for r in over:
-                r["rel_error"] = None
+            # the wrap, not the algorithm: its error leaves every error figure and claim
+            # (RowReader.row left it out).
             if over:
                 self.notes.append("%s: %d run(s) overflowed the counter's range (%s); their "
                                   "relative error is left out of error figures and claims"
-                                  % (name, len(over),
-                                     ", ".join(sorted(set(r["counter"] for r in over)))))
+                                  % (name, sum(1 for r in rows if r.get("overflowed")),
+                                     ", ".join(sorted(over))))
         self.cache[name] = rows
         return rows
 

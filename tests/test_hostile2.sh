@@ -100,6 +100,33 @@ wait "$m"; stm=$?
 check shards_together test "$st0$st1" = 00
 check merge_after_shards sh -c "test $stm -eq 0 && test -s '$tmp/s/dice-fig5.csv'"
 
+# A SIGINT while the new set is made (after its first file) or just after
+# (its lock taken, no run started): the set is whole and the line printed is
+# its --resume, which runs to the end (a plain "interrupted" before, and a set
+# without run-all.conf that --resume refused). The signal is sent by run-all's
+# own program at that point (a wrapper of its functions), so it is exact.
+at_signal() { FAKE_LOG=$tmp/fake.log SCBENCH=$tmp/fake-scbench PYTHON_MPL=none RUNALL_TOP=$tmp \
+	PYTHONPATH=$tmp/harness PYTHONDONTWRITEBYTECODE=1 "$PLOTPY" -c 'import os, signal, sys
+import runall.__main__ as R
+mod, name = (R.M, "write_file") if sys.argv[1] == "write" else (R.L, "whole")
+orig, sent = getattr(mod, name), []
+def wrapped(*args, **kw):
+    out = orig(*args, **kw)
+    if not sent:
+        sent.append(1)
+        os.kill(os.getpid(), signal.SIGINT)
+    return out
+setattr(mod, name, wrapped)
+sys.argv[1:] = sys.argv[2:]
+sys.exit(R.guarded(R.PROG, R.entry, escape=False))' "$@"; }
+for at in write lock; do
+	at_signal "$at" $small --out="$tmp/at-$at" >/dev/null 2>"$tmp/err"
+	st=$?
+	line=$(sed -n 's/.*Continue with: //p' "$tmp/err")
+	(eval "FAKE_LOG=$tmp/fake.log SCBENCH=$tmp/fake-scbench PYTHON_MPL=none $line") >/dev/null 2>&1
+	check "interrupt_at_set_${at}_prints_resume" sh -c "test $st -eq 130 && test $? -eq 0 -a -n '$line' && test -s '$tmp/at-$at/dice-fig5.csv'"
+done
+
 # --- 3. every command the project prints works --------------------------------------
 # A restricted set naming a variant none of its experiments runs, interrupted
 # (SIGINT to run-all while an invocation waits): the printed --resume line
@@ -245,10 +272,11 @@ done
 mkdir "$tmp/lnk" && ln -s "$fixture/dice-fig5.csv" "$tmp/lnk/a.csv" || exit 1
 "$TOP_SRCDIR/plots/compare" --no-figures --out="$tmp/lnk/c" "$tmp/lnk/a.csv" "$fixture/dice-fig5.csv" >/dev/null 2>"$tmp/err"
 check compare_linked_csv_meta sh -c "test $? -eq 0 && ! grep -q 'No metadata' '$tmp/err' '$tmp/lnk/c/COMPARE.md'"
-# compare's memory grows by less than 8 KB a CSV row (the bootstrap drew all
+# compare's memory grows by less than 1 KB a CSV row (the bootstrap drew all
 # its 10,000 resamples at once: 16 bytes x 10,000 a row of a point, 1.9 GB
-# for two 40,000-row CSVs): the peak RSS of compare on two generated CSVs
-# of 1,000 and of 5,000 rows each, its growth per row read.
+# for two 40,000-row CSVs; then each row a dict of 3.1 KB): the peak RSS of
+# compare on two generated CSVs of 1,000 and of 5,000 rows each, its growth
+# per row read.
 "$SCBENCH" --counter=FetchAdd,CAS --threads=1,2 --runs=2 --warmup=0 --duration=0.01 --read-cost=off \
 	--output="$tmp/seed.csv" 2>/dev/null || exit 1
 for k in 125 625; do
@@ -266,8 +294,29 @@ subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNUL
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TOP_SRCDIR/plots/compare" --no-figures \
 	--out="$tmp/mem$1" "$tmp/gen$1.csv" "$tmp/gen$1.csv"; }
 if small_kb=$(rss 125) && large_kb=$(rss 625); then
-	check compare_memory_per_row test $(((large_kb - small_kb) * 1024 / (2 * (5000 - 1000)))) -lt 8192
+	check compare_memory_per_row test $(((large_kb - small_kb) * 1024 / (2 * (5000 - 1000)))) -lt 1024
 else
 	skip compare_memory_per_row "plots/compare cannot run here (no numpy and scipy)"
 fi
+# scbench's messages quoting an error escape its control bytes as its usage
+# errors do: hwloc's rejected description, given with an ESC and a line break,
+# is one line (it was printed raw, two lines and a colour).
+HWLOC_SYNTHETIC=$(printf 'bad\033[31m\nx') "$SCBENCH" --counter=CAS --threads=1 --runs=1 --warmup=0 \
+	--duration=0.01 --read-cost=off --output="$tmp/esc.csv" >/dev/null 2>"$tmp/err"
+if grep -q HWLOC_SYNTHETIC "$tmp/err"; then
+	check scbench_error_message_one_line sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q 'bad.x1b.31m.x0ax' '$tmp/err' && ! grep -q \"\$(printf '\033')\" '$tmp/err'"
+else
+	skip scbench_error_message_one_line "scbench built without hwloc"
+fi
+SCOUNTERS_NODE=$(printf 'x\033[31m\ny') "$SCBENCH" --counter=CAS --threads=1 --runs=1 --warmup=0 \
+	--duration=0.01 --read-cost=off --output="$tmp/esc.csv" >/dev/null 2>"$tmp/err"
+check scbench_env_warning_one_line sh -c "test \$(grep -c SCOUNTERS_NODE '$tmp/err') -eq 1 && grep -q 'x.x1b.31m.x0ay is not rseq' '$tmp/err'"
+# A path's line break, ESC and 0xff in the plots' messages are \xNN (they were
+# printed raw: the line split, the terminal driven, a byte that is no text).
+odd=$tmp/odd$(printf '\012\033\377')dir
+mkdir "$odd" || exit 1
+"$PY" "$TOP_SRCDIR/plots/aggregate.py" "$odd" >/dev/null 2>"$tmp/err"
+check aggregate_path_message_one_line sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q 'odd.x0a.x1b.xffdir: not a result set' '$tmp/err'"
+"$TOP_SRCDIR/plots/regen" "$odd/none" >/dev/null 2>"$tmp/err"
+check regen_path_message_escaped sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q 'odd.x0a.x1b.xffdir/none: not a directory' '$tmp/err' && ! LC_ALL=C grep -q \"\$(printf '[\033\377]')\" '$tmp/err'"
 tap_done

@@ -159,9 +159,13 @@ class Context:
         self.shard_note = ""
 
     def resume_cmd(self):
-        extra = " --shard=%d/%d" % self.shard if self.shard else ""
-        return "%s --resume %s%s" % (P.quote(os.path.join(self.top, "run-all.sh")),
-                                     P.quote(self.dir), extra)
+        return resume_line(self.top, self.dir, self.shard)
+
+
+def resume_line(top, d, shard=None):
+    """The command that continues result set d (its shard (k, n) alone)."""
+    extra = " --shard=%d/%d" % shard if shard else ""
+    return "%s --resume %s%s" % (P.quote(os.path.join(top, "run-all.sh")), P.quote(d), extra)
 
 
 def new_result_set(o, top, scbench):
@@ -207,15 +211,31 @@ def new_result_set(o, top, scbench):
                    "it" if len(given) - len(kept[key]) == 1 else "them"))
     conf = {"mode": o.mode, "threads": threads, "order_seed": seed, "experiments": kept["experiments"],
             "variants": kept["variants"]}
+    # The set is made whole or not at all: a Ctrl-C while it is made waits
+    # (blocked) until main can print its --resume line; returns with the
+    # signals still held (main's release_signals).
+    signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
     try:
-        os.makedirs(os.path.join(out, "parts"))
-        os.makedirs(os.path.join(out, "logs"))
-    except OSError:
-        raise Usage("cannot create %s" % out)
-    M.write_file(os.path.join(out, "run-all.plan"), "".join(line + "\n" for line in plan))
-    M.write_file(os.path.join(out, "run-all.order"), RS.order_text(order, seed))
-    M.write_file(os.path.join(out, "run-all.conf"), RS.conf_text(conf))
+        try:
+            os.makedirs(os.path.join(out, "parts"))
+            os.makedirs(os.path.join(out, "logs"))
+        except OSError:
+            raise Usage("cannot create %s" % out)
+        M.write_file(os.path.join(out, "run-all.plan"), "".join(line + "\n" for line in plan))
+        M.write_file(os.path.join(out, "run-all.order"), RS.order_text(order, seed))
+        M.write_file(os.path.join(out, "run-all.conf"), RS.conf_text(conf))
+    except BaseException:
+        release_signals()
+        raise
     return os.path.abspath(out), conf
+
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def release_signals():
+    """Deliver the signals new_result_set held (on_signal raises P.Interrupted)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
 
 
 def open_result_set(o):
@@ -314,6 +334,13 @@ def main(argv, top, scbench, stage):
             return 0
         L.whole(d)
         plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
+        if o.plan_only or o.slurm is not None:
+            try:
+                release_signals()
+            except P.Interrupted as e:  # the set exists: say how to go on with it
+                say("interrupted (SIG%s) before any run. Continue with: %s"
+                    % (e.sig, resume_line(top, d)))
+                return e.status
         if o.plan_only:
             runs, figs = DR.total(["%s %s %s" % line for line in plan], conf["mode"],
                                   PL.registry(scbench), conf["threads"])
@@ -329,6 +356,8 @@ def main(argv, top, scbench, stage):
     ctx = Context(top, scbench, d, conf)
     line_of = {i + " " + c: (i, c, a) for i, c, a in plan}
     try:
+        if o.resume is None:
+            release_signals()  # a signal held since the set was made: its --resume line below
         if o.merge_only:
             if o.slurm_merge:
                 SL.check_merge(top, d, plan, order, o.slurm_tasks)

@@ -61,16 +61,20 @@ if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
 
 
 class EscapingStream:
-    """A text stream whose control characters other than a line break and a
-    tab are written as \\xNN: an ESC read from a file or an option named in a
-    message never drives the terminal."""
+    """A text stream whose control characters other than a tab and the line
+    break that ends a write are written as \\xNN: an ESC read from a file or
+    an option named in a message never drives the terminal, and a line break
+    inside a path never splits the message's line (print writes its line
+    break apart)."""
 
     def __init__(self, stream):
         self._stream = stream
 
     def write(self, text):
-        return self._stream.write(re.sub(r"[\x00-\x08\x0b-\x1f\x7f]",
-                                         lambda m: "\\x%02x" % ord(m.group()), text))
+        body, end = (text[:-1], "\n") if text.endswith("\n") else (text, "")
+        self._stream.write(re.sub(r"[\x00-\x08\x0a-\x1f\x7f]",
+                                  lambda m: "\\x%02x" % ord(m.group()), body) + end)
+        return len(text)
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
