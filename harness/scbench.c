@@ -19,7 +19,6 @@
 #include "cli.h"
 #include "cli_values.h"
 #include "csv.h"
-#include "linkage.h"
 #include "listing.h"
 #include "meta.h"
 #include "output.h"
