@@ -79,6 +79,7 @@
 
 #include "sc_common.h"
 
+#include "sc_batched.h"
 #include "sc_bfp.h"
 #include "sc_counter.h"
 #include "sc_distributed.h"
