@@ -34,6 +34,10 @@ BUNDLE_PAPI_LIBS=""
 sc_static_archive c || BUNDLE_UNAVAILABLE="no static C library (libc.a: apt-get install libc6-dev)"
 AS_IF([test "x$enable_static" = xno],
   [BUNDLE_UNAVAILABLE="configured --disable-static: no static libscounters to link"])
+# A sanitizer's runtime is a shared library: such a build cannot be static.
+case " $CFLAGS $LDFLAGS " in
+*" -fsanitize="*) BUNDLE_UNAVAILABLE="a sanitizer build (-fsanitize= in CFLAGS or LDFLAGS): its runtime cannot be linked statically" ;;
+esac
 bundle_hwloc=no
 AS_IF([test "x$have_hwloc" != xyes],
   [BUNDLE_LEFT_OUT="hwloc (configured without it: placement by the affinity mask, no NUMA nodes)"],
