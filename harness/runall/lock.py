@@ -41,7 +41,8 @@ def _try(fd, how):
 
 
 def _holder(path):
-    """What the holder of path wrote there (one line), or a placeholder."""
+    """What the holder of path wrote there (one line); when it has written
+    nothing yet, a phrase that says so."""
     try:
         with open(path, "rb") as f:
             text = f.read(4096).decode("utf-8", "backslashreplace")
