@@ -42,7 +42,7 @@
 # / runs_now + noise_base^2 / runs_base) (the standard error of a difference of
 # medians; each noise at least 1%), a metric REGRESSED when d > max(log 1.10,
 # 3.5 se): worse by more than 10% and by more than 3.5 standard errors (one-
-# sided normal tail 2.3e-4 per metric, about 7e-3 for the 32 metrics of make
+# sided normal tail 2.3e-4 per metric, about 8e-3 for the 35 metrics of make
 # bench). When
 # 3.5 se exceeds log 1.25 the two benches are too noisy to see a 25% slowdown:
 # the metric is NOISY (not judged). Exit 0 when nothing regressed and nothing
@@ -177,6 +177,11 @@ metrics() {
 		summarize("percpu_cost/vs_Sharded_2t", "lower")
 		for (i = 0; i < nr; i++) x[i + 1] = tp[1, "PerCPU", i] / tp[1, "PerCPUGroup", i]
 		summarize("group_cost/vs_PerCPU_1t", "lower")
+		# the tree counter (PerCPU plus a carry at each batch) against PerCPU
+		for (t = 1; t <= 2; t++) if (tp[t, "PerCPUTree", 0] > 0) {
+			for (i = 0; i < nr; i++) x[i + 1] = tp[t, "PerCPU", i] / tp[t, "PerCPUTree", i]
+			summarize("tree_cost/vs_PerCPU_" t "t", "lower")
+		}
 		# handle API: ns added per increment by the node refresh (kernel - fixed)
 		while (handle != "" && (getline line < handle) > 0) {
 			split(line, h, " ")
@@ -241,10 +246,10 @@ trap 'rm -rf "$tmp"' EXIT
 echo "bench: $runs interleaved rounds of timed runs of ${dur} s (warm-up 0.2 s); 0% external work"
 i=0
 while [ "$i" -lt "$runs" ]; do
-	"$scbench" --counter="Sharded,FetchAdd,CAS,$prob,RBONumaAdapt,MultilineAdapt,PerCPU,PerCPUGroup" --threads=1 \
+	"$scbench" --counter="Sharded,FetchAdd,CAS,$prob,RBONumaAdapt,MultilineAdapt,PerCPU,PerCPUGroup,PerCPUTree" --threads=1 \
 		--duration="$dur" --warmup=0.2 --runs=1 --first-run="$i" --events=none \
 		--output="$tmp/t1.$i.csv"
-	"$scbench" --counter="FetchAdd,BFP-CSUP,Morris,Scalable,Sharded,PerCPU" --threads=2 \
+	"$scbench" --counter="FetchAdd,BFP-CSUP,Morris,Scalable,Sharded,PerCPU,PerCPUTree" --threads=2 \
 		--duration="$dur" --warmup=0.2 --runs=1 --first-run="$i" --events=none \
 		--output="$tmp/t2.$i.csv"
 	# The handle API's increment (sc_counter_inc, one thread): node ids from
@@ -263,6 +268,9 @@ while [ "$i" -lt "$runs" ]; do
 		# the per-CPU add against the floor (a thread's own word), alternating in one process
 		"$HANDLE_BENCH" --floor "$dur" 2>/dev/null |
 			awk -v r="$i" '{ print r, "percpu_vs_floor_1t/" $1, $2, $3, $4 }' >>"$tmp/paired"
+		# the tree counter's inlined increment against PerCPU's, alternating in one process
+		"$HANDLE_BENCH" --versus PerCPU PerCPUTree "$dur" |
+			awk -v r="$i" '{ print r, "paired_vs_PerCPU_1t/" $1, $3, $4, $5 }' >>"$tmp/paired"
 		# the handle against the inlined increment under other loop alignments (round 0)
 		if [ "$i" -eq 0 ]; then
 			for prog in ${HANDLE_BENCH_ALIGNED:-}; do
@@ -320,6 +328,11 @@ awk -F, '
 		line("percpu_cost/vs_Sharded_1t", "x", "", 1)
 		line("percpu_cost/vs_Sharded_2t", "x", "", 1)
 		line("group_cost/vs_PerCPU_1t", "x", "target <= 1.2x:", v["group_cost/vs_PerCPU_1t"] <= 1.2)
+		print "\nPerCPUTree (per-CPU words and a carry tree), cost relative to PerCPU:"
+		line("tree_cost/vs_PerCPU_1t", "x", "target <= 1.2x:", v["tree_cost/vs_PerCPU_1t"] <= 1.2)
+		line("tree_cost/vs_PerCPU_2t", "x", "target <= 1.2x:", v["tree_cost/vs_PerCPU_2t"] <= 1.2)
+		if ("paired_vs_PerCPU_1t/PerCPUTree" in v)
+			line("paired_vs_PerCPU_1t/PerCPUTree", "x", "target <= 1.2x (inlined, paired chunks):", v["paired_vs_PerCPU_1t/PerCPUTree"] <= 1.2)
 		print "\n2 threads, one counter, throughput relative to FetchAdd:"
 		for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^speedup_vs_FetchAdd_2t/) line(m, "x", "target >= 3x:", v[m] >= 3)
 		nh = 0

@@ -16,8 +16,8 @@
 # for another seed: a paired metric's per-run ratio has sd 2.8%, the standard
 # error of a difference of medians of 7 runs 1.9%, and the gate's 10% floor is
 # 5 standard errors (one-sided tail 3e-7); the absolute harness floor (sd 3.6%,
-# standard error 2.4%) is 3.9 standard errors away (5e-5). For 20 metrics x 40
-# benches that is about 2.2e-3; a missed 25% slowdown (6.7 standard errors or
+# standard error 2.4%) is 3.9 standard errors away (5e-5). For 22 metrics x 40
+# benches that is about 2.4e-3; a missed 25% slowdown (6.7 standard errors or
 # more) below 1e-10.
 set -u
 : "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
@@ -37,8 +37,8 @@ fake() {
 		function gauss() { return sqrt(-2 * log(u())) * cos(6.283185307179586 * u()) }
 		BEGIN {
 			state = seed * 7919 + threads
-			if (threads == 1) n = split("Sharded FetchAdd CAS Morris MorrisAdapt BFP-DUP BFP-CSUP Scalable ScalableCAS ScalableCapped RBONumaAdapt MultilineAdapt PerCPU PerCPUGroup", v, " ")
-			else n = split("FetchAdd BFP-CSUP Morris Scalable Sharded PerCPU", v, " ")
+			if (threads == 1) n = split("Sharded FetchAdd CAS Morris MorrisAdapt BFP-DUP BFP-CSUP Scalable ScalableCAS ScalableCapped RBONumaAdapt MultilineAdapt PerCPU PerCPUGroup PerCPUTree", v, " ")
+			else n = split("FetchAdd BFP-CSUP Morris Scalable Sharded PerCPU PerCPUTree", v, " ")
 			base["Sharded"] = 1.6e6; base["FetchAdd"] = 2e5; base["CAS"] = 1.8e5
 			printf "counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,busy\n"
 			for (r = 0; r < 7; r++) {
@@ -65,7 +65,7 @@ metrics() {
 
 metrics "$tmp/base" $SEED
 check metric_file_columns sh -c "head -1 '$tmp/base/m' | grep -qx 'metric,value,noise,better,runs,values'"
-check twenty_metrics test "$(($(wc -l <"$tmp/base/m") - 1))" -eq 20
+check twenty_two_metrics test "$(($(wc -l <"$tmp/base/m") - 1))" -eq 22
 check seven_runs_per_metric sh -c "awk -F, 'NR > 1 && (\$5 != 7 || split(\$6, a, \" \") != 7) { bad = 1 } END { exit bad }' '$tmp/base/m'"
 # The metric's value is the median of its per-run values; noise is 1.4826 MAD of their logs.
 check median_and_mad sh -c "awk -F, 'NR == 2 { n = split(\$6, a, \" \"); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -73,7 +73,7 @@ check median_and_mad sh -c "awk -F, 'NR == 2 { n = split(\$6, a, \" \"); for (i 
 
 sh "$bench" --compare "$tmp/base/m" "$tmp/base/m" >"$tmp/out" 2>&1
 check same_set_exit_0 test $? -eq 0
-check same_set_flags_nothing sh -c "! grep -q REGRESSED '$tmp/out' && grep -q '^bench: 0 metrics regressed, 0 too noisy' '$tmp/out' && test \$(grep -c ' ok$' '$tmp/out') -eq 20"
+check same_set_flags_nothing sh -c "! grep -q REGRESSED '$tmp/out' && grep -q '^bench: 0 metrics regressed, 0 too noisy' '$tmp/out' && test \$(grep -c ' ok$' '$tmp/out') -eq 22"
 
 # 40 unchanged benches against 40 others (different seeds), and the same with
 # Morris 25% slower at 1 thread (its cost relative to FetchAdd 25% higher).
