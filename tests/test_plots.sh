@@ -970,7 +970,7 @@ for r in rows:
     r.update(read_fast_ns="", fast_width="", fast_error="")
     if r["counter"] == "CAS":
         extra.append(dict(r, counter="PerCPUTree", read_ns="1000", read_fast_ns="0.1",
-                          fast_width="189", fast_error="3"))
+                          fast_width="1533", fast_error="3"))
 with open(sys.argv[1], "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=fields)
     w.writeheader()
