@@ -205,8 +205,16 @@ int sc_percpu_tree_describe(const sc_percpu_tree_t *c, const sc_percpu_tree_cfg 
                             size_t size)
 {
 	uint64_t root = sc_percpu_tree_get_fast(c, cfg, NULL);
-	return snprintf(buf, size, "path=%s;cpus=%u;levels=%u;nodes=%u;batch=%llu;width=%llu;root=%llu",
+	/* the fan-outs from the CPUs up, "2x8x2x4" (at most 24 of at most 5 digits) */
+	char fan[SC_TREE_MAX_LEVELS * 6 + 1];
+	size_t n = 0;
+	for (uint32_t l = 0; l < cfg->levels; l++)
+		n += (size_t)snprintf(fan + n, sizeof fan - n, "%s%u", l ? "x" : "", cfg->fanout[l]);
+	return snprintf(buf, size,
+	                "path=%s;cpus=%u;levels=%u;nodes=%u;fanout=%s;order=%s;batch=%llu;width=%llu;"
+	                "root=%llu",
 	                (tree_where() & TREE_ON_) ? "rseq-cpu_id" : "lock", cfg->cpus, cfg->levels,
-	                cfg->nodes, (unsigned long long)(UINT64_C(1) << cfg->batch_shift),
+	                cfg->nodes, fan, cfg->order ? "machine" : "ids",
+	                (unsigned long long)(UINT64_C(1) << cfg->batch_shift),
 	                (unsigned long long)cfg->width, (unsigned long long)root);
 }

@@ -112,3 +112,9 @@ void topo_release_impl(topo *t)
 {
 	(void)t;
 }
+
+int topo_groupings_impl(const topo *t, int32_t *os, uint32_t *gid, sc_err *err)
+{
+	(void)t, (void)os, (void)gid, (void)err;
+	return 0; /* no topology: PerCPUTree keeps its fixed arity */
+}

@@ -200,3 +200,29 @@ void topo_release_impl(topo *t)
 		hwloc_topology_destroy(t->hw);
 	t->hw = NULL;
 }
+
+int topo_groupings_impl(const topo *t, int32_t *os, uint32_t *gid, sc_err *err)
+{
+	/* cores, the data and unified caches, hwloc's groups and dies, the packages */
+	static const hwloc_obj_type_t types[] = {
+		HWLOC_OBJ_CORE,    HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+		HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE, HWLOC_OBJ_GROUP,   HWLOC_OBJ_DIE,
+		HWLOC_OBJ_PACKAGE,
+	};
+	uint32_t ntypes = sizeof types / sizeof types[0], pus = t->pus;
+	for (uint32_t p = 0; p < pus; p++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PU, p);
+		if (!pu) {
+			sc_err_set(err, "placement: hwloc lists %u PUs but has no PU L#%u", pus, p);
+			return -1;
+		}
+		os[p] = (int32_t)pu->os_index;
+		for (uint32_t g = 0; g < ntypes; g++) {
+			hwloc_obj_t a = hwloc_get_ancestor_obj_by_type(t->hw, types[g], pu);
+			gid[(size_t)g * pus + p] = a ? a->logical_index : UINT32_MAX;
+		}
+		/* the NUMA nodes, which hwloc 2 keeps beside the tree: placement's node of the PU */
+		gid[(size_t)ntypes * pus + p] = hw_node_of_pu(t->hw, pu, t->nodes);
+	}
+	return (int)ntypes + 1;
+}

@@ -43,4 +43,14 @@ int topo_bind_impl(const topo *t, const placement_slot *slot, sc_err *err);
 /* Free what topo_load_impl kept beyond the common fields. */
 void topo_release_impl(topo *t);
 
+/* The most groupings topo_groupings_impl reports (cores, 5 cache levels, groups, dies, nodes, packages). */
+#define TOPO_GROUPINGS 10
+/*
+ * The machine's groupings of its PUs, for PerCPUTree's shape (tree_shape.c):
+ * os[p] = PU p's OS index and gid[g * pus + p] = PU p's group in grouping g
+ * (PU logical order; UINT32_MAX: outside any). The number of groupings
+ * (at most TOPO_GROUPINGS), 0 when the build reads no topology, -1 with err.
+ */
+int topo_groupings_impl(const topo *t, int32_t *os, uint32_t *gid, sc_err *err);
+
 #endif /* SC_PLACEMENT_IMPL_H */

@@ -14,6 +14,7 @@
 
 #include "histogram.h"
 #include "run.h"
+#include "tree_shape.h"
 
 enum { READ_SAMPLES = 1024 };
 
@@ -66,6 +67,7 @@ typedef struct shared {
 	int reader_phase;
 	pthread_barrier_t gate;
 	sc_table table;
+	tree_shape shape; /* PerCPUTree: the machine's shape the table uses (order NULL: none) */
 	uint64_t read_ticks[READ_SAMPLES];
 	unsigned nread;
 	/* PerCPUTree: the same samples of get_fast (sc_tree.h), taken beside get's */

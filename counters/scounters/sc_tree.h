@@ -128,8 +128,10 @@ SC_OP_RANGE_FULL(percpu_tree)
 SC_OP_NO_FLUSH(percpu_tree)
 /*
  * describe keys: path=<rseq-cpu_id or lock>;cpus=<CPU words>;levels=<carry
- * levels>;nodes=<carry words>;batch=<level-0 batch>;width=<the interval's
- * width>;root=<the root's value>.
+ * levels>;nodes=<carry words>;fanout=<children per word, level by level from
+ * the CPUs up, "2x8x2x4">;order=<machine: the caller's CPU order, or ids: CPU
+ * c is leaf c>;batch=<level-0 batch>;width=<the interval's width>;root=<the
+ * root's value>.
  */
 SC_OP_DECLARE_DESCRIBE(percpu_tree)
 
