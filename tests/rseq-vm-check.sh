@@ -5,16 +5,18 @@
 # no rseq (glibc registers none there, so tests/cross-check.sh only sees the
 # locked path), so a full-system emulated machine boots Debian's arm64
 # kernel and runs tests/test_group (PerCPU, PerCPUGroup and the groups under
-# migration, signal and timer storms, exact totals) on it.
+# migration, signal and timer storms, exact totals) and tests/test_tree
+# (PerCPUTree's own sequence, which hands back the word's old value, under
+# the same storms, with its readings inside their intervals) on it.
 #
 # Steps: install what is missing (qemu-system-arm, the aarch64 cross
 # compiler and libc, cpio; needs root, as CI has); fetch the kernel package
 # that linux-image-arm64 names with apt-get under a private arm64 state
 # (the machine's own apt configuration is not touched; the package is
-# cached); build test_group and the library's sources, static, for
+# cached); build test_group, test_tree and the library's sources, static, for
 # aarch64, and tests/rseq_vm_init.c as the machine's init; boot a 2-vCPU
 # virt machine (TCG, cortex-a72) with that initramfs; read the TAP lines and
-# the exit status from its console.
+# each program's exit status from its console.
 #
 # Environment: RSEQ_VM_DIR work directory to use and keep (default: a
 # temporary one, removed on success); SC_VM_CACHE where the kernel is cached
@@ -89,7 +91,7 @@ say "kernel: $kpkg"
 
 # 2. The programs, static for aarch64: the library's sources compiled in
 # (with a sc_config.h as configure makes it: 64-byte lines, the version of
-# configure.ac) and tests/test_group; the init.
+# configure.ac) and tests/test_group and tests/test_tree; the init.
 mkdir -p "$work/include/scounters" "$work/root"
 version=$(sed -n 's/^AC_INIT(\[scounters\], \[\([0-9.]*\)\].*/\1/p' "$top/configure.ac")
 IFS=. read -r vmaj vmin vpat <<<"$version"
@@ -98,8 +100,11 @@ sed -e 's/@SC_LINE_SIZE@/64/' -e "s/@PACKAGE_VERSION@/$version/" -e "s/@SC_VERSI
 	"$top/counters/scounters/sc_config.h.in" >"$work/include/scounters/sc_config.h"
 cc=aarch64-linux-gnu-gcc
 flags=(-std=c11 -D_GNU_SOURCE -O2 -static -I"$work/include" -I"$top/counters")
-"$cc" "${flags[@]}" "$top"/counters/*.c "$top/tests/test_group.c" -o "$work/root/test_group" \
-	-lm -pthread >"$work/build.log" 2>&1 || { tail -20 "$work/build.log" >&2; exit 1; }
+programs=(test_group test_tree)
+for prog in "${programs[@]}"; do
+	"$cc" "${flags[@]}" "$top"/counters/*.c "$top/tests/$prog.c" -o "$work/root/$prog" \
+		-lm -pthread >>"$work/build.log" 2>&1 || { tail -20 "$work/build.log" >&2; exit 1; }
+done
 "$cc" -O2 -static "$top/tests/rseq_vm_init.c" -o "$work/root/init" >>"$work/build.log" 2>&1 || {
 	tail -20 "$work/build.log" >&2
 	exit 1
@@ -118,40 +123,51 @@ qrc=$?
 set -e
 tr -d '\r' <"$log" >"$log.txt"
 emu_checks "$work/checks.log"
-tap_line() { # the program's checks, each one line
-	local line name
+tap_line() { # the programs' checks, each one line, named by the program that ran them
+	local line name prog='?'
 	while IFS= read -r line; do
 		case $line in
-		"ok "*) name=${line#ok * - }; sum[TOTAL]=$((sum[TOTAL] + 1)); sum[PASS]=$((sum[PASS] + 1)); echo "PASS: aarch64 $name" ;;
-		"not ok "*) name=${line#not ok * - }; sum[TOTAL]=$((sum[TOTAL] + 1)); sum[FAIL]=$((sum[FAIL] + 1)); echo "FAIL: aarch64 $name" ;;
+		"RSEQVM-RUN /"*) prog=${line#RSEQVM-RUN /} ;;
+		"ok "*) name=${line#ok * - }; sum[TOTAL]=$((sum[TOTAL] + 1)); sum[PASS]=$((sum[PASS] + 1)); echo "PASS: aarch64 $prog: $name" ;;
+		"not ok "*) name=${line#not ok * - }; sum[TOTAL]=$((sum[TOTAL] + 1)); sum[FAIL]=$((sum[FAIL] + 1)); echo "FAIL: aarch64 $prog: $name" ;;
 		"# "*) echo "$line" ;;
 		esac
 	done
 }
 tap_line <"$log.txt"
-status=$(sed -n 's/^RSEQVM-EXIT \([0-9]*\)$/\1/p' "$log.txt" | tail -1)
-path=$(sed -n 's/^# per-CPU path: \([^ ]*\).*/\1/p' "$log.txt" | head -1)
-sum[TOTAL]=$((sum[TOTAL] + 1))
+killed=no
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	killed=yes
+	sum[TOTAL]=$((sum[TOTAL] + 1))
 	sum[FAIL]=$((sum[FAIL] + 1))
 	echo "FAIL: the machine did not finish within $timeout_s s (killed)"
-elif [ "${status:-x}" != 0 ]; then
-	sum[FAIL]=$((sum[FAIL] + 1))
-	echo "FAIL: test_group's exit status in the machine: ${status:-none} (qemu exit $qrc)"
-	tail -5 "$work/qemu.err" >&2
-	tail -20 "$log.txt" >&2
-else
-	sum[PASS]=$((sum[PASS] + 1))
-	echo "PASS: test_group exited 0 in the machine"
 fi
-# The point of the machine: the sequence, not the locked fallback.
-sum[TOTAL]=$((sum[TOTAL] + 1))
-case $path in
-rseq-*) sum[PASS]=$((sum[PASS] + 1)); echo "PASS: the aarch64 kernel ran the restartable sequence ($path)" ;;
-*) sum[FAIL]=$((sum[FAIL] + 1)); echo "FAIL: the per-CPU path in the machine was '${path:-unknown}', not rseq" ;;
-esac
+for prog in "${programs[@]}"; do
+	# the program's exit status, and the per-CPU path it printed between its RUN and STATUS lines
+	status=$(sed -n "s|^RSEQVM-STATUS /$prog \([0-9]*\)\$|\1|p" "$log.txt" | tail -1)
+	path=$(sed -n "\|^RSEQVM-RUN /$prog\$|,\|^RSEQVM-STATUS /$prog |s/^# per-CPU path: \([^ ]*\).*/\1/p" \
+		"$log.txt" | head -1)
+	sum[TOTAL]=$((sum[TOTAL] + 1))
+	if [ "${status:-x}" != 0 ]; then
+		sum[FAIL]=$((sum[FAIL] + 1))
+		echo "FAIL: $prog's exit status in the machine: ${status:-none} (qemu exit $qrc)"
+		if [ $killed = no ]; then
+			tail -5 "$work/qemu.err" >&2
+			tail -20 "$log.txt" >&2
+		fi
+	else
+		sum[PASS]=$((sum[PASS] + 1))
+		echo "PASS: $prog exited 0 in the machine"
+	fi
+	# The point of the machine: the sequence, not the locked fallback.
+	sum[TOTAL]=$((sum[TOTAL] + 1))
+	case $path in
+	rseq-*) sum[PASS]=$((sum[PASS] + 1)); echo "PASS: $prog: the aarch64 kernel ran the restartable sequence ($path)" ;;
+	*) sum[FAIL]=$((sum[FAIL] + 1)); echo "FAIL: $prog: the per-CPU path in the machine was '${path:-unknown}', not rseq" ;;
+	esac
+done
 say "$(($(date +%s) - t0)) s in all"
-emu_summary "$me: test_group on an emulated aarch64 machine"
+emu_summary "$me: test_group and test_tree on an emulated aarch64 machine"
 if emu_passed; then
 	ok=yes
 	exit 0
