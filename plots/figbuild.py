@@ -151,10 +151,21 @@ def fmt_n(v):
     return "{:,}".format(v)
 
 
+# The baseline variants (doc/design.md §3), in the order a title names them.
+BASELINES = ("Sharded", "Striped", "Batched", "PerCPU", "PerCPUGroup", "PerCPUTree")
+
+
+def and_list(names):
+    """"A", "A and B", "A, B and C"."""
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
 def facts(fig, rows):
     """The fields that header texts may name."""
     works = sorted(set(r["work_pct"] for r in rows))
+    present = set(r["counter"] for r in rows)
     return {"id": fig.id, "source": fig.source,
+            "baselines": and_list([v for v in BASELINES if v in present]),
             "works": "/".join("%g" % w for w in works),
             "contention": "high contention" if works and works[-1] < 50 else "low contention",
             "counters": "/".join("%d" % c for c in sorted(set(r["counters"] for r in rows))),
@@ -165,7 +176,7 @@ def header(fig, panel, fx):
     """The '# key: value' lines that describe a panel's data (before the derived ones)."""
     def text(t):
         return t.format(**fx) if t else t
-    h = [("figure", fig.id), ("title", fig.title)]
+    h = [("figure", fig.id), ("title", text(fig.title))]
     if fig.reproduces:
         h.append(("reproduces", fig.reproduces))
     h.append(("source", fig.source))

@@ -275,7 +275,7 @@ FIGURES = [
            title="Scalable with switch-over 2^T, T = 10..15: time (median, min-max)",
            extra=startup_extra, **SCALING),
     Figure("baselines", reproduces="", source="baselines.csv", mode="timed", drawn=BAND,
-           title="The papers' best counters against Sharded, Striped, Batched, PerCPU and PerCPUGroup",
+           title="The papers' best counters against {baselines}",
            x=threads, xlabel="threads", split=by_work,
            selection="mode timed, external work {works}%",
            panels=[Panel(column("ops_per_ms"), "throughput (ops/ms)",

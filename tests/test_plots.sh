@@ -1024,6 +1024,15 @@ csvawk 'FNR == 1 || $col("run") == 0' "$tmp/one/baselines.csv" >"$tmp/one/b1" &&
 "$py" "$plots/aggregate.py" "$tmp/one" >/dev/null 2>&1
 check one_run_is_singular sh -c "grep -qx '# runs: 1 run per point' '$tmp/one/figdata/baselines-w0.dat' &&
 	! grep -rq '1 runs' '$tmp/one/figdata'"
+# The baselines figure's title names the baseline variants the set ran, in
+# the registry's order: the fixture's four, and PerCPUTree once its rows are in.
+check baselines_title_names_the_set grep -qx "# title: The papers' best counters against Sharded, Striped, Batched and PerCPU" \
+	"$tmp/one/figdata/baselines-w0.dat"
+awk -F, 'NR == 1 { print; next } { print } $1 == "PerCPU" { sub(/^PerCPU,/, "PerCPUTree,"); print }' \
+	"$tmp/one/baselines.csv" >"$tmp/one/b1" && mv "$tmp/one/b1" "$tmp/one/baselines.csv"
+"$py" "$plots/aggregate.py" "$tmp/one" >/dev/null 2>&1
+check baselines_title_names_the_tree grep -qx "# title: The papers' best counters against Sharded, Striped, Batched, PerCPU and PerCPUTree" \
+	"$tmp/one/figdata/baselines-w0.dat"
 
 # The fixture has 2 runs per point: every answer is provisional, and says why.
 check advice_provisional_with_two_runs "$py" -c '

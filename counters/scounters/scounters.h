@@ -186,7 +186,7 @@ SC_API_BEGIN
 	X(percpu_tree, "PerCPUTree", NULL, SC_PRECISE, SC_PACKED,                           \
 	  "per-CPU words carrying every batch up a tree: O(1) approximate read with bounds", \
 	  "batch,arity",                                                                   \
-	  "tree", "baseline", "")
+	  "tree", "baseline", "baselines")
 
 /* The run-time view of a variant: its descriptor and type-erased operations. */
 typedef struct sc_variant {
