@@ -24,6 +24,8 @@
 #                         the report gives each variant's ratio per build
 #       MCA=SCRIPT        harness/mca.sh: llvm-mca's model of the loops (make
 #                         bench sets it; skipped without clang and llvm-mca)
+#       MCA_INCLUDE=DIR   for mca.sh: the build tree's counters/, holding
+#                         scounters/sc_config.h (make bench sets it)
 #   bench.sh --compare CURRENT BASELINE    compare two saved metric files only
 #   bench.sh --metrics T1.CSV T2.CSV       the metric file of scbench CSVs (1 and
 #                                          2 threads, every run of every variant)
