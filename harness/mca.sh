@@ -6,8 +6,9 @@
 # as a user's program is (clang -O2, no loop alignment flags; x86-64 once for
 # every x86 core, aarch64 for neoverse-n1 where an aarch64 C library is found).
 #
-#   mca.sh [SRCDIR]     prints one table: per loop, instructions, uops and
-#                       llvm-mca's cycles per increment on each core
+#   mca.sh [SRCDIR]     prints two tables: per loop, instructions, uops and
+#                       llvm-mca's cycles per increment on each core; per
+#                       variant, the handle loop's cycles over the inlined one's
 #
 # The loop body given to llvm-mca is the path one increment takes, read from
 # the assembly: from the loop's head (the label clang marks "Inner Loop
@@ -157,14 +158,29 @@ for l in $loops; do
 	for c in $x86_cores; do
 		if [ -s "$tmp/$f.$k.x86.s" ]; then set -- $(mca x86_64-linux-gnu "$c" "$tmp/$f.$k.x86.s"); else set -- - - -; fi
 		printf ' %-17s' "$1 $2 $3"
+		echo "$3" >"$tmp/cyc.${l%/*}.${l#*/}.$c"
 	done
 	if [ -n "$arm" ]; then
 		trace "$tmp/arm.$k.s" "mca_$f" // "$via" >"$tmp/$f.$k.arm.s" || : >"$tmp/$f.$k.arm.s"
 		for c in $arm_cores; do
 			if [ -s "$tmp/$f.$k.arm.s" ]; then set -- $(mca aarch64-linux-gnu "$c" "$tmp/$f.$k.arm.s"); else set -- - - -; fi
 			printf ' %-17s' "$1 $2 $3"
+			echo "$3" >"$tmp/cyc.${l%/*}.${l#*/}.$c"
 		done
 	fi
+	echo
+done
+# handle over inline in the model: the cycles of the two loops, per core
+printf '%-20s' "handle/inline cyc"
+for c in $x86_cores ${arm:+$arm_cores}; do printf ' %-17s' "$c"; done
+echo
+for p in fetchadd morris scalable sharded percpu/mm_cid percpu/cpu_id; do
+	printf '%-20s' "${p%/*}${p#${p%/*}}"
+	if [ "${p%/*}" = percpu ]; then hi="handle_percpu.${p#*/}" li="percpu.${p#*/}"; else hi="handle_$p.handle_$p" li="inline_$p.inline_$p"; fi
+	for c in $x86_cores ${arm:+$arm_cores}; do
+		h=$(cat "$tmp/cyc.$hi.$c" 2>/dev/null || echo -) i=$(cat "$tmp/cyc.$li.$c" 2>/dev/null || echo -)
+		awk -v h="$h" -v i="$i" 'BEGIN { if (h == "-" || i == "-" || i + 0 <= 0) printf " %-17s", "-"; else printf " %-17s", sprintf("%.2fx", h / i) }'
+	done
 	echo
 done
 echo "(llvm-mca: $($LLVM_MCA --version 2>/dev/null | awk '/version/ { print $NF; exit }'); a core it does not model shows '-')"
