@@ -17,7 +17,11 @@
 #                         in one process (--versus CAS); and the per-CPU add
 #                         (PerCPU's increment, and the add through the
 #                         thread's cursor) against the floor, a relaxed load
-#                         and store of the thread's own word (--floor)
+#                         and store of the thread's own word (--floor; the
+#                         target's floor, at a base+displacement address),
+#                         and against the indexed floor (the same word at an
+#                         index loaded each increment, as a per-CPU add's is;
+#                         floor_indexed_1t/, no target)
 #       HANDLE_BENCH_ALIGNED="PROG..."  handle_bench built with other loop
 #                         alignments (make bench: -falign-loops=1, 32, 64):
 #                         round 0 also pairs handle and inline with each, and
@@ -269,7 +273,7 @@ while [ "$i" -lt "$runs" ]; do
 		done
 		# the per-CPU add against the floor (a thread's own word), alternating in one process
 		"$HANDLE_BENCH" --floor "$dur" 2>/dev/null |
-			awk -v r="$i" '{ print r, "percpu_vs_floor_1t/" $1, $2, $3, $4 }' >>"$tmp/paired"
+			awk -v r="$i" '{ print r, ($1 ~ /indexed/ ? "floor_indexed_1t/" : "percpu_vs_floor_1t/") $1, $2, $3, $4 }' >>"$tmp/paired"
 		# the tree counter's inlined increment against PerCPU's, alternating in one process
 		"$HANDLE_BENCH" --versus PerCPU PerCPUTree "$dur" |
 			awk -v r="$i" '{ print r, "paired_vs_PerCPU_1t/" $1, $3, $4, $5 }' >>"$tmp/paired"
@@ -352,8 +356,16 @@ awk -F, '
 		nh = 0
 		for (i = 1; i <= no; i++) if (ord[i] ~ /^percpu_vs_floor_1t/) nh++
 		if (nh) {
-			print "\nper-CPU add, 1 thread, relative to a relaxed load and store of the thread\047s own word (paired chunks, one process):"
+			print "\nper-CPU add, 1 thread, relative to a relaxed load and store of the thread\047s own word at a base+displacement address, the target\047s floor (paired chunks, one process):"
 			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^percpu_vs_floor_1t/) line(m, "x", "target <= 2.0x:", v[m] <= 2.0)
+		}
+		nh = 0
+		for (i = 1; i <= no; i++) if (ord[i] ~ /^floor_indexed_1t/) nh++
+		if (nh) {
+			print "\nthe same, against an indexed floor (no target; the target above uses the base+displacement floor):"
+			print "  the indexed floor is a load and store of a thread-private word at an index loaded each increment,"
+			print "  as every per-CPU add addresses its word; floor-indexed is its cost over the floor above"
+			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^floor_indexed_1t/) line(m, "x", "", 0)
 		}
 		nh = 0
 		for (i = 1; i <= no; i++) if (ord[i] ~ /^node_refresh_ns/) nh++

@@ -73,6 +73,32 @@ static NOINLINE void floor_loop(void *obj, const void *cfg, sc_thread *t)
 		                      memory_order_relaxed);
 }
 
+/*
+ * The indexed floor: the same load and store, of a word of a thread-private
+ * array (obj, padded to a line as PerCPU's slots are) at an index loaded at
+ * every increment, as a per-CPU add loads its CPU's id. Some cores forward
+ * a store to the next load of the same base+displacement address without
+ * the store-to-load latency (memory renaming) but not of an indexed one,
+ * which every per-CPU add is: the difference of the two floors is what that
+ * costs on this core.
+ */
+static SC_ATOMIC(uint32_t) floor_index;
+
+static NOINLINE void floor_indexed_loop(void *obj, const void *cfg, sc_thread *t)
+{
+	sc_padded_u64 *words = obj;
+	(void)cfg;
+	(void)t;
+	for (int i = 0; i < CHUNK; i++) {
+		/* relaxed: written once before the loops; loaded here as a CPU id is */
+		uint32_t k = atomic_load_explicit(&floor_index, memory_order_relaxed);
+		SC_ATOMIC(uint64_t) *w = &words[k].v;
+		/* relaxed: the thread's own word; nothing is ordered by it. */
+		atomic_store_explicit(w, atomic_load_explicit(w, memory_order_relaxed) + 1,
+		                      memory_order_relaxed);
+	}
+}
+
 /* CHUNK adds to a PerCPU counter's array through the thread's cursor (sc_rseq.h). */
 static NOINLINE void cursor_loop(void *obj, const void *cfg, sc_thread *t)
 {
@@ -219,20 +245,29 @@ static int versus(const char *ref_name, const char *name, double secs)
  * --floor SECONDS: PerCPU's inlined increment (sc_percpu_inc: the array's
  * index loaded at each add) and the cursor's add, each alternating with the
  * floor loop as --paired does; prints "PerCPU NS NS_FLOOR RATIO" and
- * "PerCPU-cursor NS NS_FLOOR RATIO", and the path on stderr.
+ * "PerCPU-cursor NS NS_FLOOR RATIO" (the floor of make bench's target, a
+ * base+displacement address), then the indexed floor against that floor
+ * ("floor-indexed NS NS_FLOOR RATIO") and the two adds against the indexed
+ * floor ("PerCPU@indexed NS NS_FLOOR_INDEXED RATIO", "PerCPU-cursor@indexed
+ * ..."), and the path on stderr.
  */
 static int floor_pairs(double secs)
 {
 	sc_err err;
 	const sc_variant *v = sc_variant_find("PerCPU");
 	sc_table t;
-	static sc_padded_u64 own;
+	static sc_padded_u64 own, own_indexed[4];
 	if (!v || inline_table(&t, v, &err)) {
 		fprintf(stderr, "handle_bench: %s\n", v ? err.msg : "no PerCPU");
 		return 1;
 	}
 	sc_atomic_init(&own.v, 0);
+	for (int k = 0; k < 4; k++)
+		sc_atomic_init(&own_indexed[k].v, 0);
+	/* relaxed: before the loops, on this thread */
+	atomic_store_explicit(&floor_index, 1, memory_order_relaxed);
 	side fl = {floor_loop, &own.v, NULL, NULL};
+	side fl_ix = {floor_indexed_loop, own_indexed, NULL, NULL};
 	side sides[2] = {{loops[v - sc_variants], sc_table_at(&t, 0), t.cfg, NULL},
 	                 {cursor_loop, sc_table_at(&t, 0), t.cfg, NULL}};
 	const char *names[2] = {"PerCPU", "PerCPU-cursor"};
@@ -240,6 +275,13 @@ static int floor_pairs(double secs)
 		double m[3];
 		alternate(&sides[k], &fl, secs, m);
 		printf("%s %.4f %.4f %.4f\n", names[k], m[0], m[1], m[2]);
+	}
+	double m[3];
+	alternate(&fl_ix, &fl, secs, m);
+	printf("floor-indexed %.4f %.4f %.4f\n", m[0], m[1], m[2]);
+	for (int k = 0; k < 2; k++) {
+		alternate(&sides[k], &fl_ix, secs, m);
+		printf("%s@indexed %.4f %.4f %.4f\n", names[k], m[0], m[1], m[2]);
 	}
 	fprintf(stderr, "handle_bench: per-CPU path %s\n",
 	        sc_percpu_index_name(((const sc_percpu_cfg *)t.cfg)->index));
