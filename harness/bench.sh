@@ -274,6 +274,10 @@ while [ "$i" -lt "$runs" ]; do
 		# the per-CPU add against the floor (a thread's own word), alternating in one process
 		"$HANDLE_BENCH" --floor "$dur" 2>/dev/null |
 			awk -v r="$i" '{ print r, ($1 ~ /indexed/ ? "floor_indexed_1t/" : "percpu_vs_floor_1t/") $1, $2, $3, $4 }' >>"$tmp/paired"
+		# librseq's per-CPU add against the floor and PerCPU's against it, alternating in
+		# one process (a handle_bench built with librseq; else it says why, exit 77)
+		"$HANDLE_BENCH" --librseq "$dur" 2>"$tmp/librseq.err" |
+			awk -v r="$i" '{ print r, "librseq_1t/" $1, $2, $3, $4 }' >>"$tmp/paired"
 		# the tree counter's inlined increment against PerCPU's, alternating in one process
 		"$HANDLE_BENCH" --versus PerCPU PerCPUTree "$dur" |
 			awk -v r="$i" '{ print r, "paired_vs_PerCPU_1t/" $1, $3, $4, $5 }' >>"$tmp/paired"
@@ -368,6 +372,14 @@ awk -F, '
 			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^floor_indexed_1t/) line(m, "x", "", 0)
 		}
 		nh = 0
+		for (i = 1; i <= no; i++) if (ord[i] ~ /^librseq_1t/) nh++
+		if (nh) {
+			print "\nlibrseq\047s per-CPU add against the floor above, and PerCPU\047s increment over librseq\047s (paired chunks, one process):"
+			print "  the per-CPU target read against this host\047s reference rseq add (1.00x: parity; no verdict)"
+			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^librseq_1t/) line(m, "x", "", 0)
+		} else if (lrskip != "")
+			printf "\nlibrseq: skipped: %s\n", lrskip
+		nh = 0
 		for (i = 1; i <= no; i++) if (ord[i] ~ /^node_refresh_ns/) nh++
 		if (nh) {
 			printf "\nhandle API, ns per sc_counter_inc added by node ids from the kernel (%s), against SCOUNTERS_NODE=fixed:\n", src
@@ -377,7 +389,7 @@ awk -F, '
 					v[m], nz[m], verdict(v[m] <= 1)
 			}
 		}
-	}' src="$src" path="$path" "$tmp/metrics"
+	}' src="$src" path="$path" lrskip="$(sed -n 's/^handle_bench: //p' "$tmp/librseq.err" 2>/dev/null | head -1)" "$tmp/metrics"
 
 # The handle's ratio under each loop alignment (round 0: one paired run per build).
 if [ -s "$tmp/aligned" ]; then
