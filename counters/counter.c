@@ -189,6 +189,13 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 		c->head.percpu_index = ((const sc_percpu_group_cfg *)c->t.cfg)->index;
 	} else {
 		c->head.mode = SC_HEAD_CALL_;
+		/* the increments sc_counter_inc inlines in this mode (sc_counter.h) */
+		if (c->id == SC_ID_fetchadd)
+			c->head.op = SC_HEAD_OP_FETCHADD_;
+		else if (c->id == SC_ID_morris)
+			c->head.op = SC_HEAD_OP_MORRIS_;
+		else if (c->id == SC_ID_scalable && c->head.inc == scalable_ayers_inc_)
+			c->head.op = SC_HEAD_OP_SCALABLE_;
 	}
 	/* A precise value wraps after its range, 2^bits - 1 for every precise variant. */
 	c->mask = v->range(c->t.cfg);

@@ -17,13 +17,19 @@
 #                         in one process (--versus CAS); and the per-CPU add
 #                         (PerCPU's increment, and the add through the
 #                         thread's cursor) against the floor, a relaxed load
-#                         and store of the thread's own word (--floor)
+#                         and store of the thread's own word (--floor; the
+#                         target's floor, at a base+displacement address),
+#                         and against the indexed floor (the same word at an
+#                         index loaded each increment, as a per-CPU add's is;
+#                         floor_indexed_1t/, no target)
 #       HANDLE_BENCH_ALIGNED="PROG..."  handle_bench built with other loop
 #                         alignments (make bench: -falign-loops=1, 32, 64):
 #                         round 0 also pairs handle and inline with each, and
 #                         the report gives each variant's ratio per build
 #       MCA=SCRIPT        harness/mca.sh: llvm-mca's model of the loops (make
 #                         bench sets it; skipped without clang and llvm-mca)
+#       MCA_INCLUDE=DIR   for mca.sh: the build tree's counters/, holding
+#                         scounters/sc_config.h (make bench sets it)
 #   bench.sh --compare CURRENT BASELINE    compare two saved metric files only
 #   bench.sh --metrics T1.CSV T2.CSV       the metric file of scbench CSVs (1 and
 #                                          2 threads, every run of every variant)
@@ -267,7 +273,11 @@ while [ "$i" -lt "$runs" ]; do
 		done
 		# the per-CPU add against the floor (a thread's own word), alternating in one process
 		"$HANDLE_BENCH" --floor "$dur" 2>/dev/null |
-			awk -v r="$i" '{ print r, "percpu_vs_floor_1t/" $1, $2, $3, $4 }' >>"$tmp/paired"
+			awk -v r="$i" '{ print r, ($1 ~ /indexed/ ? "floor_indexed_1t/" : "percpu_vs_floor_1t/") $1, $2, $3, $4 }' >>"$tmp/paired"
+		# librseq's per-CPU add against the floor and PerCPU's against it, alternating in
+		# one process (a handle_bench built with librseq; else it says why, exit 77)
+		"$HANDLE_BENCH" --librseq "$dur" 2>"$tmp/librseq.err" |
+			awk -v r="$i" '{ print r, "librseq_1t/" $1, $2, $3, $4 }' >>"$tmp/paired"
 		# the tree counter's inlined increment against PerCPU's, alternating in one process
 		"$HANDLE_BENCH" --versus PerCPU PerCPUTree "$dur" |
 			awk -v r="$i" '{ print r, "paired_vs_PerCPU_1t/" $1, $3, $4, $5 }' >>"$tmp/paired"
@@ -350,9 +360,25 @@ awk -F, '
 		nh = 0
 		for (i = 1; i <= no; i++) if (ord[i] ~ /^percpu_vs_floor_1t/) nh++
 		if (nh) {
-			print "\nper-CPU add, 1 thread, relative to a relaxed load and store of the thread\047s own word (paired chunks, one process):"
+			print "\nper-CPU add, 1 thread, relative to a relaxed load and store of the thread\047s own word at a base+displacement address, the target\047s floor (paired chunks, one process):"
 			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^percpu_vs_floor_1t/) line(m, "x", "target <= 2.0x:", v[m] <= 2.0)
 		}
+		nh = 0
+		for (i = 1; i <= no; i++) if (ord[i] ~ /^floor_indexed_1t/) nh++
+		if (nh) {
+			print "\nthe same, against an indexed floor (no target; the target above uses the base+displacement floor):"
+			print "  the indexed floor is a load and store of a thread-private word at an index loaded each increment,"
+			print "  as every per-CPU add addresses its word; floor-indexed is its cost over the floor above"
+			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^floor_indexed_1t/) line(m, "x", "", 0)
+		}
+		nh = 0
+		for (i = 1; i <= no; i++) if (ord[i] ~ /^librseq_1t/) nh++
+		if (nh) {
+			print "\nlibrseq\047s per-CPU add against the floor above, and PerCPU\047s increment over librseq\047s (paired chunks, one process):"
+			print "  the per-CPU target read against this host\047s reference rseq add (1.00x: parity; no verdict)"
+			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^librseq_1t/) line(m, "x", "", 0)
+		} else if (lrskip != "")
+			printf "\nlibrseq: skipped: %s\n", lrskip
 		nh = 0
 		for (i = 1; i <= no; i++) if (ord[i] ~ /^node_refresh_ns/) nh++
 		if (nh) {
@@ -363,7 +389,7 @@ awk -F, '
 					v[m], nz[m], verdict(v[m] <= 1)
 			}
 		}
-	}' src="$src" path="$path" "$tmp/metrics"
+	}' src="$src" path="$path" lrskip="$(sed -n 's/^handle_bench: //p' "$tmp/librseq.err" 2>/dev/null | head -1)" "$tmp/metrics"
 
 # The handle's ratio under each loop alignment (round 0: one paired run per build).
 if [ -s "$tmp/aligned" ]; then

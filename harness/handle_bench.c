@@ -9,7 +9,8 @@
  *   handle_bench VARIANT SECONDS          prints: VARIANT NODE_SOURCE NS_PER_INC
  *   handle_bench --paired VARIANT SECONDS prints: VARIANT INLINE_NS HANDLE_NS RATIO
  *   handle_bench --versus REF VARIANT SECONDS  prints: VARIANT REF NS NS_REF RATIO
- *   handle_bench --floor SECONDS          prints two lines: NAME NS NS_FLOOR RATIO
+ *   handle_bench --floor SECONDS          prints five lines: NAME NS NS_FLOOR RATIO
+ *   handle_bench --librseq SECONDS        prints up to four: NAME NS NS_REF RATIO
  *
  * --paired: the inlined sc_P_inc (the family header's static inline
  * function, on a counter made with the handle's configuration: the same
@@ -27,6 +28,9 @@
 #include <unistd.h>
 
 #include <scounters/scounters.h>
+#ifdef SC_BENCH_LIBRSEQ
+#include "handle_bench_librseq.h"
+#endif
 
 static double now(void)
 {
@@ -71,6 +75,32 @@ static NOINLINE void floor_loop(void *obj, const void *cfg, sc_thread *t)
 		/* relaxed: the thread's own word; nothing is ordered by it. */
 		atomic_store_explicit(w, atomic_load_explicit(w, memory_order_relaxed) + 1,
 		                      memory_order_relaxed);
+}
+
+/*
+ * The indexed floor: the same load and store, of a word of a thread-private
+ * array (obj, padded to a line as PerCPU's slots are) at an index loaded at
+ * every increment, as a per-CPU add loads its CPU's id. Some cores forward
+ * a store to the next load of the same base+displacement address without
+ * the store-to-load latency (memory renaming) but not of an indexed one,
+ * which every per-CPU add is: the difference of the two floors is what that
+ * costs on this core.
+ */
+static SC_ATOMIC(uint32_t) floor_index;
+
+static NOINLINE void floor_indexed_loop(void *obj, const void *cfg, sc_thread *t)
+{
+	sc_padded_u64 *words = obj;
+	(void)cfg;
+	(void)t;
+	for (int i = 0; i < CHUNK; i++) {
+		/* relaxed: written once before the loops; loaded here as a CPU id is */
+		uint32_t k = atomic_load_explicit(&floor_index, memory_order_relaxed);
+		SC_ATOMIC(uint64_t) *w = &words[k].v;
+		/* relaxed: the thread's own word; nothing is ordered by it. */
+		atomic_store_explicit(w, atomic_load_explicit(w, memory_order_relaxed) + 1,
+		                      memory_order_relaxed);
+	}
 }
 
 /* CHUNK adds to a PerCPU counter's array through the thread's cursor (sc_rseq.h). */
@@ -219,20 +249,29 @@ static int versus(const char *ref_name, const char *name, double secs)
  * --floor SECONDS: PerCPU's inlined increment (sc_percpu_inc: the array's
  * index loaded at each add) and the cursor's add, each alternating with the
  * floor loop as --paired does; prints "PerCPU NS NS_FLOOR RATIO" and
- * "PerCPU-cursor NS NS_FLOOR RATIO", and the path on stderr.
+ * "PerCPU-cursor NS NS_FLOOR RATIO" (the floor of make bench's target, a
+ * base+displacement address), then the indexed floor against that floor
+ * ("floor-indexed NS NS_FLOOR RATIO") and the two adds against the indexed
+ * floor ("PerCPU@indexed NS NS_FLOOR_INDEXED RATIO", "PerCPU-cursor@indexed
+ * ..."), and the path on stderr.
  */
 static int floor_pairs(double secs)
 {
 	sc_err err;
 	const sc_variant *v = sc_variant_find("PerCPU");
 	sc_table t;
-	static sc_padded_u64 own;
+	static sc_padded_u64 own, own_indexed[4];
 	if (!v || inline_table(&t, v, &err)) {
 		fprintf(stderr, "handle_bench: %s\n", v ? err.msg : "no PerCPU");
 		return 1;
 	}
 	sc_atomic_init(&own.v, 0);
+	for (int k = 0; k < 4; k++)
+		sc_atomic_init(&own_indexed[k].v, 0);
+	/* relaxed: before the loops, on this thread */
+	atomic_store_explicit(&floor_index, 1, memory_order_relaxed);
 	side fl = {floor_loop, &own.v, NULL, NULL};
+	side fl_ix = {floor_indexed_loop, own_indexed, NULL, NULL};
 	side sides[2] = {{loops[v - sc_variants], sc_table_at(&t, 0), t.cfg, NULL},
 	                 {cursor_loop, sc_table_at(&t, 0), t.cfg, NULL}};
 	const char *names[2] = {"PerCPU", "PerCPU-cursor"};
@@ -241,10 +280,90 @@ static int floor_pairs(double secs)
 		alternate(&sides[k], &fl, secs, m);
 		printf("%s %.4f %.4f %.4f\n", names[k], m[0], m[1], m[2]);
 	}
+	double m[3];
+	alternate(&fl_ix, &fl, secs, m);
+	printf("floor-indexed %.4f %.4f %.4f\n", m[0], m[1], m[2]);
+	for (int k = 0; k < 2; k++) {
+		alternate(&sides[k], &fl_ix, secs, m);
+		printf("%s@indexed %.4f %.4f %.4f\n", names[k], m[0], m[1], m[2]);
+	}
 	fprintf(stderr, "handle_bench: per-CPU path %s\n",
 	        sc_percpu_index_name(((const sc_percpu_cfg *)t.cfg)->index));
 	sc_table_destroy(&t);
 	return 0;
+}
+
+#ifdef SC_BENCH_LIBRSEQ
+static NOINLINE void lr_cpu_id_side(void *obj, const void *cfg, sc_thread *t)
+{
+	(void)cfg;
+	(void)t;
+	lr_loop_cpu_id(obj, CHUNK);
+}
+
+static NOINLINE void lr_mm_cid_side(void *obj, const void *cfg, sc_thread *t)
+{
+	(void)cfg;
+	(void)t;
+	lr_loop_mm_cid(obj, CHUNK);
+}
+#endif
+
+/*
+ * --librseq SECONDS: librseq's per-CPU add (handle_bench_librseq.c), by
+ * cpu_id and by mm_cid, alternating with the floor loop, then PerCPU's
+ * inlined increment alternating with each; prints "librseq-cpu_id NS
+ * NS_FLOOR RATIO", "PerCPU-vs-librseq-cpu_id NS NS_LIBRSEQ RATIO" and the
+ * same for mm_cid (left out, saying why on stderr, where the kernel has no
+ * mm_cid). Exit 77, saying why on stderr, in a build without librseq or
+ * where it cannot register the thread.
+ */
+static int librseq_pairs(double secs)
+{
+#ifndef SC_BENCH_LIBRSEQ
+	(void)secs;
+	fprintf(stderr, "handle_bench: built without librseq (configure --with-librseq=PREFIX, or "
+	                "with a librseq.pc that pkg-config finds)\n");
+	return 77;
+#else
+	sc_err err;
+	const sc_variant *v = sc_variant_find("PerCPU");
+	sc_table t;
+	static sc_padded_u64 own;
+	const char *why = "";
+	int mm_cid = 0;
+	void *words = lr_setup(&why, &mm_cid);
+	if (!words) {
+		fprintf(stderr, "handle_bench: librseq: %s\n", why);
+		return 77;
+	}
+	if (!v || inline_table(&t, v, &err)) {
+		fprintf(stderr, "handle_bench: %s\n", v ? err.msg : "no PerCPU");
+		free(words);
+		return 1;
+	}
+	sc_atomic_init(&own.v, 0);
+	side fl = {floor_loop, &own.v, NULL, NULL};
+	side ours = {loops[v - sc_variants], sc_table_at(&t, 0), t.cfg, NULL};
+	side lr[2] = {{lr_cpu_id_side, words, NULL, NULL}, {lr_mm_cid_side, words, NULL, NULL}};
+	const char *names[2] = {"cpu_id", "mm_cid"};
+	for (int k = 0; k < 2; k++) {
+		double m[3];
+		if (k == 1 && !mm_cid) {
+			fprintf(stderr, "handle_bench: librseq: the kernel gives no mm_cid\n");
+			break;
+		}
+		alternate(&lr[k], &fl, secs, m);
+		printf("librseq-%s %.4f %.4f %.4f\n", names[k], m[0], m[1], m[2]);
+		alternate(&ours, &lr[k], secs, m);
+		printf("PerCPU-vs-librseq-%s %.4f %.4f %.4f\n", names[k], m[0], m[1], m[2]);
+	}
+	fprintf(stderr, "handle_bench: per-CPU path %s\n",
+	        sc_percpu_index_name(((const sc_percpu_cfg *)t.cfg)->index));
+	sc_table_destroy(&t);
+	free(words);
+	return 0;
+#endif
 }
 
 int main(int argc, char **argv)
@@ -254,11 +373,13 @@ int main(int argc, char **argv)
 		return paired(argv[2], atof(argv[3]));
 	if (argc == 3 && strcmp(argv[1], "--floor") == 0 && atof(argv[2]) > 0)
 		return floor_pairs(atof(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "--librseq") == 0 && atof(argv[2]) > 0)
+		return librseq_pairs(atof(argv[2]));
 	if (argc == 5 && strcmp(argv[1], "--versus") == 0 && atof(argv[4]) > 0)
 		return versus(argv[2], argv[3], atof(argv[4]));
 	if (argc != 3 || atof(argv[2]) <= 0) {
 		fprintf(stderr, "usage: handle_bench [--paired] VARIANT SECONDS | --versus REF VARIANT "
-		                "SECONDS | --floor SECONDS\n");
+		                "SECONDS | --floor SECONDS | --librseq SECONDS\n");
 		return 2;
 	}
 	sc_counter *c = sc_counter_new(argv[1], "", &err);

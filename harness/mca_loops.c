@@ -10,6 +10,8 @@
  *   mca_cursor         the add through the thread's cursor (sc_rseq.h)
  *   mca_inline_<V>, mca_handle_<V>  the inlined sc_<V>_inc and
  *                      sc_counter_inc, for the variants make bench pairs
+ *                      (PerCPU's handle is mca_handle_percpu)
+ *   mca_handle_call    sc_counter_inc through the indirect call (CAS, ...)
  *
  * MCA_CPU_ID (0 or 1, set by mca.sh) says which kind of index (mm_cid or
  * cpu_id) the compiler lays out as the path that falls through; both are
@@ -78,8 +80,13 @@ MCA_PAIR_(scalable)
 			sc_counter_inc(c);                                                  \
 		}                                                                           \
 	}
-MCA_HANDLE_(sharded, h->sharded_cfg.threads != 0 && sc_counter_tls_.ctx.index < h->sharded_cfg.threads)
-MCA_HANDLE_(percpu, h->sharded_cfg.threads == 0 && h->percpu_slot0 != NULL)
-MCA_HANDLE_(call, h->sharded_cfg.threads == 0 && h->percpu_slot0 == NULL && h->mode == 0 &&
-                          sc_counter_tls_.ready == 1)
+MCA_HANDLE_(fetchadd, h->op == SC_HEAD_OP_FETCHADD_)
+MCA_HANDLE_(morris, h->op == SC_HEAD_OP_MORRIS_ && sc_counter_tls_.ready == 1)
+MCA_HANDLE_(scalable, h->op == SC_HEAD_OP_SCALABLE_ && sc_counter_tls_.ready == 1)
+MCA_HANDLE_(sharded, h->op == SC_HEAD_OP_CALL_ && h->sharded_cfg.threads != 0 &&
+                             sc_counter_tls_.ctx.index < h->sharded_cfg.threads)
+MCA_HANDLE_(percpu, h->op == SC_HEAD_OP_CALL_ && h->sharded_cfg.threads == 0 &&
+                            h->percpu_slot0 != NULL)
+MCA_HANDLE_(call, h->op == SC_HEAD_OP_CALL_ && h->sharded_cfg.threads == 0 &&
+                          h->percpu_slot0 == NULL && h->mode == 0 && sc_counter_tls_.ready == 1)
 #undef MCA_HANDLE_
