@@ -72,3 +72,14 @@ N_AXIS = "set logscale x 10; set format x '10^{%T}'; set xtics 10"
 # the right 15% of the page to the legend.
 PANEL_L(j, n) = 0.06 + (j - 1) * 0.79 / n
 PANEL_R(j, n) = 0.06 + j * 0.79 / n - 0.05
+# Marked points (plots/marks.py: a busy run, a run off its time target, an
+# outlier run; column 12 of a .dat file is non-zero): XLABEL(f) is the x label
+# with, under it, the caption a file with a marked point carries; MARKS(f, x, y)
+# is the text to append to a plot command over f's series S (i the series,
+# x and y gnuplot expressions of a row): a hollow circle with a cross over each
+# marked point, "" when f has none (the figure is drawn as before).
+XLABEL(f) = META(f, "xlabel").(META(f, "marked_caption") eq "" ? "" : "\n".META(f, "marked_caption"))
+MARKS(f, x, y) = META(f, "marked_caption") eq "" ? "" : \
+	sprintf(", for [i=1:words(S)] F index (i-1) using (%s):(column(12) > 0 ? %s : NaN) with points pt 7 ps 2.2 lc rgb 'white' notitle", x, y). \
+	sprintf(", for [i=1:words(S)] F index (i-1) using (%s):(column(12) > 0 ? %s : NaN) with points pt 6 ps 2.2 lw 2 lc rgb COLOR(word(S,i)) notitle", x, y). \
+	sprintf(", for [i=1:words(S)] F index (i-1) using (%s):(column(12) > 0 ? %s : NaN) with points pt 2 ps 1.1 lw 2 lc rgb COLOR(word(S,i)) notitle", x, y)

@@ -1,0 +1,166 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# test_marks.sh - points marked in the figures and the advice (issue 36, item 4), as
+# TAP. A copy of tests/fixtures/results-small is edited so that, in dice-fig4-high,
+# one point has a busy run (RBO at 2 threads), one a run far off its time target
+# (CAS at 1 thread: 0.5 s of a 0.05 s --duration) and one an outlier run (FetchAdd
+# at 2 threads: 6 runs, one at 1/100 of the others); every other point stays clean.
+# Checked: the .dat files both renderers read (the marked column and the caption
+# line), the gnuplot overlay's own points (gnuplot's table output of MARKS), the
+# matplotlib artists drawn over the marked points, and the advice rows' flag.
+# The unedited fixture has no marked point anywhere. No timing, no randomness.
+set -u
+top=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+plots=$top/plots
+fixture=$top/tests/fixtures/results-small
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
+if ! command -v python3 >/dev/null 2>&1 && ! [ -x /usr/bin/python3 ]; then
+	echo "1..0 # SKIP no python3: the aggregator cannot run"
+	exit 0
+fi
+mpl=""
+if [ -n "${PYTHON_MPL:-}" ]; then
+	mpl=$PYTHON_MPL
+elif /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+	mpl=/usr/bin/python3
+fi
+
+cp -R "$fixture" "$tmp/clean" && chmod -R u+w "$tmp/clean"
+cp -R "$fixture" "$tmp/mk" && chmod -R u+w "$tmp/mk"
+"$PY" - "$tmp/mk/dice-fig4-high.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+fields = list(rows[0].keys()) + ["busy"]
+extra = []
+for r in rows:
+    r["busy"] = "0"
+    if r["counter"] == "RBO" and r["threads"] == "2" and r["run"] == "0":
+        r["busy"] = "1"
+    if r["counter"] == "CAS" and r["threads"] == "1" and r["run"] == "0":
+        r["seconds"] = "0.5"
+    if r["counter"] == "FetchAdd" and r["threads"] == "2":
+        r["ops_per_ms"] = "10000" if r["run"] == "0" else "10100"
+        if r["run"] == "1":   # four more runs like it, then one at 1/100
+            for k, v in enumerate(("9900", "10200", "10050", "100")):
+                extra.append(dict(r, run=str(2 + k), ops_per_ms=v))
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=fields)
+    w.writeheader()
+    w.writerows(rows + extra)
+PYEOF
+for d in clean mk; do
+	"$PY" "$plots/aggregate.py" "$tmp/$d" >"$tmp/$d.log" 2>&1 &&
+		"$PY" "$plots/report.py" "$tmp/$d" >>"$tmp/$d.log" 2>&1
+	check "aggregate_and_report_$d" test $? -eq 0
+done
+
+# The rule in one place: marks.py's constants are summary.h's.
+check rule_matches_summary_h "$PY" -c '
+import re, sys
+sys.path.insert(0, sys.argv[1])
+import marks
+h = open(sys.argv[2]).read()
+def val(name):
+    return float(re.search(r"#define %s ([0-9.]+)" % name, h).group(1))
+assert marks.TIME_SLACK_S == val("SUMMARY_TIME_SLACK_S")
+assert marks.TIME_SLACK == val("SUMMARY_TIME_SLACK")
+assert marks.OUTLIER_K == val("SUMMARY_OUTLIER_K")
+assert marks.OUTLIER_MIN_RUNS == val("SUMMARY_OUTLIER_MIN_RUNS")
+assert "1.4826" in open(sys.argv[3]).read() and marks.MAD_SCALE == 1.4826
+# the rule itself: 4 runs never mark, the same 5 with one far do; a flat set does not
+assert not marks.outlier([100, 100, 100, 1])
+assert marks.outlier([100, 101, 99, 102, 1]) and not marks.outlier([100, 101, 99, 102, 98])
+assert not marks.outlier([5, 5, 5, 5, 1])   # MAD 0: no scale to judge by
+assert marks.time_off(0.5, 0.05) and not marks.time_off(0.104, 0.05)
+assert marks.target_seconds(["x", "--duration=0.8"]) == 0.8
+assert marks.target_seconds(["x"]) == 8.0 and marks.target_seconds(["--duration=z"]) is None
+' "$plots" "$top/harness/summary.h" "$top/harness/summary.c"
+
+# The data both renderers read: the marked column and the caption line.
+check dat_marks_the_three_points "$PY" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import figdata
+d = figdata.read_dat(sys.argv[2])
+got = {(r["series"], r["x"]): int(r["marked"]) for r in d["rows"]}
+want = {("RBO", 2): 1, ("CAS", 1): 2, ("FetchAdd", 2): 4}
+assert {k: v for k, v in got.items() if v} == want, got
+assert len(got) > 10 and all(got[k] == 0 for k in got if k not in want)
+assert d["meta"]["marked_caption"] == ("hollow: a busy run, a run off its time target, "
+                                       "or an outlier run; 3 points"), d["meta"]
+assert "RBO 2 thr: b" in d["meta"]["marked"] and "CAS 1 thr: t" in d["meta"]["marked"]
+assert "FetchAdd 2 thr: o" in d["meta"]["marked"], d["meta"]["marked"]
+' "$plots" "$tmp/mk/figdata/dice-fig4-high.dat"
+# The unedited fixture (2 runs per point, every run near its 0.05 s, no busy
+# column): no point marked in any figure, no caption.
+check clean_set_marks_nothing "$PY" -c '
+import glob, sys
+sys.path.insert(0, sys.argv[1])
+import figdata
+for f in sorted(glob.glob(sys.argv[2] + "/*.dat")):
+    d = figdata.read_dat(f)
+    assert all(r["marked"] == 0 for r in d["rows"]), f
+    assert "marked_caption" not in d["meta"] and "marked" not in d["meta"], f
+' "$plots" "$tmp/clean/figdata"
+check gpvars_carries_the_caption sh -c \
+	"'$PY' '$plots/gpvars.py' '$tmp/mk/figdata' dice-fig4-high | grep -q \"^META_1_marked_caption = 'hollow: .*; 3 points'\$\""
+
+# gnuplot: the points the overlay of throughput.gp draws, from gnuplot itself
+# (its table output of the plot command common.gp's MARKS builds).
+gp_marks() { # gp_marks SET: the overlay's defined points, "x y" per line
+	"$PY" "$plots/gpvars.py" "$1/figdata" dice-fig4-high >"$tmp/vars.gp" &&
+		gnuplot -e "FIG = 'dice-fig4-high'; RESULTS = '$1'; VARS = '$tmp/vars.gp'; GPDIR = '$plots/gnuplot'" \
+			-e "load GPDIR.'/common.gp'; S = META(FILE1, 'series'); F = FILE1; MK = MARKS(F, '\$2', '\$4')" \
+			-e "set table '$tmp/table.txt'; plot NaN notitle @MK; unset table" 2>"$tmp/gp.err" &&
+		awk 'NF >= 3 && $3 == "i" { print $1 + 0, $2 + 0 }' "$tmp/table.txt" | sort -u
+}
+if command -v gnuplot >/dev/null 2>&1; then
+	want=$("$PY" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import figdata
+d = figdata.read_dat(sys.argv[2])
+print("\n".join(sorted(set("%g %g" % (r["x"], r["median"]) for r in d["rows"] if r["marked"]))))
+' "$plots" "$tmp/mk/figdata/dice-fig4-high.dat")
+	got=$(gp_marks "$tmp/mk" | while read -r x y; do printf '%g %g\n' "$x" "$y"; done | sort -u)
+	check gnuplot_overlay_draws_the_marked_points test -n "$want" -a "$got" = "$want"
+	: >"$tmp/table.txt"
+	check gnuplot_no_overlay_on_clean_set test -z "$(gp_marks "$tmp/clean")"
+else
+	skip gnuplot_overlay_draws_the_marked_points "gnuplot not installed"
+	skip gnuplot_no_overlay_on_clean_set "gnuplot not installed"
+fi
+
+# matplotlib: the hollow markers drawn over the marked points, and the caption
+# under the axis (the artists of the figure, not its pixels).
+if [ -n "$mpl" ]; then
+	check mpl_hollow_markers_at_marked_points env MPLBACKEND=Agg "$mpl" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import figdata, mpl_figures
+fig = mpl_figures.DRAW["dice-fig4-high"]([sys.argv[2]])
+ax = fig.axes[0]
+d = figdata.read_dat(sys.argv[2])
+dodge = d["meta"].get("draw") == "points"
+hollow = [l for l in ax.lines if l.get_marker() == "o" and l.get_markerfacecolor() == "white"
+          and l.get_markersize() == 11]
+pts = sorted(round(y, 6) for l in hollow for y in l.get_ydata())
+want = sorted(round(r["median"], 6) for r in d["rows"] if r["marked"])
+assert pts == want and len(want) == 3, (pts, want)
+assert ax.get_xlabel().endswith("; 3 points"), ax.get_xlabel()
+' "$plots" "$tmp/mk/figdata/dice-fig4-high.dat"
+	check mpl_nothing_hollow_on_clean_set env MPLBACKEND=Agg "$mpl" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import mpl_figures
+fig = mpl_figures.DRAW["dice-fig4-high"]([sys.argv[2]])
+ax = fig.axes[0]
+assert not [l for l in ax.lines if l.get_markersize() == 11]
+assert "hollow" not in ax.get_xlabel()
+' "$plots" "$tmp/clean/figdata/dice-fig4-high.dat"
+else
+	skip mpl_hollow_markers_at_marked_points "no python3 with matplotlib"
+	skip mpl_nothing_hollow_on_clean_set "no python3 with matplotlib"
+fi
+tap_done
