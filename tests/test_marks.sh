@@ -49,6 +49,23 @@ with open(sys.argv[1], "w", newline="") as f:
     w.writeheader()
     w.writerows(rows + extra)
 PYEOF
+# In baselines (where the precise-high advice is read): the winner, Sharded at
+# 2 threads, gets a run off its time target, the runner-up, Batched, a busy run.
+"$PY" - "$tmp/mk/baselines.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+fields = list(rows[0].keys()) + ["busy"]
+for r in rows:
+    r["busy"] = "0"
+    if r["threads"] == "2" and r["run"] == "0" and r["counter"] == "Sharded":
+        r["seconds"] = "0.5"
+    if r["threads"] == "2" and r["run"] == "1" and r["counter"] == "Batched":
+        r["busy"] = "1"
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=fields)
+    w.writeheader()
+    w.writerows(rows)
+PYEOF
 for d in clean mk; do
 	"$PY" "$plots/aggregate.py" "$tmp/$d" >"$tmp/$d.log" 2>&1 &&
 		"$PY" "$plots/report.py" "$tmp/$d" >>"$tmp/$d.log" 2>&1
@@ -163,4 +180,43 @@ else
 	skip mpl_hollow_markers_at_marked_points "no python3 with matplotlib"
 	skip mpl_nothing_hollow_on_clean_set "no python3 with matplotlib"
 fi
+# The advice rows: a number read from a marked point carries the short flag,
+# the caveat line above the table explains it once; clean rows and the clean
+# set carry none.
+check advice_flags_marked_numbers "$PY" -c '
+import json, re, sys
+adv = {a["id"]: a for a in json.load(open(sys.argv[1]))["advice"]}
+ph = adv["precise-high"]
+assert (ph["best"], ph["threads"], ph.get("marked")) == ("Sharded", 2, "t"), ph
+assert (ph["runner_up"], ph.get("runner_marked")) == ("Batched", "b"), ph
+assert "marked" not in adv["single-thread"] and "runner_marked" not in adv["single-thread"]
+rep = open(sys.argv[2]).read()
+table = rep[rep.index("## Which counter"):]
+table = table[:table.index("\n## ", 5)]
+rows = [l for l in table.splitlines() if l.startswith("| ") and "Scenario" not in l]
+ph_row = [l for l in rows if l.startswith("| " + ph["scenario"].replace("|", "\\|"))][0]
+assert "at 2 threads [marked: t]" in ph_row and "[marked: b] (" in ph_row, ph_row
+caveat = [l for l in table.splitlines() if l.startswith("**Caveat:")]
+assert len(caveat) == 1 and "marked numbers" in caveat[0], caveat
+assert caveat[0].count("b a busy run, t a run off its time target, o an outlier run") == 1
+assert table.count("[marked: b t o]") == 1          # explained once, above the table
+' "$tmp/mk/figdata/claims.json" "$tmp/mk/REPORT.md"
+check advice_clean_set_no_flag "$PY" -c '
+import json, sys
+adv = json.load(open(sys.argv[1]))["advice"]
+assert not [a for a in adv if "marked" in a or "runner_marked" in a], adv
+assert "[marked:" not in open(sys.argv[2]).read() and "marked numbers" not in open(sys.argv[2]).read()
+' "$tmp/clean/figdata/claims.json" "$tmp/clean/REPORT.md"
+check terminal_lines_flag_marked "$PY" -c '
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import report_answer
+from resultset import ResultSet
+from resultset_summary import machine_summary
+rows = json.load(open(sys.argv[2]))["advice"]
+lines = report_answer.terminal_lines(rows, machine_summary(ResultSet(sys.argv[3])), "R.md")
+ph = [i for i, l in enumerate(lines) if l.strip() == rows[1]["scenario"]][0]
+assert "[marked: t]" in lines[ph + 1] and "[marked: b]" in lines[ph + 1], lines[ph + 1]
+assert any(l.startswith("  A number followed by [marked: b t o]") for l in lines), lines
+' "$plots" "$tmp/mk/figdata/claims.json" "$tmp/mk"
 tap_done
