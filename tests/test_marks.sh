@@ -149,6 +149,50 @@ else
 	skip gnuplot_no_overlay_on_clean_set "gnuplot not installed"
 fi
 
+# Every figure with a marked point: a copy of the fixture whose first two runs
+# of every CSV are busy. gnuplot runs each figure's own script with its plots
+# sent to a table (set table), on this set and on the clean one (the same
+# statistics, nothing marked): the points the first draws beyond the second's
+# are the overlay's; there are some in every figure with a marked point, none
+# in the others, each over a point the figure draws.
+cp -R "$fixture" "$tmp/all" && chmod -R u+w "$tmp/all"
+for f in "$tmp/all"/*.csv; do
+	awk -F, -v OFS=, 'NR == 1 { print $0, "busy"; next } { print $0, (NR <= 3) }' "$f" >"$f.new" &&
+		mv "$f.new" "$f"
+done
+"$PY" "$plots/aggregate.py" "$tmp/all" >/dev/null 2>&1
+check every_figure_has_a_marked_point sh -c '! grep -L "^# marked_caption: hollow: " "$1"/*.dat |
+	grep -v -e ayers-accuracy-detail -e baselines-w99 | grep -q .' _ "$tmp/all/figdata"
+gp_table() { # gp_table SET FIG: the figure's plots as gnuplot's table, in $tmp/FIG.SETNAME.tab
+	# (the script still opens its PNG, in SET/figures, as plots/regen makes it)
+	mkdir -p "$1/figures" && "$PY" "$plots/gpvars.py" "$1/figdata" "$2" >"$tmp/$2.vars" &&
+		gnuplot -e "set table '$tmp/$2.$(basename "$1").tab'" -c "$plots/gnuplot/$2.gp" "$1" "$tmp/$2.vars" \
+			>/dev/null 2>&1
+}
+if command -v gnuplot >/dev/null 2>&1; then
+	for id in $(grep -v '^#' "$tmp/all/figdata/figures.tsv" | awk -F'\t' '$2 == "ok" { print $1 }'); do
+		gp_table "$tmp/all" "$id"
+		gp_table "$tmp/clean" "$id"
+		check "gnuplot_overlay_at_marked_points_$id" "$PY" -c '
+import collections, sys
+sys.path.insert(0, sys.argv[1])
+import figdata
+marked = sum(1 for f in sys.argv[5].split()
+             for r in figdata.read_dat(sys.argv[4] + "/" + f)["rows"] if r["marked"])
+def points(path):   # "x y" as the table prints them (in the axes formats)
+    return collections.Counter(" ".join(l.split()[:2]) for l in open(path)
+                               if l.split()[-1:] == ["i"] and not l.startswith("#"))
+clean = points(sys.argv[3])
+drawn = points(sys.argv[2]) - clean
+# a marked point: the overlay over it; none: nothing more drawn
+assert (len(drawn) > 0) == (marked > 0) and all(k in clean for k in drawn), (marked, drawn)
+' "$plots" "$tmp/$id.all.tab" "$tmp/$id.clean.tab" "$tmp/all/figdata" \
+			"$(awk -F'\t' -v id="$id" '$1 == id { print $3 }' "$tmp/all/figdata/figures.tsv")"
+	done
+else
+	skip gnuplot_overlay_at_marked_points "gnuplot not installed"
+fi
+
 # matplotlib: the hollow markers drawn over the marked points, and the caption
 # under the axis (the artists of the figure, not its pixels).
 if [ -n "$mpl" ]; then

@@ -9,6 +9,7 @@ set terminal @PNGTERM size (NP > 2 ? 1500 : 1250),680
 set output OUT
 set multiplot title TITLE_TEXT(FILE1) noenhanced
 set key left top vertical Left reverse samplen 2.5 spacing 1.1 at screen PANEL_R(NP, NP) + 0.02, screen 0.78
+MK = MARKS_L(MARKED_ANY, "S", DRAW eq "points" ? "$2 * DODGE(i, words(S))" : "$2", "($4 > ZF ? $4 : ZF)")
 do for [j=1:NP] {
 	F = FIGDATA.word(FILES, j)
 	S = META(F, "series")
@@ -18,7 +19,6 @@ do for [j=1:NP] {
 	set bmargin at screen 0.1
 	set title META(F, "panel") noenhanced
 	set xlabel XLABEL(F)
-	MK = MARKS(F, DRAW eq "points" ? "$2 * DODGE(i, words(S))" : "$2", "($4 > ZF ? $4 : ZF)")
 	set ylabel META(F, "ylabel")
 	@THREADS_AXIS
 	if (LOGY) { @LOG_Y }
