@@ -15,6 +15,7 @@ one Scenario(...) to SCENARIOS. Standard library only.
 from claims.core import MIN_RUNS, f_rate
 from resultset_summary import load_text
 from stats import median
+import marks
 
 PRECISE = ("precise",)
 NOT_RACY = ("precise", "probabilistic")
@@ -148,13 +149,16 @@ SCENARIOS = [
 def reading_points(rs, source, reading, t):
     """{variant: {t: point}} of one reading over the timed runs of source at t
     threads, points as the figures' statistics (median, min, max, n, oversub)."""
-    vals = {}
+    vals, runs = {}, {}
     for r in rs.rows(source, "timed"):
         v = r.get(reading.column(r["counter"]))
         if r["threads"] == t and isinstance(v, (int, float)):
             vals.setdefault(r["counter"], []).append(v)
+            runs.setdefault(r["counter"], []).append(r)
+    target = marks.target_seconds((rs.meta(source) or {}).get("command_line"))
     return {c: {t: {"median": median(v), "min": min(v), "max": max(v), "n": len(v),
-                    "oversub": False}} for c, v in vals.items()}
+                    "oversub": False, "marked": marks.point_marks(runs[c], target)}}
+            for c, v in vals.items()}
 
 
 def busy_runs(rs, sources, variant, t):
@@ -304,6 +308,8 @@ def recommend(rs, figs, sc):
     if nbusy:
         row["busy"] = ("busy point: %d of its %d runs ran on a busy machine (the busy column)"
                        % (nbusy, nruns))
+    if bp.get("marked"):   # the flag of a number read from a point drawn hollow
+        row["marked"] = marks.letters(bp["marked"])
     runs = min(c[1]["n"] for _, c in ranked)
     if runs < MIN_RUNS:
         row["provisional"] = (
@@ -318,6 +324,8 @@ def recommend(rs, figs, sc):
         row.update(runner_up=run, runner_figure=rfig[0],
                    runner_value=("%.3g ns per reading" % rp["median"] if sc.reading
                                  else f_value(rp["median"], sc.lower)))
+        if rp.get("marked"):
+            row["runner_marked"] = marks.letters(rp["marked"])
         gap = rp["median"] / bp["median"] if sc.lower else bp["median"] / rp["median"]
         row["margin"] = ("the runner-up costs %.2fx as much" if sc.lower else
                          "%.2fx the runner-up's throughput") % gap

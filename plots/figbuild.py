@@ -14,6 +14,7 @@ Standard library only.
 import os
 
 import figdata
+import marks
 from endstates import end_modes, end_state_reading, modes_text
 from resultset import SOURCES, NOT_RECORDED, ResultSet, ResultSetError, threshold_of
 from resultset_summary import machine_summary
@@ -253,6 +254,7 @@ class Figures:
         if isinstance(groups, str):
             return groups
         out = []
+        target = marks.target_seconds((self.rs.meta(fig.source) or {}).get("command_line"))
         for suffix, group, name in groups:
             for panel in fig.panels:
                 fx = facts(fig, group)
@@ -260,6 +262,9 @@ class Figures:
                 if fig.note and fx["unvalued"]:
                     self.notes.append(fig.note.format(**fx))
                 stats = group_stats(group, name, fig.x, panel.y, envelope=fig.envelope)
+                for pts in stats.values():
+                    for st in pts.values():
+                        st["marked"] = marks.point_marks(st["rows"], target)
                 head = header(fig, panel, fx)
                 if panel.pooled:
                     head = head + self.pool(fig, panel, group, name, stats)
@@ -395,6 +400,12 @@ class Figures:
             out = [(k, v) for k, v in out if k != "note"]
             out.append(("note", "; ".join(notes + [text])))
             out.append(("mixed_modes", " ".join("%s@%s" % (s, x.replace(" ", "")) for s, x, _ in mixed)))
+        marked = [(s, x, p["marked"]) for s, pts in stats.items() for x, p in sorted(pts.items())
+                  if p.get("marked")]
+        if marked:
+            out.append(("marked", "; ".join("%s %s: %s" % (s, xt(x), marks.letters(b))
+                                            for s, x, b in marked)))
+            out.append(("marked_caption", marks.caption(len(marked))))
         reading = end_state_reading(list(stats), recorded, points, mixed, xt)
         if reading and reading not in [r for _, r in self.readings.get(fig.id, [])]:
             self.readings.setdefault(fig.id, []).append((fig.id + suffix, reading))

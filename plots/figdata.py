@@ -18,7 +18,9 @@ A .dat file is plain text:
     band);
   - then one block per series, in that order, blocks separated by two blank
     lines (so gnuplot's 'index i' selects the i-th series), one row per x,
-    whitespace-separated; an undefined number is written NaN.
+    whitespace-separated; an undefined number is written NaN. The last
+    column, marked, is 0 for a point drawn as usual, else the sum of
+    plots/marks.py's bits (1 busy, 2 time off, 4 outlier): drawn hollow.
 Standard library only.
 """
 
@@ -27,7 +29,7 @@ import math
 from writing import write_atomically
 
 COLUMNS = ["series", "x", "n", "median", "min", "max", "mean", "p5", "p95",
-           "env_lo", "env_hi"]
+           "env_lo", "env_hi", "marked"]
 
 
 def fmt(v):

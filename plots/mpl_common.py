@@ -61,18 +61,43 @@ def at_floor(v, floor):
     return floor if floor and v < floor else v
 
 
+def mark_points(ax, name, rows, xs, ys):
+    """Over the points of rows (at xs, ys) whose 'marked' column is set
+    (plots/marks.py: a busy run, a run off its time target, an outlier run):
+    a hollow, crossed marker in the series' colour. Nothing when none is."""
+    at = [k for k, r in enumerate(rows) if (r.get("marked") or 0) > 0]
+    if not at:
+        return
+    c = style.look(name)["color"]
+    px, py = [xs[k] for k in at], [ys[k] for k in at]
+    ax.plot(px, py, linestyle="none", marker="o", markersize=11, markerfacecolor="white",
+            markeredgecolor=c, markeredgewidth=1.6, zorder=5, label="_nolegend_")
+    ax.plot(px, py, linestyle="none", marker="x", markersize=6, color=c, markeredgewidth=1.4,
+            zorder=6, label="_nolegend_")
+
+
+def xlabel_text(dat):
+    """The x axis label of a figure's data, and under it, when the data has a
+    marked point, the caption saying what a hollow marker means and how many."""
+    m = dat["meta"]
+    return m["xlabel"] + ("\n" + m["marked_caption"] if m.get("marked_caption") else "")
+
+
 def series_line(ax, name, rows, y="median", label=None, ayers=False, floor=None, **kw):
     lk = style.look(name)
     if label is None:
         label = lk["ayers_label"] if ayers else lk["label"]
-    xs = [r["x"] for r in rows if not nan(r[y])]
-    ys = [at_floor(r[y], floor) for r in rows if not nan(r[y])]
+    pts = [r for r in rows if not nan(r[y])]
+    xs = [r["x"] for r in pts]
+    ys = [at_floor(r[y], floor) for r in pts]
     opts = dict(color=lk["color"], marker=lk["marker"], linestyle=lk["linestyle"],
                 linewidth=1.6, markersize=5, label=label)
     if lk["fill"] == "none":
         opts.update(markerfacecolor="white")
     opts.update(kw)
-    return ax.plot(xs, ys, **opts)[0]
+    h = ax.plot(xs, ys, **opts)[0]
+    mark_points(ax, name, pts, xs, ys)
+    return h
 
 
 def series_band(ax, name, rows, lo="min", hi="max", alpha=BAND_ALPHA, label=None, floor=None):
@@ -100,6 +125,7 @@ def series_points(ax, name, rows, i, n, y="median", whiskers=True, floor=None, l
                     markersize=6, capsize=2, elinewidth=1.2,
                     markerfacecolor="white" if lk["fill"] == "none" else lk["color"],
                     label=lk["label"] if label is None else label)
+    mark_points(ax, name, pts, xs, ys)
     return h
 
 

@@ -22,8 +22,9 @@ from runall.guard import guarded  # noqa: E402
 import figdata  # noqa: E402
 import style  # noqa: E402
 from writing import OutsideSet, set_subdir  # noqa: E402
-from mpl_common import (col, draw_series, n_axis, nan, series_band, series_line,  # noqa: E402
-                        series_points, threads_axis, y_linear_eng, y_log)
+from mpl_common import (col, draw_series, mark_points, n_axis, nan, series_band,  # noqa: E402
+                        series_line, series_points, threads_axis, xlabel_text,
+                        y_linear_eng, y_log)
 
 import matplotlib  # noqa: E402
 matplotlib.use("Agg")
@@ -75,7 +76,7 @@ def one_panel(files):
 
 def finish(fig, ax, dat, ylabel_suffix="", handles=None):
     """Axis labels from the figure data, the titles, the legend on the right."""
-    ax.set_xlabel(dat["meta"]["xlabel"])
+    ax.set_xlabel(xlabel_text(dat))
     ax.set_ylabel(dat["meta"]["ylabel"] + ylabel_suffix)
     titles(fig, dat)
     legend_right(ax, handles)
@@ -129,7 +130,7 @@ def draw_relerror(files):
         xs = [float(x) for x in m.get("x_values", "1").split()]
         ax.set_xlim(xs[0] / 1.45, xs[-1] * 1.45)
     ax.set_title("probabilistic counters (y scale shared by both Fig. 6 figures)", fontsize=9)
-    ax.set_xlabel(m["xlabel"])
+    ax.set_xlabel(xlabel_text(dat))
     ax.set_ylabel("worst %s" % m["ylabel"])
     if serial:
         if points:
@@ -246,7 +247,7 @@ def draw_panels(files, logy):
         if logy:
             y_log(ax, floor)
         ax.set_title(dat["meta"].get("panel", ""), fontsize=9)
-        ax.set_xlabel(dat["meta"]["xlabel"])
+        ax.set_xlabel(xlabel_text(dat))
         ax.set_ylabel(dat["meta"]["ylabel"])
     titles(fig, dats[0])
     axes[0][-1].legend(handles=list(handles.values()), loc="upper left",
@@ -270,6 +271,7 @@ def draw_read_cost(files):
                         color=lk["color"], marker=lk["marker"], markersize=7, capsize=3,
                         markerfacecolor="white" if lk["fill"] == "none" else lk["color"],
                         linestyle="none")
+            mark_points(ax, name, [r], [i], [r["median"]])
         if "bytes" in dat["meta"].get("ylabel", ""):
             y_log(ax)
         else:
@@ -280,6 +282,8 @@ def draw_read_cost(files):
         ax.grid(axis="x", visible=False)
         ax.set_title(dat["meta"].get("panel", ""), fontsize=9)
         ax.set_ylabel(dat["meta"]["ylabel"])
+        if dat["meta"].get("marked_caption"):
+            ax.set_xlabel(dat["meta"]["marked_caption"])
     titles(fig, dats[0])
     return fig
 

@@ -9,6 +9,7 @@ Nothing is computed here but the wording. Standard library only."""
 import re
 
 from advice import set_caveats
+import marks
 
 # The smallest run-all mode whose timed points have enough runs to name a
 # winner (plots/claims/core.py MIN_RUNS; harness/runall/plan.py PROTOCOL).
@@ -40,7 +41,18 @@ def caveats(rs, rows):
                         "the --quick mode only checks the pipeline; " if quick else "",
                         SMALLEST_DECIDING_MODE)))
     out.extend(set_caveats(rs))
+    if any(r.get("marked") or r.get("runner_marked") for r in rows or []):
+        out.append(("marked numbers", "a number followed by %s comes from a point drawn "
+                    "hollow in its figure: %s" % (marked_flag("b t o"), MARK_WHY)))
     return out
+
+
+MARK_WHY = ", ".join("%s %s" % (c, why) for _, c, why in marks.WHY)
+
+
+def marked_flag(letters):
+    """The short flag after a number read from a marked point."""
+    return "[marked: %s]" % letters
 
 
 def caveat_line(rs, rows):
@@ -76,6 +88,8 @@ def answer_section(rows, rs, links):
                                                     cell(r.get("reason"))))
             continue
         best = "**%s**: %s at %s" % (r["best"], r["value"], thread_text(r["threads"]))
+        if r.get("marked"):
+            best += " " + marked_flag(r["marked"])
         if r.get("margin"):
             best += " (%s)" % r["margin"]
         if r.get("caveat"):
@@ -84,8 +98,10 @@ def answer_section(rows, rs, links):
             best += ". Flag: %s" % r["busy"]
         runner = "-"
         if r.get("runner_up"):
-            runner = "%s: %s (%s)" % (r["runner_up"], r["runner_value"],
-                                      links([r["runner_figure"]]))
+            runner = "%s: %s%s (%s)" % (r["runner_up"], r["runner_value"],
+                                        (" " + marked_flag(r["runner_marked"])
+                                         if r.get("runner_marked") else ""),
+                                        links([r["runner_figure"]]))
         out.append("| %s | %s | %s | %s | %s |" % (
             cell(r["scenario"]), cell(best), cell(links([r["figure"]])), cell(runner),
             cell(r["rule"])))
@@ -111,6 +127,7 @@ def terminal_lines(rows, rs, report_path):
     c = caveats(rs, rows)
     if c:
         out.append("  Caveat: %s: %s." % ("; ".join(h for h, _ in c), c[0][1]))
+        out += ["  %s%s." % (d[0].upper(), d[1:]) for h, d in c[1:] if h == "marked numbers"]
     for r in rows:
         out.append("  %s" % r["scenario"])
         if not r.get("best"):
@@ -118,11 +135,15 @@ def terminal_lines(rows, rs, report_path):
             continue
         line = "    %s: %s at %s [%s]" % (r["best"], r["value"], thread_text(r["threads"]),
                                           r["figure"])
+        if r.get("marked"):
+            line += " " + marked_flag(r["marked"])
         if r.get("runner_up"):
             gap = re.match(r"(the runner-up costs [0-9.]+x as much|[0-9.]+x the runner-up's "
                            r"\w+)", r.get("margin") or "")
-            line += "; runner-up %s, %s%s" % (r["runner_up"], r["runner_value"],
-                                              " (%s)" % gap.group(1) if gap else "")
+            line += "; runner-up %s, %s%s%s" % (
+                r["runner_up"], r["runner_value"],
+                " " + marked_flag(r["runner_marked"]) if r.get("runner_marked") else "",
+                " (%s)" % gap.group(1) if gap else "")
             if r.get("ties"):
                 line += "; tied within noise with %d more" % len(r["ties"])
         if r.get("busy"):

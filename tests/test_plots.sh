@@ -119,15 +119,15 @@ for id in $FIGURES; do
 	esac
 done
 
-# Every .dat: the column header, rows of 11 fields, numbers or NaN after the series name.
+# Every .dat: the column header, rows of 12 fields, numbers or NaN after the series name.
 dat_ok() {
 	f=$1
 	[ -s "$f" ] || return 1
-	grep -q '^# columns: series x n median min max mean p5 p95 env_lo env_hi$' "$f" || return 1
+	grep -q '^# columns: series x n median min max mean p5 p95 env_lo env_hi marked$' "$f" || return 1
 	grep -q '^# series: ' "$f" || return 1
 	awk '!/^#/ && NF { rows++
-		if (NF != 11) bad = 1
-		for (i = 2; i <= 11; i++)
+		if (NF != 12) bad = 1
+		for (i = 2; i <= 12; i++)
 			if ($i != "NaN" && $i !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) bad = 1 }
 		END { exit (bad || rows == 0) }' "$f"
 }
@@ -140,7 +140,8 @@ check binomial_envelope_in_ayers_detail sh -c \
 	"awk '\$1 == \"Scalable\" && \$2 > 8192 && \$10 < 1 && \$11 > 1' '$rs/figdata/ayers-accuracy-detail.dat' | grep -q ."
 
 # Known statistics: five runs with ops_per_ms 1, 2, 3, 4, 10 give median 3,
-# mean 4, p5 1.2 and p95 8.8 (linear interpolation between order statistics).
+# mean 4, p5 1.2 and p95 8.8 (linear interpolation between order statistics),
+# and are not marked (10 is within 3 x 1.4826 MAD of the lns: plots/marks.py).
 mkdir -p "$tmp/known"
 head -1 "$fixture/dice-fig3.csv" >"$tmp/known/dice-fig3.csv"
 for v in 1 2 3 4 10; do
@@ -149,7 +150,7 @@ for v in 1 2 3 4 10; do
 done
 "$py" "$plots/aggregate.py" "$tmp/known" >/dev/null 2>&1
 check aggregate_statistics_known_values sh -c \
-	"grep '^CAS ' '$tmp/known/figdata/dice-fig3.dat' | grep -q '^CAS 1 5 3 1 10 4 1.2 8.8 NaN NaN$'"
+	"grep '^CAS ' '$tmp/known/figdata/dice-fig3.dat' | grep -q '^CAS 1 5 3 1 10 4 1.2 8.8 NaN NaN 0$'"
 
 # plots/stats.py's percentile is the type-7 definition of statistics.quantiles
 # (method="inclusive"; Python 3.8+): equal to 1e-12 relative on 2,000 fixed-seed

@@ -418,6 +418,8 @@ def entry():
     except Failure as e:
         say(*str(e).split("\n"))
         return 1
+    except BrokenPipeError:
+        raise  # the reader of standard output went away (| head): the guard's quiet 141
     except OSError as e:  # a file of the result set that cannot be written or read
         say("%s" % e)
         return 1

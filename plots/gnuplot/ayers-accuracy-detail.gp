@@ -19,7 +19,9 @@ ENV = META(FILE1, "envelope_series")
 set terminal @PNGTERM size 1150,720
 set output OUT
 @TITLE
-set xlabel META(FILE1, "xlabel")
+set xlabel XLABEL(FILE1)
+F = FILE1
+MK = MARKS(F, "$2", "$7")
 set ylabel META(FILE1, "ylabel")." (1 = exact)"
 @N_AXIS
 set key outside right top vertical Left reverse samplen 3 spacing 1.1
@@ -33,4 +35,4 @@ plot for [i=1:words(SV)] FILE1 index IDX(S, word(SV,i)) using 2:8:9 with @BAND l
      for [i=1:words(SV)] FILE1 index IDX(S, word(SV,i)) using 2:5 with lines lc rgb COLOR(word(SV,i)) dt 3 lw 1 title ALABEL(word(SV,i))." min, max", \
      for [i=1:words(SV)] FILE1 index IDX(S, word(SV,i)) using 2:6 with lines lc rgb COLOR(word(SV,i)) dt 3 lw 1 notitle, \
      for [i=1:words(ENV)] FILE1 index IDX(S, word(ENV,i)) using 2:10 with lines lc rgb COLOR(word(ENV,i)) dt 2 lw 1.5 title ALABEL(word(ENV,i))." binomial model 5th-95th (N > 2^T)", \
-     for [i=1:words(ENV)] FILE1 index IDX(S, word(ENV,i)) using 2:11 with lines lc rgb COLOR(word(ENV,i)) dt 2 lw 1.5 notitle
+     for [i=1:words(ENV)] FILE1 index IDX(S, word(ENV,i)) using 2:11 with lines lc rgb COLOR(word(ENV,i)) dt 2 lw 1.5 notitle @MK

@@ -14,7 +14,9 @@ FLAT = META(FILE1, "flat_series")
 set terminal @PNGTERM size 1150,720
 set output OUT
 @TITLE
-set xlabel META(FILE1, "xlabel")
+set xlabel XLABEL(FILE1)
+F = FILE1
+MK = MARKS(F, "$2", "$7")
 set ylabel META(FILE1, "ylabel")." (1 = exact)"
 @N_AXIS
 set yrange [0:*]
@@ -25,4 +27,4 @@ if (SO ne "") {
 	set label 1 sprintf("Scalable switch-over 2^{%s}", META(FILE1, "switch_over_exp")) at SO + 0, graph 0.04 offset 0.5,0 font ",9" tc rgb "#555555"
 }
 plot for [i=1:words(S)] FILE1 index (i-1) using 2:5:6 with @BAND lc rgb COLOR(word(S,i)) notitle, \
-     for [i=1:words(S)] FILE1 index (i-1) using 2:7 with linespoints lt LT(word(S,i)) title ALABEL(word(S,i)).(strstrt(" ".FLAT." ", " ".word(S,i)." ") ? " (every run exact)" : "")
+     for [i=1:words(S)] FILE1 index (i-1) using 2:7 with linespoints lt LT(word(S,i)) title ALABEL(word(S,i)).(strstrt(" ".FLAT." ", " ".word(S,i)." ") ? " (every run exact)" : "") @MK

@@ -9,6 +9,7 @@ set terminal @PNGTERM size (NP > 2 ? 1500 : 1250),680
 set output OUT
 set multiplot title TITLE_TEXT(FILE1) noenhanced
 set key left top vertical Left reverse samplen 2.5 spacing 1.1 at screen PANEL_R(NP, NP) + 0.02, screen 0.78
+MK = MARKS_L(MARKED_ANY, "S", DRAW eq "points" ? "$2 * DODGE(i, words(S))" : "$2", "($4 > ZF ? $4 : ZF)")
 do for [j=1:NP] {
 	F = FIGDATA.word(FILES, j)
 	S = META(F, "series")
@@ -17,17 +18,17 @@ do for [j=1:NP] {
 	set tmargin at screen 0.78
 	set bmargin at screen 0.1
 	set title META(F, "panel") noenhanced
-	set xlabel META(F, "xlabel")
+	set xlabel XLABEL(F)
 	set ylabel META(F, "ylabel")
 	@THREADS_AXIS
 	if (LOGY) { @LOG_Y }
 	if (j < NP) { unset key } else { set key }
 	if (DRAW eq "points") {
 		@POINTS_X
-		plot for [i=1:words(S)] F index (i-1) using ($2 * DODGE(i, words(S))):($4 > ZF ? $4 : ZF):($5 > ZF ? $5 : ZF):($6 > ZF ? $6 : ZF) with yerrorbars lt LT(word(S,i)) title LABEL(word(S,i))
+		plot for [i=1:words(S)] F index (i-1) using ($2 * DODGE(i, words(S))):($4 > ZF ? $4 : ZF):($5 > ZF ? $5 : ZF):($6 > ZF ? $6 : ZF) with yerrorbars lt LT(word(S,i)) title LABEL(word(S,i)) @MK
 	} else {
 		plot for [i=1:words(S)] F index (i-1) using 2:($5 > ZF ? $5 : ZF):($6 > ZF ? $6 : ZF) with @BAND lc rgb COLOR(word(S,i)) notitle, \
-		     for [i=1:words(S)] F index (i-1) using 2:($4 > ZF ? $4 : ZF) with linespoints lt LT(word(S,i)) title LABEL(word(S,i))
+		     for [i=1:words(S)] F index (i-1) using 2:($4 > ZF ? $4 : ZF) with linespoints lt LT(word(S,i)) title LABEL(word(S,i)) @MK
 	}
 }
 unset multiplot

@@ -16,12 +16,13 @@ set multiplot layout NP,1 title TITLE_TEXT(FILE1) noenhanced margins 0.07, 0.98,
 set grid ytics
 set xtics rotate by 35 right
 unset key
+MK = MARKS_L(MARKED_ANY, "S", "i", "$4")
 do for [j=1:NP] {
 	F = FIGDATA.word(FILES, j)
 	S = META(F, "series")
 	set title META(F, "panel") noenhanced
 	set ylabel META(F, "ylabel")
-	set xlabel ""
+	set xlabel META(F, "marked_caption")
 	set xrange [0.3:words(S) + 0.7]
 	set xtics ()
 	do for [i=1:words(S)] { set xtics add (LABEL(word(S,i)) i) }
@@ -34,6 +35,6 @@ do for [j=1:NP] {
 		set ytics autofreq
 		set yrange [0:*]
 	}
-	plot for [i=1:words(S)] F index (i-1) using (i):4:5:6 with yerrorbars lt LT(word(S,i)) ps 1.4
+	plot for [i=1:words(S)] F index (i-1) using (i):4:5:6 with yerrorbars lt LT(word(S,i)) ps 1.4 @MK
 }
 unset multiplot

@@ -28,7 +28,9 @@ set tmargin at screen 0.8
 set bmargin at screen 0.1
 @THREADS_AXIS
 if (DRAW eq "points") { @POINTS_X }
-set xlabel META(FILE1, "xlabel")
+set xlabel XLABEL(FILE1)
+F = FILE1
+SER = "Serial"
 # Left: the probabilistic counters.
 set lmargin at screen 0.07
 set rmargin at screen 0.5
@@ -41,11 +43,13 @@ if (YM <= 0) { YM = 1 }
 set yrange [-0.03 * YM : YM]
 set key at screen 0.74, screen 0.8 top left vertical Left reverse samplen 3 spacing 1.1
 N = words(SP)
+MK = MARKS_L(MARKED_ANY, "SP", "$2 * (DRAW eq \"points\" ? DODGE(i, N) : 1)", "$6")
 STYLE = DRAW eq "points" ? "points" : "linespoints"
 plot for [i=1:N] FILE1 index IDX(S, word(SP,i)) using ($2 * (DRAW eq "points" ? DODGE(i, N) : 1)):6 with @STYLE lt LT(word(SP,i)) title LABEL(word(SP,i)), \
      for [i=1:NB] BVAL[i] with lines lc rgb "#444444" dt 2 lw 1.5 title sprintf("RSTDV bound %s%% (%s)", word(BV,i), word(BL,i)), \
-     WVAL with lines lc rgb "#444444" dt 3 lw 1.5 title (WN eq "" ? "" : META(FILE1, "worst_of_n_label"))
+     WVAL with lines lc rgb "#444444" dt 3 lw 1.5 title (WN eq "" ? "" : META(FILE1, "worst_of_n_label")) @MK
 # Right: Serial on its own scale.
+MKS = MARKS_L(MARKED_ANY, "SER", "$2", "$6")
 if (HAS_SERIAL) {
 	set lmargin at screen 0.57
 	set rmargin at screen 0.72
@@ -61,6 +65,6 @@ if (HAS_SERIAL) {
 		set yrange [-0.03 : 1]
 	}
 	unset key
-	plot FILE1 index IDX(S, "Serial") using 2:6 with @STYLE lt LT("Serial") notitle
+	plot FILE1 index IDX(S, "Serial") using 2:6 with @STYLE lt LT("Serial") notitle @MKS
 }
 unset multiplot

@@ -8,16 +8,17 @@ S = META(FILE1, "series")
 set terminal @PNGTERM size 1150,720
 set output OUT
 @TITLE
-set xlabel META(FILE1, "xlabel")
+set xlabel XLABEL(FILE1)
 set ylabel META(FILE1, "ylabel")
 @THREADS_AXIS
 F = FILE1
+MK = MARKS(F, DRAW eq "points" ? "$2 * DODGE(i, words(S))" : "$2", "$4")
 if (LOGY) { @LOG_Y } else { set yrange [0:*]; set format y "%.1s%c" }
 set key outside right top vertical Left reverse samplen 2.5 spacing 1.1
 if (DRAW eq "points") {
 	@POINTS_X
-	plot for [i=1:words(S)] FILE1 index (i-1) using ($2 * DODGE(i, words(S))):4:5:6 with yerrorbars lt LT(word(S,i)) title LABEL(word(S,i))
+	plot for [i=1:words(S)] FILE1 index (i-1) using ($2 * DODGE(i, words(S))):4:5:6 with yerrorbars lt LT(word(S,i)) title LABEL(word(S,i)) @MK
 } else {
 	plot for [i=1:words(S)] FILE1 index (i-1) using 2:5:6 with @BAND lc rgb COLOR(word(S,i)) notitle, \
-	     for [i=1:words(S)] FILE1 index (i-1) using 2:4 with linespoints lt LT(word(S,i)) title LABEL(word(S,i))
+	     for [i=1:words(S)] FILE1 index (i-1) using 2:4 with linespoints lt LT(word(S,i)) title LABEL(word(S,i)) @MK
 }
