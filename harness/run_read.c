@@ -16,15 +16,21 @@
  * Not disturbing the incrementers: a sample stays spaced by the interval
  * (20 ms or longer), and K stops doubling before a sample would last more
  * than READ_MAX_SAMPLE_NS (20 us, 0.1% of the shortest interval) or K
- * would pass READ_MAX_K. The reader thus holds the workers' lines for at
- * most 0.1% of the phase, beside its wake-ups' 0.2% (run_priv.h); where the
- * cap stops K short of READ_MIN_STEPS, the CSV says so (read_sample_steps
- * under 100) and the plots keep the one-step note.
+ * would pass READ_MAX_K. The reader thus holds the workers' lines for about
+ * 0.1% of the phase at most, beside its wake-ups' 0.2% (run_priv.h). The cap
+ * bounds the samples as K is chosen; a get that slows later lengthens them
+ * by as much (Morris's get, a few ns while its count is small, about 15 ns
+ * once its floating-point reading runs: samples of 2048 gets, about 31 us,
+ * 0.15% of 20 ms, on the 2-PU Xeon guest this was written on). Where the cap
+ * stops K short of READ_MIN_STEPS, the CSV says so (read_sample_steps under
+ * 100) and the plots keep the one-step note.
  *
  * What K back-to-back gets measure. Dice §5.5's cost is a first touch: the
  * writers took the counter's lines since the reader last looked. One get
- * per 20 ms measured exactly that; K gets in a row measure a reader that
- * polls. At 0% work (the read-cost experiment) each writer rewrites its line
+ * per 20 ms measured that, and on a virtual machine also the reader's own
+ * cold start after its sleep (about 1 us per get on the Xeon guest, against
+ * 2-20 ns batched). K gets in a row, each waiting for the previous one
+ * (time_gets), measure a reader that polls. At 0% work (the read-cost experiment) each writer rewrites its line
  * every few to few tens of ns, less than one get's transfer of that line, so
  * the next get of the batch finds the line taken again: the mean stays a
  * transfer per written line read. Lines nobody writes (an idle slot of a
@@ -55,18 +61,35 @@
 /* ... or K would pass this. */
 #define READ_MAX_K 65536u
 
-/* Ticks of k consecutive reads of hot (get_fast when fast), less one tick pair's overhead. */
+/* Zero, read through a volatile so that the compiler cannot fold it (time_gets). */
+static volatile uint64_t chain_mask;
+
+/*
+ * Ticks of k consecutive reads of hot (get_fast when fast), less one tick
+ * pair's overhead. Each get's address is hot plus its predecessor's value
+ * masked to zero: the same counter, but the processor cannot start a get
+ * before the previous one has returned, so the k are timed one after the
+ * other, as k spaced gets would be, not overlapped out of order (independent
+ * loads of one line would share its transfer and read as a fraction of one).
+ * The mask and add cost about a cycle per get, counted in the figure.
+ */
 static uint64_t time_gets(const shared *sh, const void *hot, bool fast, uint64_t k,
                           uint64_t overhead, volatile uint64_t *sink)
 {
-	uint64_t s = 0;
+	uint64_t s = 0, mask = chain_mask, v = 0;
+	const char *base = hot;
 	uint64_t t0 = clk_ticks();
 	if (fast)
-		for (uint64_t i = 0; i < k; i++)
-			s += sc_percpu_tree_get_fast(hot, sh->table.cfg, NULL);
+		for (uint64_t i = 0; i < k; i++) {
+			v = sc_percpu_tree_get_fast((const void *)(base + (v & mask)), sh->table.cfg,
+			                            NULL);
+			s += v;
+		}
 	else
-		for (uint64_t i = 0; i < k; i++)
-			s += sh->table.v->get(hot, sh->table.cfg);
+		for (uint64_t i = 0; i < k; i++) {
+			v = sh->table.v->get(base + (v & mask), sh->table.cfg);
+			s += v;
+		}
 	uint64_t d = clk_ticks() - t0;
 	*sink += s;
 	return d > overhead ? d - overhead : 0;
