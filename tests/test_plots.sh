@@ -990,19 +990,34 @@ assert f["best"] != "PerCPUTree", f
 # sample spans 100 steps or more (read_sample_steps), else that a difference
 # below the step per get (timer_step_ns / read_k) is not resolved; a set
 # without the columns (one get per sample) keeps the one-step note.
-# batch_set NAME STEPS: a copy of the fixture whose read-cost rows carry
-# read_k 1024, timer_step_ns 10 and read_sample_steps STEPS (the 4th row 50
-# when STEPS is "mixed").
-batch_set() {
+# read_cost_set NAME EDIT: a copy of the fixture, aggregated, whose read-cost
+# rows are edited: "resolved" adds read_k 1024, timer_step_ns 10 and
+# read_sample_steps 150 to every row ("mixed": the 4th row 50); "file",
+# "reversed", "shuffled" (seed 39) put BFP-DUP at 10 and 12 ns, Morris and
+# ScalableCAS at 10 and 10, every other variant 100 ns above its own, in
+# that row order.
+read_cost_set() {
 	copy_set "$1"
 	"$py" - "$tmp/$1/read-cost.csv" "$2" <<'PYEOF'
-import csv, sys
-path, steps = sys.argv[1], sys.argv[2]
+import csv, random, sys
+path, edit = sys.argv[1], sys.argv[2]
 rows = list(csv.DictReader(open(path, newline="")))
-fields = list(rows[0].keys()) + ["read_k", "read_sample_steps", "timer_step_ns"]
-for i, r in enumerate(rows):
-    st = "50.0" if steps == "mixed" and i == 3 else "150.0"
-    r.update(read_k="1024", read_sample_steps=st, timer_step_ns="10.00")
+fields = list(rows[0].keys())
+if edit in ("resolved", "mixed"):
+    fields += ["read_k", "read_sample_steps", "timer_step_ns"]
+    for i, r in enumerate(rows):
+        st = "50.0" if edit == "mixed" and i == 3 else "150.0"
+        r.update(read_k="1024", read_sample_steps=st, timer_step_ns="10.00")
+else:
+    low = {"BFP-DUP": ["10.0", "12.0"], "Morris": ["10.0", "10.0"],
+           "ScalableCAS": ["10.0", "10.0"]}
+    for r in rows:
+        r["read_ns"] = low[r["counter"]][int(r["run"])] if r["counter"] in low else \
+            "%.1f" % (100.0 + float(r["read_ns"]))
+    if edit == "reversed":
+        rows.reverse()
+    elif edit == "shuffled":
+        random.Random(39).shuffle(rows)
 with open(path, "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=fields)
     w.writeheader()
@@ -1010,8 +1025,8 @@ with open(path, "w", newline="") as f:
 PYEOF
 	"$py" "$plots/aggregate.py" "$tmp/$1" >/dev/null 2>&1
 }
-batch_set batch resolved
-batch_set batchmixed mixed
+read_cost_set batch resolved
+read_cost_set batchmixed mixed
 check read_cost_note_says_step_under_1pct "$py" -c '
 import json, sys
 def note(d):
@@ -1056,28 +1071,7 @@ assert batched_reads([dict(tree, read_fast_k=None)]) is None
 # order, reversed and shuffled (seed 39) the advice is the same: BFP-DUP first
 # (Dice §5.5's pick for frequent reads), then Morris before ScalableCAS (equal
 # medians and spreads: by name).
-for order in file reversed shuffled; do
-	copy_set "perm_$order"
-	"$py" - "$tmp/perm_$order/read-cost.csv" "$order" <<'PYEOF'
-import csv, random, sys
-path, order = sys.argv[1], sys.argv[2]
-rows = list(csv.DictReader(open(path, newline="")))
-fields = list(rows[0].keys())
-low = {"BFP-DUP": ["10.0", "12.0"], "Morris": ["10.0", "10.0"], "ScalableCAS": ["10.0", "10.0"]}
-for r in rows:
-    r["read_ns"] = low[r["counter"]][int(r["run"])] if r["counter"] in low else \
-        "%.1f" % (100.0 + float(r["read_ns"]))
-if order == "reversed":
-    rows.reverse()
-elif order == "shuffled":
-    random.Random(39).shuffle(rows)
-with open(path, "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=fields)
-    w.writeheader()
-    w.writerows(rows)
-PYEOF
-	"$py" "$plots/aggregate.py" "$tmp/perm_$order" >/dev/null 2>&1
-done
+for order in file reversed shuffled; do read_cost_set "perm_$order" "$order"; done
 check advice_read_pick_independent_of_row_order "$py" -c '
 import json, sys
 def adv(d):
