@@ -26,25 +26,29 @@
  * 100) and the plots keep the one-step note.
  *
  * What K back-to-back gets measure. Dice §5.5's cost is a first touch: the
- * writers took the counter's lines since the reader last looked. One get
- * per 20 ms measured that, and on a virtual machine also the reader's own
- * cold start after its sleep (about 1 us per get on the Xeon guest, against
- * 2-20 ns batched). K gets in a row, each waiting for the previous one
- * (time_gets), measure a reader that polls. At 0% work (the read-cost experiment) each writer rewrites its line
- * every few to few tens of ns, less than one get's transfer of that line, so
- * the next get of the batch finds the line taken again: the mean stays a
- * transfer per written line read. Lines nobody writes (an idle slot of a
- * sharded design, a tree's interior not carried into) stay in the reader's
- * cache in both ways of timing. What a batch can understate is a design whose
- * lines are written rarely (a Morris-like counter at a large value): one
- * spaced get would often pay the transfer, K gets pay it once per write. That
- * is the read-heavy case Dice §5.5 speaks of (GetVal runs often), so the
- * polling figure is the one its advice needs. Two ways to keep the first
- * touch were weighed and not taken: rotating the gets over several counters
- * that the writers also increment (read-cost has one hot counter, and
- * spreading the writers over more would change what they contend on), and
- * evicting the lines before each get (clflush is x86 only, and it sends the
- * next read to memory instead of to the writer's cache, another cost).
+ * writers took the counter's lines since the reader last looked. One get per
+ * 20 ms measured that, and on a virtual machine also the reader's own cold
+ * start after its sleep (about 1 us per get on the Xeon guest, against 2-20
+ * ns batched). K gets in a row, each waiting for the previous one
+ * (time_gets), measure a reader that polls. At 0% work (the read-cost
+ * experiment) a running writer rewrites its line every few to few tens of
+ * ns, less than one get's transfer of that line, so the next get of the
+ * batch finds the line taken again: the mean stays a transfer per written
+ * line read, as long as a writer runs on another PU during the batch (on the
+ * shared 2-PU guest this was written on, load average 10, FetchAdd read 3.5
+ * ns per get at 2 threads: a hit, its writers mostly off a PU). Lines nobody
+ * writes (an idle slot of a sharded design, a tree's interior not carried
+ * into) stay in the reader's cache in both ways of timing. What a batch can
+ * understate is a design whose lines are written rarely (a Morris-like
+ * counter at a large value): one spaced get would often pay the transfer, K
+ * gets pay it once per write. That is the read-heavy case Dice §5.5 speaks
+ * of (GetVal runs often), so the polling figure is the one its advice needs.
+ * Two ways to keep the first touch were weighed and not taken: rotating the
+ * gets over several counters that the writers also increment (read-cost has
+ * one hot counter, and spreading the writers over more would change what
+ * they contend on), and evicting the lines before each get (clflush is x86
+ * only, and it sends the next read to memory instead of to the writer's
+ * cache, another cost).
  */
 #include "run_priv.h"
 
