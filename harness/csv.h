@@ -61,7 +61,12 @@
 	X(busy, FLAG, x->r->load.busy)                                                     \
 	X(read_fast_ns, OPT1, x->r->read_fast_ns)                                          \
 	X(fast_width, OPT0, x->r->fast_width)                                              \
-	X(fast_error, OPT0, x->r->fast_error)
+	X(fast_error, OPT0, x->r->fast_error)                                              \
+	X(read_k, OPT0, x->r->read_k)                                                      \
+	X(read_sample_steps, OPT1, x->r->read_sample_steps)                                \
+	X(read_fast_k, OPT0, x->r->read_fast_k)                                            \
+	X(read_fast_sample_steps, OPT1, x->r->read_fast_sample_steps)                      \
+	X(timer_step_ns, OPT2, x->r->timer_step_ns)
 
 /* --latency: X(name, i), lat_ns[i] of the run, empty when not measured. */
 #define CSV_LATENCY_COLUMNS(X)                                                             \

@@ -12,7 +12,7 @@
  * Each worker counts its increments in its own wl_thread (padded apart);
  * the only shared writes of the loop are the counter's. A reader thread,
  * which never increments, samples the cost of get during the measured
- * phase (read_ns); --read-cost=off leaves it out (read_ns empty).
+ * phase (read_ns, run_read.c); --read-cost=off leaves it out (read_ns empty).
  */
 #include "run_priv.h"
 
@@ -148,72 +148,6 @@ static void *worker_main(void *arg)
 		pthread_barrier_wait(&sh->gate); /* measured phase starts */
 	}
 	measured_phase(sh, k);
-	return NULL;
-}
-
-/*
- * The reader: while the phase is measured, one timed get per interval
- * (READ_MIN_INTERVAL, or longer so that at most READ_SAMPLES spread over a
- * timed phase). Each sample is a first touch after the writers had time to
- * take the line away, which is the cost Dice §5.5 discusses; spacing the
- * samples keeps the reader from disturbing the incrementers. It sleeps on a
- * condition variable, woken by the main thread as the phase starts (first
- * sample at once) and ends (no wait for the interval to run out), and by its
- * timer in between. It is not bound: it notes the CPUs it woke on, its
- * wake-ups and its CPU time.
- */
-static void *reader_main(void *arg)
-{
-	shared *sh = arg;
-	const void *hot = sc_table_at(&sh->table, 0);
-	uint64_t overhead = clk_overhead_ticks();
-	const run_plan *o = sh->s->plan;
-	double interval = o->count_mode ? READ_MIN_INTERVAL
-	                                : fmax(READ_MIN_INTERVAL, o->duration / READ_SAMPLES);
-	volatile uint64_t sink = 0;
-	run_helper_boost();
-	double alive0 = wl_now(), cpu0 = run_thread_cpu_seconds();
-	struct timespec next;
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	pthread_mutex_lock(&sh->reader_mutex);
-	while (sh->reader_phase != PHASE_DONE) {
-		int cpu = sched_getcpu();
-		if (cpu >= 0 && cpu < CPU_SETSIZE)
-			CPU_SET(cpu, &sh->reader_cpus);
-		sh->reader_wakeups++;
-		if (sh->reader_phase == PHASE_IDLE) {
-			/* Asleep until the phase starts: no wake-ups during the warm-up. */
-			pthread_cond_wait(&sh->reader_cond, &sh->reader_mutex);
-			clock_gettime(CLOCK_MONOTONIC, &next);
-			continue;
-		}
-		if (sh->nread < READ_SAMPLES) {
-			pthread_mutex_unlock(&sh->reader_mutex);
-			uint64_t t0 = clk_ticks();
-			sink += sh->table.v->get(hot, sh->table.cfg);
-			uint64_t d = clk_ticks() - t0;
-			sh->read_ticks[sh->nread] = d > overhead ? d - overhead : 0;
-			/* PerCPUTree: its O(1) reading too, right after (read_fast_ns) */
-			if (sh->table.v == &sc_variants[SC_ID_percpu_tree]) {
-				t0 = clk_ticks();
-				sink += sc_percpu_tree_get_fast(hot, sh->table.cfg, NULL);
-				d = clk_ticks() - t0;
-				sh->read_fast_ticks[sh->nread] = d > overhead ? d - overhead : 0;
-			}
-			sh->nread++;
-			pthread_mutex_lock(&sh->reader_mutex);
-		}
-		double t = (double)next.tv_nsec * 1e-9 + interval;
-		next.tv_sec += (time_t)t;
-		next.tv_nsec = (long)((t - floor(t)) * 1e9);
-		while (sh->reader_phase == PHASE_MEASURE &&
-		       pthread_cond_timedwait(&sh->reader_cond, &sh->reader_mutex, &next) == 0)
-			;
-	}
-	pthread_mutex_unlock(&sh->reader_mutex);
-	sh->reader_cpu_s = run_thread_cpu_seconds() - cpu0;
-	sh->reader_alive_s = wl_now() - alive0;
-	(void)sink;
 	return NULL;
 }
 
@@ -356,7 +290,7 @@ static void threads_start(shared *sh, worker *ws, uint32_t threads, pthread_t *r
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	/* --read-cost=off: no reader, so nothing but the workers wakes during the phase. */
-	int e = sh->s->plan->read_cost ? pthread_create(reader, &attr, reader_main, sh) : 0;
+	int e = sh->s->plan->read_cost ? pthread_create(reader, &attr, run_reader_main, sh) : 0;
 	for (uint32_t i = 0; i < threads && !e; i++)
 		e = pthread_create(&ws[i].tid, &attr, worker_main, &ws[i]);
 	pthread_attr_destroy(&attr);

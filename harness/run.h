@@ -54,7 +54,12 @@ typedef struct run_result {
 	 * CPU_SETSIZE and above are not kept).
 	 */
 	cpu_set_t pus_used, nodes_used;
-	double read_ns;        /* median ns of one get by a non-incrementing reader; NAN if none */
+	/*
+	 * The reader (NAN when none): read_ns, the median over its samples of
+	 * ns per get, each sample timing read_k consecutive gets; the clock's
+	 * step in ns (clk_step_ticks) and the median sample's length in steps.
+	 */
+	double read_ns, read_k, timer_step_ns, read_sample_steps;
 	/*
 	 * PerCPUTree (NAN for the other variants): the median ns of its O(1)
 	 * get_fast, sampled beside read_ns; the width of get_fast's interval;
@@ -62,6 +67,7 @@ typedef struct run_result {
 	 * reading's error, which must lie in 0 .. fast_width).
 	 */
 	double read_fast_ns, fast_width, fast_error;
+	double read_fast_k, read_fast_sample_steps; /* PerCPUTree: as read_k, for get_fast */
 	bool pmu_counted;      /* event columns filled */
 	const char *pmu_failure; /* events were set up but a worker could not count them */
 	double per_op[PMU_MAX_EVENTS]; /* event counts per increment */

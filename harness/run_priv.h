@@ -68,9 +68,11 @@ typedef struct shared {
 	pthread_barrier_t gate;
 	sc_table table;
 	tree_shape shape; /* PerCPUTree: the machine's shape the table uses (order NULL: none) */
+	/* Each sample's ticks for read_k gets (run_read.c), the clock's step when K was chosen. */
 	uint64_t read_ticks[READ_SAMPLES];
 	unsigned nread;
-	/* PerCPUTree: the same samples of get_fast (sc_tree.h), taken beside get's */
+	uint64_t read_k, read_fast_k, read_step_ticks;
+	/* PerCPUTree: samples of read_fast_k get_fasts (sc_tree.h), taken beside get's */
 	uint64_t read_fast_ticks[READ_SAMPLES];
 	uint64_t reader_wakeups;
 	double reader_alive_s, reader_cpu_s;
@@ -90,6 +92,9 @@ void run_helper_unboost(void);
 double run_thread_cpu_seconds(void);
 /* Seconds the calling thread has waited on a run queue (/proc/thread-self/schedstat); NAN unknown. */
 double run_thread_wait_seconds(void);
+
+/* The reader thread (run_read.c): arg is the run's shared. */
+void *run_reader_main(void *arg);
 
 /* Fill r from the joined workers ws[0 .. threads-1] and the reader of sh. */
 void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads, run_result *r);

@@ -15,6 +15,20 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Add a (CPU, node) where a worker was seen to the run's sets (ids past the sets' size are not kept). */
+/*
+ * The reader's figures from its n samples of k gets each (ticks, sorted
+ * here): *ns the median sample's ns per get, *steps that sample's length in
+ * clock steps of step ticks.
+ */
+static void read_median(uint64_t *ticks, unsigned n, uint64_t k, uint64_t step, double *ns,
+                        double *steps)
+{
+	qsort(ticks, n, sizeof ticks[0], cmp_u64);
+	double med = (double)ticks[n / 2];
+	*ns = med * clk_ns_per_tick() / (double)(k ? k : 1);
+	*steps = med / (double)(step ? step : 1);
+}
+
 static void run_note_used(run_result *r, bool seen, uint32_t cpu, uint32_t node)
 {
 	if (!seen)
@@ -65,17 +79,22 @@ void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
 	r->reader_wakeups = sh->reader_wakeups;
 	r->reader_alive_s = sh->reader_alive_s;
 	r->reader_cpu_s = sh->reader_cpu_s;
-	r->read_ns = NAN;
+	r->read_ns = r->read_k = r->timer_step_ns = r->read_sample_steps = NAN;
+	if (sh->nread)
+		read_median(sh->read_ticks, sh->nread, sh->read_k, sh->read_step_ticks, &r->read_ns,
+		            &r->read_sample_steps);
 	if (sh->nread) {
-		qsort(sh->read_ticks, sh->nread, sizeof sh->read_ticks[0], cmp_u64);
-		r->read_ns = (double)sh->read_ticks[sh->nread / 2] * clk_ns_per_tick();
+		r->read_k = (double)sh->read_k;
+		r->timer_step_ns = (double)sh->read_step_ticks * clk_ns_per_tick();
 	}
 	r->read_fast_ns = r->fast_width = r->fast_error = NAN;
+	r->read_fast_k = r->read_fast_sample_steps = NAN;
 	if (v == &sc_variants[SC_ID_percpu_tree]) {
 		const sc_percpu_tree_cfg *tc = sh->table.cfg;
 		if (sh->nread) {
-			qsort(sh->read_fast_ticks, sh->nread, sizeof sh->read_fast_ticks[0], cmp_u64);
-			r->read_fast_ns = (double)sh->read_fast_ticks[sh->nread / 2] * clk_ns_per_tick();
+			read_median(sh->read_fast_ticks, sh->nread, sh->read_fast_k, sh->read_step_ticks,
+			            &r->read_fast_ns, &r->read_fast_sample_steps);
+			r->read_fast_k = (double)sh->read_fast_k;
 		}
 		r->fast_width = (double)tc->width;
 		r->fast_error = (double)(r->value - sc_percpu_tree_get_fast(sc_table_at(&sh->table, 0),

@@ -285,7 +285,10 @@ def recommend(rs, figs, sc):
     if sc.max_bytes and cands:
         mem = bytes_at(rs, sources[0], t)
         cands = {s: c for s, c in cands.items() if mem.get(s, float("inf")) <= sc.max_bytes}
-    ranked = sorted(cands.items(), key=lambda kv: kv[1][1]["median"], reverse=not sc.lower)
+    # best median first; equal medians by name, so that no order depends on the
+    # order of the result files' rows
+    ranked = sorted(cands.items(), key=lambda kv: (kv[1][1]["median"] if sc.lower
+                                                   else -kv[1][1]["median"], kv[0]))
     if sc.lower and ranked:
         ranked = break_read_tie(ranked)
     row["threads"] = t

@@ -14,7 +14,7 @@ from envelopes import (REL_ERROR_TEXT, SCALABLE_TEXT, expected_worst_of, rel_err
 from figbuild import (Figure, Panel, at_most_threads, by_threshold, by_work, column,
                       count_n, kinds, leave_out, only, threads)
 from resultset import seconds_of
-from stats import percentile
+from stats import batched_reads, batched_text, percentile
 
 BAND = "line: median, band: min-max"
 N_LABEL = "N (increments: the true final count)"
@@ -213,6 +213,16 @@ def read_cost_extra(rs, stats):
                                                                            "timed"))))
     short, long_ = read_sampling(rs)
     every = "every " + long_ if long_.startswith("millisecond") else long_
+    batch = batched_reads(rs.rows("read-cost.csv", "timed"))
+    if batch is not None:
+        # over 1% of a sample: the one-step caution of a single timed get, per get
+        what = batched_text(batch) + ("" if batch["resolved"] else
+                                      "; a difference below that step is not resolved")
+        return [("note", "ns per get, sampled %s while %s threads increment: %s"
+                         % (short, ts, what)),
+                ("sampling", "a reader thread that never increments samples %s while the "
+                 "others increment; read_ns is the median of a run's samples, in ns per "
+                 "get: %s" % (every, what))]
     return [("note", "one get timed %s while %s threads increment: "
                      "mostly whether the line was written since the last sample; %s ns steps"
                      % (short, ts, "%.3g" % step if step else "?")),

@@ -110,6 +110,51 @@ def bimodal_split(values):
     return (i + 1, len(v) - i - 1, g) if g > BIMODAL_GAP else None
 
 
+# A batched read sample (results/README.md, read_k) resolves its gets when one
+# timer step is at most this share of the sample (at least 100 steps).
+BATCH_MAX_STEP_SHARE = 0.01
+
+
+def batched_reads(rows):
+    """How read-cost's samples were timed, from its rows (schema 6: read_k,
+    read_sample_steps, timer_step_ns, and PerCPUTree's read_fast_*), or None
+    when a row with a reading lacks them (one get per sample, schema 5 or
+    older). A dict: k_min, k_max (gets per sample), step_ns (the largest
+    timer step of the runs), steps_min (the shortest median sample, in
+    steps), share (step over sample at steps_min), per_get_ns (the largest
+    step / K: what one get's figure resolves), resolved (share at most
+    BATCH_MAX_STEP_SHARE for every run)."""
+    ks, steps, per_get, step_ns = [], [], [], []
+    for r in rows:
+        for ns, k, st in (("read_ns", "read_k", "read_sample_steps"),
+                          ("read_fast_ns", "read_fast_k", "read_fast_sample_steps")):
+            if r.get(ns) is None:
+                continue
+            if not r.get(k) or r.get(st) is None or not r.get("timer_step_ns"):
+                return None
+            ks.append(r[k])
+            steps.append(r[st])
+            step_ns.append(r["timer_step_ns"])
+            per_get.append(r["timer_step_ns"] / r[k])
+    if not ks:
+        return None
+    lo = min(steps)
+    share = 1.0 / lo if lo > 0 else float("inf")
+    return {"k_min": min(ks), "k_max": max(ks), "step_ns": max(step_ns), "steps_min": lo,
+            "share": share, "per_get_ns": max(per_get),
+            "resolved": share <= BATCH_MAX_STEP_SHARE}
+
+
+def batched_text(b):
+    """The sentence saying how batched read samples resolve (b: batched_reads)."""
+    ks = ("%d" % b["k_min"] if b["k_min"] == b["k_max"] else
+          "%d-%d" % (b["k_min"], b["k_max"]))
+    return ("each sample times %s consecutive gets; the timer's step (%.3g ns) is %.2g%% "
+            "of the shortest sample (%.0f steps), so a get's figure moves in steps of at "
+            "most %.2g ns" % (ks, b["step_ns"], 100.0 * b["share"], b["steps_min"],
+                              b["per_get_ns"]))
+
+
 def timer_step(values, resolution):
     """The step in which a timer's readings move (ns), measured: the smallest gap
     between distinct values larger than half the nominal resolution (ns per

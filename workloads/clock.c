@@ -63,3 +63,19 @@ uint64_t clk_overhead_ticks(void)
 	overhead = d[N / 2];
 	return overhead;
 }
+
+uint64_t clk_step_ticks(void)
+{
+	static uint64_t step;
+	if (step)
+		return step;
+	uint64_t best = UINT64_MAX, prev = clk_ticks();
+	for (int i = 0; i < 20000; i++) {
+		uint64_t t = clk_ticks();
+		if (t > prev && t - prev < best)
+			best = t - prev;
+		prev = t;
+	}
+	step = best == UINT64_MAX ? 1 : best;
+	return step;
+}

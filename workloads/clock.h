@@ -66,6 +66,14 @@ static inline uint64_t clk_ticks(void)
 double clk_ns_per_tick(void);
 /* How clk_ns_per_tick() was found: "measured" or "cntfrq_el0", for the metadata. */
 const char *clk_rate_source(void);
+/*
+ * The clock's step in ticks: the smallest nonzero difference between two
+ * consecutive clk_ticks() over many reads, measured the first time it is
+ * called (about 20000 reads). No shorter interval shows on this clock: the
+ * true granularity where that exceeds a read's cost (a Zen TSC's 10 ns),
+ * else one read's cost (an upper bound on the granularity). At least 1.
+ */
+uint64_t clk_step_ticks(void);
 /* Ticks that an empty clk_ticks() pair costs (the median of many), subtracted from samples. */
 uint64_t clk_overhead_ticks(void);
 

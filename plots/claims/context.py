@@ -8,7 +8,7 @@ Standard library only.
 
 from claims.core import DATA, MACHINE, not_measurable
 from resultset import CLAIM_ONLY_CSV
-from stats import bimodal_split, group_stats, timer_step
+from stats import batched_reads, batched_text, bimodal_split, group_stats, timer_step
 
 # Experiments of run-all's plan with no figure yet (issue 28): their CSV, read by
 # Context.st as throughput by thread count; a set measured before they were planned
@@ -67,8 +67,11 @@ class Context:
                         if n > 0 and tick and hi - lo <= 1.01 * tick]
                 what = "the occupied one-tick latency buckets"
             else:
-                vals = [r.get("read_ns") for r in (self.rs.rows(name, "timed")
-                                                  if self.rs is not None else [])]
+                rows = self.rs.rows(name, "timed") if self.rs is not None else []
+                batch = batched_reads(rows)
+                if batch is not None:
+                    return self.batched_note(key, name, batch)
+                vals = [r.get("read_ns") for r in rows]
                 what = "the distinct read_ns values"
             step = timer_step(vals, tick or 0.0) if tick else None
             self.cache[("step", name)] = step
@@ -77,6 +80,22 @@ class Context:
                 "meta.json states %.3g ns per tick)%s"
                 % (step, what, name, tick, "; a difference below a step is not resolved"
                    if step > 1.5 * tick else ""))
+        return self.cache[key]
+
+    def batched_note(self, key, name, b):
+        """timer_note of a read-cost CSV whose samples time K gets each (schema 6,
+        stats.batched_reads b): resolved when the step is at most 1% of every
+        sample; else the one-step note, the step being step / K per get."""
+        self.cache[("step", name)] = b["per_get_ns"]
+        if b["resolved"]:
+            self.cache[key] = "timer: %s (read_k, timer_step_ns of %s)" % (batched_text(b),
+                                                                        name)
+        else:
+            self.cache[key] = (
+                "timer step here %.3g ns per get (the step of %.3g ns over the fewest gets "
+                "of a sample, read_k and timer_step_ns of %s; a sample spans as few as %.0f "
+                "steps); a difference below a step is not resolved"
+                % (b["per_get_ns"], b["step_ns"], name, b["steps_min"]))
         return self.cache[key]
 
     def timer_step(self, name):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# read-cost.gp - per variant, the cost of one get while the other threads
-# increment (ns, linear y from 0) and the memory per counter (bytes, log y):
+# read-cost.gp - per variant, the cost of a get while the other threads
+# increment (ns per get, linear y from 0; the note says the timer's resolution) and the memory per counter (bytes, log y):
 # the median of the runs as a point, min-max as a whisker (no bars: a bar's
 # length means nothing on a log axis).
 # Usage: gnuplot -c plots/gnuplot/read-cost.gp RESULT_DIR VARS  ->  RESULT_DIR/figures/read-cost.png
