@@ -6,8 +6,8 @@ A point is one series at one x of one figure; its runs are the CSV rows behind
 it. It is marked when any of its runs
   b  ran on a busy machine (the CSV's busy column is 1: load.h's rule),
   t  in timed mode, measured for a time further from its target (the command
-     line's --duration, scbench's default 8 s) than TIME_SLACK_S + TIME_SLACK x
-     the target,
+     line's --duration, scbench's default 8 s; unknown, so no t, for a CSV
+     without its .meta.json) than TIME_SLACK_S + TIME_SLACK x the target,
   o  in timed mode with OUTLIER_MIN_RUNS or more runs, has a ln(ops/ms) further
      from the median of the point's lns than OUTLIER_K x MAD_SCALE x their
      median absolute deviation (MAD_SCALE makes the MAD estimate a standard
@@ -42,8 +42,11 @@ RULE = ("b: a run on a busy machine (the busy column); t: a timed run measured m
 
 def target_seconds(command_line):
     """The --duration of a timed command line (a list of words), in seconds; the
-    default when it names none; None when the value is not a positive number."""
-    for a in command_line or []:
+    default when it names none; None when the value is not a positive number or
+    there is no command line (a CSV without its .meta.json: the target is unknown)."""
+    if not command_line:
+        return None
+    for a in command_line:
         if isinstance(a, str) and a.startswith("--duration="):
             try:
                 v = float(a.split("=", 1)[1])

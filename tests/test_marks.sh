@@ -92,6 +92,7 @@ assert not marks.outlier([5, 5, 5, 5, 1])   # MAD 0: no scale to judge by
 assert marks.time_off(0.5, 0.05) and not marks.time_off(0.104, 0.05)
 assert marks.target_seconds(["x", "--duration=0.8"]) == 0.8
 assert marks.target_seconds(["x"]) == 8.0 and marks.target_seconds(["--duration=z"]) is None
+assert marks.target_seconds(None) is None and marks.target_seconds([]) is None
 ' "$plots" "$top/harness/summary.h" "$top/harness/summary.c"
 
 # The data both renderers read: the marked column and the caption line.
