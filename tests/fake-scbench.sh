@@ -37,7 +37,9 @@ read_ns=12.5
 [ "$reader" = off ] && read_ns=
 {
 	echo "counter,kind,threads,run,mode,work_pct,work_iters,counters,placement,nodes,nodes_virtual,seconds,ops,value,rel_error,ops_per_ms,bytes_per_counter,seed,params,oversubscribed,ctx_switches,migrated,read_ns,pmu_status"
-	for v in $(echo "$counters" | tr , ' '); do
+	IFS=,   # the variants, split without a pipe
+	for v in $counters; do
+		unset IFS
 		r=$first
 		while [ "$r" -lt $((first + runs)) ]; do
 			echo "$v,precise,$threads,$r,$mode,$work,0,1,spread,1,0,0.1,${ops:-100},${ops:-100},0,1,64,$((seed + r)),$params,0,0,0,$read_ns,\"fake, a quoted field with a comma\""
@@ -54,13 +56,22 @@ fi
 	printf '  "date": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	printf '  "topology": {"nodes": 1, "cores": 2, "pus": 2},\n'
 	printf '  "cpu": {"model": "%s", "pus": 2},\n' "${FAKE_CPU:-Fake CPU}"
-	printf '  "command_line": ["fake"'
-	# JSON strings: \ and " escaped, a tab or newline as \t or \n (paths may hold them).
-	for a in "$@"; do
-		printf ', "'
-		printf '%s' "$a" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/	/\\t/g' |
-			awk 'NR > 1 { printf "%s", "\\n" } { printf "%s", $0 }'
-		printf '"'
-	done
-	printf '],\n  "placement": []\n}\n'
+	# JSON strings: \ and " escaped, a tab or newline as \t or \n (paths may
+	# hold them; one final newline of an argument is dropped). One awk for
+	# all the arguments, byte by byte (LC_ALL=C): run-all's tests make
+	# hundreds of these invocations each.
+	LC_ALL=C awk 'BEGIN {
+		printf "  \"command_line\": [\"fake\""
+		for (i = 1; i < ARGC; i++) {
+			s = ARGV[i]; sub(/\n$/, "", s); t = ""
+			while (match(s, /[\\"\t\n]/)) {
+				c = substr(s, RSTART, 1)
+				t = t substr(s, 1, RSTART - 1) (c == "\t" ? "\\t" : c == "\n" ? "\\n" : "\\" c)
+				s = substr(s, RSTART + 1)
+			}
+			printf ", \"%s\"", t s
+		}
+		printf "],\n  \"placement\": []\n}\n"
+		exit
+	}' "$@"
 } >"$out.meta.json"

@@ -136,6 +136,24 @@ static inline double test_scale(void)
 	return scale;
 }
 
+/*
+ * SC_TEST_FULL=1 (make check-full, which .ci/run runs): the stress loops at
+ * their full sizes; unset, empty or 0 (make check): at the smaller sizes each
+ * such test states, with the failure-detection power it keeps there.
+ * Anything else is a hard error (exit 99).
+ */
+static inline int test_full(void)
+{
+	const char *s = getenv("SC_TEST_FULL");
+	if (!s || !*s || !strcmp(s, "0"))
+		return 0;
+	if (strcmp(s, "1")) {
+		fprintf(stderr, "SC_TEST_FULL=%s: expected 0 or 1\n", s);
+		exit(99);
+	}
+	return 1;
+}
+
 /* n scaled by test_scale(), rounded up, and never below min (nor above n). */
 static inline uint64_t test_scaled(uint64_t n, uint64_t min)
 {
