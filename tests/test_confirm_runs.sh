@@ -8,7 +8,8 @@
 # leaves a set that --resume finishes, each run once, the merged CSV then
 # holding runs 0-7 of the point and the report saying how many runs decided each
 # claim and that --confirm added them; --quick and --confirm=0 add none, a bad
-# --confirm is a usage error, and a merge of shards adds none but says how to.
+# --confirm is a usage error, a round whose estimate passes the budget is not
+# run, and a merge of shards adds none but says how to.
 # The fake scbench (tests/fake-scbench.sh: every run 1 ops/ms, so RBONuma/RBO is
 # 1x, 10% from the 0.9x line of Dice §2.1's claim) stands in; run-all.sh and
 # plots/ run from a copy in a mktemp -d directory, without figures.
@@ -73,6 +74,12 @@ check confirm_0_adds_none sh -c "test $? -eq 0 && test \$(wc -l <'$tmp/z/run-all
 run_all $set_args --confirm=soon --out "$tmp/bad"
 check confirm_bad_value_usage sh -c "test $? -eq 2 && grep -q -- '--confirm=soon: expected minutes' '$tmp/err' &&
 	test ! -e '$tmp/bad'"
+
+# The budget: with --paper (5 runs planned, 10.15 s a run by the plan's estimate) the
+# round to 8 runs a side is 6 runs, about 61 s: over --confirm=1 (60 s), so none is added.
+run_all $set_args --paper --confirm=1 --out "$tmp/p"
+check budget_stops_before_round sh -c "test $? -eq 0 && grep -q -- '--confirm: the next round (6 runs, about 1.0 min) would pass the budget (1 min' '$tmp/err' &&
+	test \$(wc -l <'$tmp/p/run-all.plan') -eq 20"
 
 # Shards: a merge adds no runs and says how to; --resume then adds them.
 run_all $set_args --plan-only --out "$tmp/sh"

@@ -127,12 +127,14 @@ def record(ctx, plan, new, rnd):
 
 def confirm(ctx, plan, budget_min):
     """Confirmation rounds until no claim needs runs, the last look is reached or
-    the next round's estimate would pass budget_min minutes; returns the plan."""
+    the next round's estimate would pass budget_min minutes (the plan's estimate
+    of its runs, scaled after the first round by the time the rounds took against
+    their estimate); returns the plan."""
     if budget_min <= 0:
         return plan
     with open(os.path.join(ctx.dir, "run-all.order"), encoding="utf-8") as f:
         rnd = sum(1 for line in f if line.startswith("# confirmation round "))
-    spent = 0.0
+    spent = estimated = 0.0
     while True:
         wanted = needs(ctx)
         if wanted is None:
@@ -146,7 +148,8 @@ def confirm(ctx, plan, budget_min):
                     % len(claims))
             return plan
         est = PL.estimates(["%s %s %s" % line for line in new], ctx.mode, 0, ctx.threads[-1])
-        cost = sum(est.values())
+        # the plan's estimate, scaled by what the rounds before took against theirs
+        cost = sum(est.values()) * (spent / estimated if estimated and spent else 1.0)
         if spent + cost > budget_min * 60:
             say("--confirm: the next round (%d runs, about %.1f min) would pass the budget "
                 "(%d min, %.1f spent): %d claim(s) left undecided near their line; more with "
@@ -162,4 +165,5 @@ def confirm(ctx, plan, budget_min):
         started = time.time()
         P.run(ctx, mine, est)
         spent += time.time() - started
+        estimated += sum(est.values())
         M.merge(ctx, plan)
