@@ -98,4 +98,63 @@ print("# on the line: %d of 2000 decided (stated rate %.3g%%, bound %.3g%%; tole
 assert decided <= k, (decided, k)
 ' "$top/plots"
 
+# The judge names what an undecided claim needs (claims.json "needs_runs", and
+# plots/report.py --needs-runs through plots/needs.py): Dice §2.1's RBONuma/RBO at 1
+# thread, 1x against a 0.9x line on 3 runs a side, needs runs up to 8; on 8 it is
+# decided and needs none; 2x from the line on 3 runs needs none; malformed entries of
+# claims.json (a path, a shell word, a number as text) are dropped. Exact values: no
+# false failure.
+check judge_names_points_needing_runs "$py" -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from claims import CLAIMS
+from claims.context import Context
+from claims.judge import evaluate
+from needs import needs_runs
+def pt(vals):
+    vals = sorted(vals)
+    return {"median": vals[len(vals) // 2], "values": vals, "n": len(vals), "oversub": False,
+            "max": vals[-1], "min": vals[0], "total": len(vals),
+            "rows": [{"rel_error": 0.0, "nodes_used": "0"}] * len(vals)}
+class Fig:
+    id, source, mode, panels = "dice-fig4-high", "dice-fig4-high.csv", "timed", []
+class Figs:
+    def __init__(self, stats):
+        self.stats, self.table = stats, [Fig()]
+    def entry(self, fid):
+        return Fig()
+class RS:
+    def csv(self, name):
+        return None
+    def rows(self, name, mode):
+        return []
+    def meta(self, name):
+        return None
+by = {c.id: c for c in CLAIMS}
+def ev(rbonuma, rbo, n):
+    st = {("dice-fig4-high", ""): {"RBONuma": {1: pt([rbonuma * (1 + 0.001 * i) for i in range(n)])},
+                                   "RBO": {1: pt([rbo * (1 + 0.001 * i) for i in range(n)])}}}
+    return evaluate(Context(RS(), Figs(st), {"pus": 2, "cache_line": 64}),
+                    [by["dice-rbonuma-low-contention-overhead"]])[0]
+e = ev(1.0, 1.0, 3)
+assert e["verdict"] == "inconclusive" and e["needs_runs"] == [
+    {"experiment": "dice-fig4-high", "counters": ["RBONuma", "RBO"], "threads": 1, "runs": 3}], e
+got = needs_runs({"claims": [e]})["needs"]
+assert [(n["claim"], n["next"]) for n in got] == [("dice-rbonuma-low-contention-overhead", 8)], got
+e = ev(1.0, 1.0, 8)
+assert e["verdict"] == "does not hold" and "needs_runs" not in e, e
+# at the last look no runs are asked for, whatever the verdict
+e = ev(1.0, 1.0, 3)
+e["needs_runs"][0]["runs"] = 12
+assert needs_runs({"claims": [e]})["needs"] == []
+e = ev(0.5, 1.0, 3)   # 2x from the line: decided on 3 runs by the noise rule alone
+assert e["verdict"] == "holds" and "needs_runs" not in e, e
+# malformed entries are dropped, never passed on
+bad = {"claims": [{"id": "x", "verdict": "inconclusive", "needs_runs": [
+    {"experiment": "../etc", "counters": ["A"], "threads": 1, "runs": 3},
+    {"experiment": "e", "counters": ["A;rm"], "threads": 1, "runs": 3},
+    {"experiment": "e", "counters": ["A"], "threads": "1", "runs": 3}]}]}
+assert needs_runs(bad)["needs"] == [], needs_runs(bad)
+' "$top/plots"
+
 tap_done
