@@ -24,6 +24,7 @@ from runall.guard import guarded  # noqa: E402
 from report_answer import answer_section, terminal_lines  # noqa: E402
 from resultset_summary import load_text  # noqa: E402
 from writing import write_atomically  # noqa: E402
+from needs import needs_runs  # noqa: E402
 
 
 # How each verdict of claims.json is written: in a row, and counted in the summary
@@ -206,13 +207,24 @@ def failed_points_section(d):
     return out
 
 
-def claim_table(out, d, claims, number):
+def runs_text(runs, planned):
+    """'3 runs', or with runs beyond the planned ones, '8 runs, 5 of them added by
+    --confirm'."""
+    text = "%d run%s" % (runs, "" if runs == 1 else "s")
+    if isinstance(planned, int) and runs > planned:
+        text += ", %d of them added by --confirm" % (runs - planned)
+    return text
+
+
+def claim_table(out, d, claims, number, planned=None):
     out.append("| # | Claim (source) | Figure | Measured here | Verdict |")
     out.append("|---|---|---|---|---|")
     for i, c in enumerate(claims, 1):
         verdict = VERDICT_MD.get(c["verdict"], c["verdict"])
         if c.get("cause"):
             verdict += " (%s)" % c["cause"]
+        if c.get("runs") is not None and c["verdict"] not in ("not measurable", "no test here"):
+            verdict += " (%s)" % runs_text(c["runs"], planned)
         if c.get("reason"):
             verdict += ": " + c["reason"]
         out.append("| %s | %s (%s) | %s | %s | %s |" % (
@@ -282,11 +294,13 @@ def render(d, doc):
         out.append("- *%s*: %s" % (r["name"], r["text"]))
     out.append("")
     out.append("")
-    claim_table(out, d, claims, "%d")
+    planned = (rs.get("protocol_timed") or {}).get("runs")
+    planned = int(planned) if str(planned).isdigit() else None
+    claim_table(out, d, claims, "%d", planned)
     if apart:
         out.append("## Claims that hold by construction (not counted)")
         out.append("")
-        claim_table(out, d, apart, "C%d")
+        claim_table(out, d, apart, "C%d", planned)
     out.extend(failed_points_section(d))
     out.append("## Figures")
     out.append("")
@@ -324,12 +338,15 @@ def render(d, doc):
 
 USAGE = ("usage: report.py DIR            writes DIR/REPORT.md from DIR/figdata/claims.json\n"
          "       report.py --answer DIR   prints which counter to use (REPORT.md's first "
-         "table) as plain lines")
+         "table) as plain lines\n"
+         "       report.py --needs-runs DIR   prints as JSON the points near their line "
+         "whose claims more runs may decide (run-all's --confirm)")
 
 
 def main(argv):
     answer = len(argv) == 3 and argv[1] == "--answer"
-    if answer:
+    needs = len(argv) == 3 and argv[1] == "--needs-runs"
+    if answer or needs:
         argv = argv[:1] + argv[2:]
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
         print(USAGE, file=sys.stdout if len(argv) == 2 else sys.stderr)
@@ -347,6 +364,9 @@ def main(argv):
         print("report.py: %s: not a JSON object (run plots/aggregate.py %s)" % (path, d),
               file=sys.stderr)
         return 1
+    if needs:
+        print(json.dumps(needs_runs(doc)))
+        return 0
     if answer:
         lines = terminal_lines(doc.get("advice"), doc.get("result_set", {}),
                                os.path.join(d, "REPORT.md"))

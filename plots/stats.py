@@ -258,3 +258,53 @@ def pool_histograms(hists):
         for b, n in h.items():
             out[b] = out.get(b, 0) + n
     return out
+
+
+# The sequential rule (issue 39): a point whose ratio lies near its line, within a
+# factor SEQ_BAND of it, is decided only at the looks of SEQ_LOOKS (runs a side; the
+# last is the most run-all's --confirm adds) and with a per-look interval whose
+# false-verdict rate (ratio_false_verdict) is at most SEQ_TOTAL / len(SEQ_LOOKS), so
+# that the rate over every look of the schedule is at most SEQ_TOTAL by the union
+# bound, whatever the dependence between looks. Fewer than SEQ_LOOKS[0] runs a side
+# never decide such a point. A look whose min-max band already exceeds the per-look
+# rate (5 runs: 12.3%) decides nothing there: the first look that can decide is
+# seq_first_look().
+SEQ_BAND = 1.25
+SEQ_LOOKS = (5, 8, 12)
+SEQ_TOTAL = 0.05
+
+
+def seq_look_rate():
+    """The false-verdict rate allowed at one look of the schedule."""
+    return SEQ_TOTAL / len(SEQ_LOOKS)
+
+
+def seq_tail():
+    """The one-sided miss q of each median interval at a look: the largest with
+    ratio_false_verdict(q, q) = 2(1 - (1 - q)^2) at most seq_look_rate()."""
+    return 1.0 - math.sqrt(1.0 - seq_look_rate() / 2.0)
+
+
+def seq_median_interval(xs):
+    """(lo, hi, miss) of median_interval at the sequential rule's one-sided tail,
+    or None when even the min-max band of these runs misses more often (2^-n)."""
+    if not xs or 2.0 ** -len(xs) > seq_tail():
+        return None
+    return median_interval(xs, seq_tail())
+
+
+def seq_first_look():
+    """The fewest runs a side at which the sequential rule can decide a point."""
+    return next(n for n in range(SEQ_LOOKS[0], 64) if 2.0 ** -n <= seq_tail())
+
+
+def seq_total_rate():
+    """The false-verdict rate over every look of SEQ_LOOKS (union bound): the sum of
+    the per-look rates the intervals actually reach (below the budget: the order
+    statistics are discrete)."""
+    total = 0.0
+    for n in SEQ_LOOKS:
+        if 2.0 ** -n <= seq_tail():
+            q = median_order(n, seq_tail())[1]
+            total += ratio_false_verdict(q, q)
+    return total

@@ -16,6 +16,7 @@ import time
 
 from .guard import guarded  # first: a Ctrl-C from here on ends quietly
 from . import PROG, Failure, Usage, say
+from . import confirm as CF
 from . import dryrun as DR
 from . import lock as L
 from . import merge as M
@@ -59,7 +60,7 @@ def parser():
     for name, dest in (("--out", "out"), ("--resume", "resume"), ("--max-threads", "max_threads"),
                        ("--order-seed", "order_seed"), ("--experiments", "experiments"),
                        ("--variants", "variants"), ("--shard", "shard"),
-                       ("--slurm-tasks", "slurm_tasks")):
+                       ("--slurm-tasks", "slurm_tasks"), ("--confirm", "confirm")):
         ap.add_argument(name, dest=dest)
     ap.add_argument("--plan-only", action="store_true")
     ap.add_argument("--dry-run", action="store_true")
@@ -131,6 +132,7 @@ def parse(argv):
             raise Usage("--shard=%s: expected I/K with 0 <= I < K" % o.shard)
         o.shard = (int(m.group(1)), int(m.group(2)))
     SL.check_options(o)
+    CF.minutes(o, o.mode)   # a bad --confirm is a usage error before anything runs
     if (o.shard or o.merge_only) and o.resume is None:
         raise Usage("--%s needs --resume DIR (a result set, e.g. one written by --plan-only)"
                     % ("shard" if o.shard else "merge-only"))
@@ -192,7 +194,7 @@ def new_result_set(o, top, scbench):
                     % (",".join(o.experiments) or "all", ",".join(o.variants) or "all", o.mode))
     plan = PL.split(points, reg)
     if o.dry_run:
-        print("\n".join(DR.listing(o.mode, reg, points, plan, threads)))
+        print("\n".join(DR.listing(o.mode, reg, points, plan, threads, CF.minutes(o, o.mode))))
         return None, None
     order = PL.shuffle(plan, seed)
     # run-all.conf names what the plan runs: a variant or experiment given
@@ -375,11 +377,17 @@ def main(argv, top, scbench, stage):
             # A local run: plan, the one shard of all invocations, merge.
             if o.resume is not None:
                 P.remove_stale_temps(d)
+            if CF.minutes(o, ctx.mode):
+                say("--confirm: after these%s" % DR.confirm_text(CF.minutes(o, ctx.mode)))
             P.run(ctx, [line_of[k] for k in order], estimates(ctx, plan),
                   DR.figures_seconds({i for i, _, _ in plan}))
         M.merge(ctx, plan)
         if not o.merge_only:
+            plan = CF.confirm(ctx, plan, CF.minutes(o, ctx.mode))
             say("measurements done in %d s" % (time.time() - ctx.started))
+        elif CF.minutes(o, ctx.mode):
+            say("--confirm: no confirmation runs in a merge of shards; to add them here: %s"
+                % ctx.resume_cmd())
         M.busy_warning(d)
         regenerate(ctx)
         return 0

@@ -71,12 +71,19 @@ def total(plan, mode, reg, threads):
     return sum(est.values()), figures_seconds(exps)
 
 
+def confirm_text(confirm_min):
+    """', then at most N min of --confirm runs' when the budget is on."""
+    return (", then at most %d min of --confirm runs where a claim is undecided near its "
+            "line" % confirm_min) if confirm_min else ""
+
+
 def minutes(s):
     return "%.1f min" % (s / 60) if s >= 60 else "%.0f s" % s
 
 
-def listing(mode, reg, points, plan, threads):
-    """--dry-run's lines: per experiment what runs, how many invocations, how long."""
+def listing(mode, reg, points, plan, threads, confirm_min=0):
+    """--dry-run's lines: per experiment what runs, how many invocations, how long;
+    confirm_min: the --confirm budget, said after the total."""
     est = PL.estimates(plan, mode, len(reg.names), threads[-1])
     exps = by_experiment(points)
     out = ["%s mode on this machine (%d PUs): thread counts %s"
@@ -92,4 +99,6 @@ def listing(mode, reg, points, plan, threads):
     runs, figs = total(plan, mode, reg, threads)
     out.append("total: %d invocations, about %s (%s of runs, %s of figures and the report)"
                % (len(plan), minutes(runs + figs), minutes(runs), minutes(figs)))
+    if confirm_min:
+        out.append("--confirm: after these%s" % confirm_text(confirm_min))
     return out

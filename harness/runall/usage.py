@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """run-all.sh --help, with the time each mode takes on this machine."""
 
+from . import confirm as CF
 from . import dryrun as DR
 from .plan import CALIB_S, EXPERIMENTS, INVOKE_S, points, pu_count, split, thread_list
 
@@ -25,6 +26,10 @@ def mode_line(reg, mode, max_threads):
         DR.minutes(runs + figs), DR.minutes(runs), DR.minutes(figs))
 
 
+def confirm_line(mode):
+    return "\n             then at most %d min of --confirm runs" % CF.DEFAULT_MINUTES[mode]
+
+
 def text(reg, max_threads):
     """The help; reg None (no scbench to list the variants yet): without the times."""
     if reg is not None:
@@ -34,20 +39,21 @@ def text(reg, max_threads):
 run's warm-up and measured seconds, about %s s to start each scbench and %s s
 to calibrate --work, and the figures and REPORT.md after:
   --quick    %s
-  default    %s
-  --paper    %s
+  default    %s%s
+  --paper    %s%s
 plus about %s to build scbench the first time. --dry-run lists a plan
 per experiment with its time, and runs nothing.""" % (
             pu_count(), " ".join(map(str, thread_list(max_threads))), INVOKE_S, CALIB_S,
             mode_line(reg, "quick", max_threads), mode_line(reg, "default", max_threads),
-            mode_line(reg, "paper", max_threads), DR.minutes(BUILD_S))
+            confirm_line("default"), mode_line(reg, "paper", max_threads), confirm_line("paper"),
+            DR.minutes(BUILD_S))
     else:
         errors = "the probabilistic counters and Serial"
         errtime = "Its time is given here once scbench is built"
         times = """Time per thread count: given here once scbench is built (./run-all.sh builds
 it; scbench --list=json names the variants each experiment runs)."""
     return """Usage: ./run-all.sh [--quick | --paper | --paper-errors] [--out DIR] [--max-threads N]
-                    [--resume DIR] [--order-seed S]
+                    [--resume DIR] [--order-seed S] [--confirm=MINUTES]
                     [--experiments=LIST] [--variants=LIST]
                     [--dry-run] [--plan-only] [--shard=I/K] [--merge-only]
                     [--slurm[=SBATCH_OPTIONS]] [--slurm-tasks=K]
@@ -98,6 +104,17 @@ Options:
   --resume DIR     continue an interrupted run in DIR: finished points are kept
                    and never run again; the mode and thread counts come from DIR
   --max-threads N  largest thread count to run
+  --confirm=MINUTES
+                   after the planned rounds, add runs only where a claim is
+                   undecided near its line (plots/report.py --needs-runs),
+                   in shuffled rounds recorded in run-all.plan and
+                   run-all.order, up to the sequential rule's next look (8,
+                   then 12 runs a side), until each is decided or the next
+                   round would pass MINUTES (estimated, counted from this
+                   start: a --resume has its own); default 8 in the
+                   default mode, 60 with --paper, 0 (off) with --quick and
+                   --paper-errors; 0 turns it off. A merge of shards adds
+                   none (it says how: --resume DIR adds them where it runs)
   --order-seed S   seed of the shuffled order, 1..2147483646 (default: drawn
                    from the clock; a new result set only)
   --experiments=LIST

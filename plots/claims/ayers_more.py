@@ -44,6 +44,9 @@ def capped_throughput(ctx, c):
         if a["oversub"] or b["oversub"]:
             continue
         r, good, frag = ratio_point(a, b, lambda v: v >= 1 / FEW_PERCENT)
+        if getattr(frag, "near", False):
+            ctx.need_runs("latency", "", ["ScalableCapped", "Scalable"], x,
+                          min(a["n"], b["n"]))
         pts.append(("%d thr" % x, r, good, frag, min(a["n"], b["n"])))
         shown.append("%s at %d thr" % (f_ratio(r), x))
     if not pts:

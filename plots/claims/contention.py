@@ -28,6 +28,10 @@ def serial_error_worse_with_contention(ctx, c):
         if x < 2 or hi["Serial"][x]["oversub"]:
             continue
         r, good, frag = ratio_point(hi["Serial"][x], lo["Serial"][x], lambda v: v > 1.0)
+        if getattr(frag, "near", False):
+            for fid in ("dice-fig6-high", "dice-fig6-low"):
+                ctx.need_runs(fid, "", ["Serial"], x, min(hi["Serial"][x]["n"],
+                                                          lo["Serial"][x]["n"]))
         pts.append(("%d thr" % x, r, good, frag, min(hi["Serial"][x]["n"],
                                                     lo["Serial"][x]["n"])))
         shown.append("%s (0%% work) / %s (99%%) = %s at %d thr" % (

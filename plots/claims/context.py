@@ -24,6 +24,25 @@ class Context:
         self.figs = figs
         self.m = machine
         self.cache = {}   # data shared by the rules of one family, by key
+        self.needs = []   # the points the claim being judged wants more runs of
+
+    def need_runs(self, fid, panel, series, x, runs):
+        """Note that the point at x threads of figure fid (panel) of series is near
+        its line and undecided on runs runs a side (claims/judge.py's needs_runs):
+        its experiment (the figure's CSV), the variants, the thread count, and for
+        a panel of one --work (baselines' -w0) that work. Count-to-N figures
+        (their x is N, their runs are not split by run) are not noted."""
+        fig = [f for f in self.figs.table if f.id == fid]
+        source = EXPERIMENT_CSV.get(fid) or (fig[0].source if fig and fig[0].mode == "timed"
+                                             else None)
+        if not source:
+            return
+        need = {"experiment": source[:-len(".csv")], "counters": list(series), "threads": int(x),
+                "runs": runs}
+        if panel.startswith("-w") and panel[2:].isdigit():
+            need["work"] = panel[2:]
+        if need not in self.needs:
+            self.needs.append(need)
 
     def st(self, fid, panel=""):
         """{series: {x: stats}} of a figure's panel, or None; for an experiment of

@@ -15,7 +15,8 @@ Standard library only.
 
 import re
 
-from stats import BIMODAL_GAP, MEDIAN_TAIL, ratio_false_verdict
+from stats import (BIMODAL_GAP, MEDIAN_TAIL, SEQ_BAND, SEQ_LOOKS, SEQ_TOTAL, ratio_false_verdict,
+                   seq_first_look, seq_look_rate, seq_total_rate)
 
 HOLDS, FAILS, NM = "holds", "does not hold", "not measurable"
 CONSISTENT, INCONCLUSIVE, BY_CONSTRUCTION = "consistent with", "inconclusive", "by construction"
@@ -132,6 +133,19 @@ RULES = [
         100 * ratio_false_verdict(MEDIAN_TAIL, MEDIAN_TAIL), FULL_CONFIDENCE_RUNS,
         100 * ratio_false_verdict(2.0 ** -5, 2.0 ** -5),
         100 * ratio_false_verdict(2.0 ** -3, 2.0 ** -3))),
+    ("sequential", "Near its line (a median ratio within %.3g%% of where the answer "
+     "changes) a point is never decided on fewer than %d runs a side, and is decided only "
+     "at the looks of a fixed schedule, %s runs a side (%d at most: run-all's --confirm "
+     "adds runs to such points, in shuffled rounds, up to the next look), each look with "
+     "median intervals whose false-verdict rate is at most %.3g%% (the total %.3g%% over "
+     "the looks by the union bound, valid whatever the dependence between looks; the "
+     "order statistics reach %.3g%% in all). At %d runs a side no interval reaches the "
+     "per-look rate, so such a point is first decided at %d. A point farther from its "
+     "line follows the noise rule alone. Each claim states the runs a side its verdict "
+     "rests on."
+     % (100 * (SEQ_BAND - 1), SEQ_LOOKS[0], ", ".join(map(str, SEQ_LOOKS)), SEQ_LOOKS[-1],
+        100 * seq_look_rate(), 100 * SEQ_TOTAL, 100 * seq_total_rate(), SEQ_LOOKS[0],
+        seq_first_look())),
     ("condition", "A claim is judged only where the paper's condition applies: points where "
      "an adaptive counter never left its initial mode are left out of a claim about its "
      "switched mode (end_state), points where a probabilistic counter was exact in every run "

@@ -93,6 +93,9 @@ def falls_beyond(series, tmin):
         best = max(pts, key=lambda x: pts[x]["median"])
         last = max(pts)
         r, good, frag = ratio_point(pts[last], pts[best], lambda x: x < 1.0)
+        if getattr(frag, "near", False):
+            for x in (last, best):
+                ctx.need_runs(c.figure, "", [series], x, min(pts[last]["n"], pts[best]["n"]))
         v, reason, n = judge_points([("%d thr" % last, r, good, frag,
                                       min(p["n"] for p in pts.values()))],
                                     "falls after its best", "no fall after its best")

@@ -148,6 +148,9 @@ def scaling_rule(series, at_least=None, below=None, xmin=None, one_node=False, b
                 lin = dict(one, median=one["median"] * k, values=[v * k for v in one["values"]])
                 ok = (lambda r: r >= at_least) if at_least is not None else (lambda r: r < below)
                 r, good, frag = ratio_point(stats[s][t], lin, ok)
+                if getattr(frag, "near", False):
+                    for x in (t, base):
+                        ctx.need_runs(c.figure, panel, [s], x, min(one["n"], stats[s][t]["n"]))
                 pts.append(("%s at %d thr" % (s, t), r, good, frag,
                             min(one["n"], stats[s][t]["n"])))
                 shown.append("%s %s of linear at %d thr" % (s, f_ratio(r), t))

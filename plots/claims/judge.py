@@ -120,6 +120,16 @@ def timing_notes(ctx, c, measured):
     return out
 
 
+def runs_could_decide(ctx, c):
+    """Whether more runs of the points already measured could decide claim c: not
+    when it speaks of more threads than were measured (an up-to claim or one at
+    the paper's machine's count), whatever the runs say."""
+    xs = measured_threads(ctx, c)
+    if c.threads_upto and xs and xs[-1] < c.threads:
+        return False
+    return not (c.paper_threads and 0 < paper_machine_threads(ctx, c) < c.paper_threads)
+
+
 def evaluate(ctx, claims):
     """Every claim's entry of claims.json, in order. A rule decides the verdict
     and says first why a claim is not measurable; then, whatever the rule says:
@@ -134,6 +144,7 @@ def evaluate(ctx, claims):
     here, with that reason."""
     out = []
     for c in claims:
+        ctx.needs = []
         res = c.rule(ctx, c)
         measured, verdict, reason = res[:3]
         runs = res[3] if len(res) > 3 else None
@@ -180,5 +191,8 @@ def evaluate(ctx, claims):
                  "measured": measured, "verdict": verdict, "reason": reason, "runs": runs}
         if verdict in (NM, NO_TEST):
             entry["cause"] = getattr(reason, "cause", DATA)
+        if verdict == INCONCLUSIVE and res[1] == INCONCLUSIVE and ctx.needs \
+                and runs_could_decide(ctx, c):
+            entry["needs_runs"] = ctx.needs
         out.append(entry)
     return out

@@ -10,7 +10,8 @@ from claims.core import (ABOUT, CONDITION, CONSISTENT, FAILS, FEW_PERCENT, HOLDS
                          INCONCLUSIVE, NM, STARTUP_FACTOR, f_n, f_pct, f_rate, f_ratio,
                          not_measurable)
 from endstates import never_switched
-from stats import median_interval, percentile, ratio_false_verdict
+from stats import (SEQ_BAND, SEQ_LOOKS, median_interval, percentile, ratio_false_verdict,
+                   seq_first_look, seq_look_rate, seq_median_interval)
 
 
 # The papers' scale of words (FEW_PERCENT, ABOUT) is declared once in claims/core.py.
@@ -90,27 +91,83 @@ def ratio_interval(va, vb):
     return div(la, hb), div(ha, lb), ratio_false_verdict(qa, qb)
 
 
+class Fragile(str):
+    """Why a point is not decided (ratio_point's fragile); near: the point lies
+    within SEQ_BAND of its line on fewer than SEQ_LOOKS[-1] runs a side, so more
+    runs may decide it (run-all's --confirm adds them)."""
+    near = False
+
+
+def fragile(text, near):
+    out = Fragile(text)
+    out.near = near
+    return out
+
+
+def line_gap(r, ok, band=SEQ_BAND, steps=400):
+    """The ratio's distance from its line, as a factor: the smallest f > 1 on a
+    geometric grid of steps up to band with ok(r f) or ok(r / f) unlike ok(r);
+    None when the answer does not change within band either way."""
+    if not 0 < r < float("inf"):
+        return None
+    base = ok(r)
+    for i in range(1, steps + 1):
+        f = band ** (i / steps)
+        if ok(r * f) != base or ok(r / f) != base:
+            return f
+    return None
+
+
 def ratio_point(pa, pb, ok):
     """(median(a)/median(b), ok of it, fragile): fragile is why the point clears
     its line by less than the noise (the "noise" rule), or "": the ratio's
     verdict changes when one run of a or of b is left out, or the line falls
     inside the interval on the ratio of medians (ratio_interval: each median's
     distribution-free order-statistic interval; it narrows as runs are added,
-    unlike the min-max bands it replaced, which only widen)."""
+    unlike the min-max bands it replaced, which only widen). Within SEQ_BAND of
+    its line (the "sequential" rule) a point needs SEQ_LOOKS[0] runs a side and
+    then the sequential rule's interval (stats.seq_median_interval), whose rate
+    summed over the looks of SEQ_LOOKS is at most SEQ_TOTAL."""
     r = div(pa["median"], pb["median"])
     base = ok(r)
-    alts = [ok(div(a, pb["median"])) for a in loo_medians(pa["values"])]
-    alts += [ok(div(pa["median"], b)) for b in loo_medians(pb["values"])]
-    if any(x != base for x in alts):
-        return r, base, "one run decides it: leaving one run out changes the answer"
     va, vb = pa["values"], pb["values"]
+    n = min(len(va), len(vb))
+    gap = line_gap(r, ok)
+    near = gap is not None and n < SEQ_LOOKS[-1]
+    if gap is not None and n < SEQ_LOOKS[0]:
+        return r, base, fragile(
+            "near its line: %s is %.3g%% from it (under %.3g%%) on %d runs a side, and fewer "
+            "than %d never decide so near a line" % (f_ratio(r), 100 * (gap - 1),
+                                                     100 * (SEQ_BAND - 1), n, SEQ_LOOKS[0]), near)
+    alts = [ok(div(a, pb["median"])) for a in loo_medians(va)]
+    alts += [ok(div(pa["median"], b)) for b in loo_medians(vb)]
+    if any(x != base for x in alts):
+        return r, base, fragile("one run decides it: leaving one run out changes the answer",
+                                near)
+    if gap is not None:
+        ia, ib = seq_median_interval(va), seq_median_interval(vb)
+        if ia is None or ib is None:
+            return r, base, fragile(
+                "near its line (%.3g%% from it) on %d runs a side: the sequential rule "
+                "decides there from %d runs a side (per-look false-verdict rate at most "
+                "%.3g%%)" % (100 * (gap - 1), n, seq_first_look(), 100 * seq_look_rate()), near)
+        lo, hi = div(ia[0], ib[1]), div(ia[1], ib[0])
+        if ok(lo) != base or ok(hi) != base:
+            return r, base, fragile(
+                "within the noise: near its line (%.3g%% from it) the sequential interval on "
+                "the ratio of medians, %s-%s (%d and %d runs; rate at this look at most "
+                "%.3g%%), straddles the line" % (100 * (gap - 1), f_ratio(lo), f_ratio(hi),
+                                                 len(va), len(vb),
+                                                 100 * ratio_false_verdict(ia[2], ib[2])), near)
+        return r, base, ""
     if len(va) > 1 and len(vb) > 1:
         lo, hi, rate = ratio_interval(va, vb)
         if ok(lo) != base or ok(hi) != base:
-            return r, base, ("within the noise: the interval on the ratio of medians, %s-%s "
-                             "(%d and %d runs; false-verdict rate on the line at most %.3g%%), "
-                             "straddles the line" % (f_ratio(lo), f_ratio(hi), len(va),
-                                                     len(vb), 100 * rate))
+            return r, base, fragile(
+                "within the noise: the interval on the ratio of medians, %s-%s "
+                "(%d and %d runs; false-verdict rate on the line at most %.3g%%), "
+                "straddles the line" % (f_ratio(lo), f_ratio(hi), len(va), len(vb),
+                                        100 * rate), near)
     return r, base, ""
 
 
@@ -195,6 +252,9 @@ def compare_medians(pairs, ok, yes, no, figures=None, at=None, xsel=None,
                 for x in kept:
                     b = max(den, key=lambda s: stats[s][x]["median"]) if den_best else den[0]
                     r, good, frag = ratio_point(stats[a][x], stats[b][x], ok)
+                    if getattr(frag, "near", False):
+                        ctx.need_runs(fid, panel, [a, b], x, min(stats[a][x]["n"],
+                                                                  stats[b][x]["n"]))
                     where = "%s%s" % (xtext(x), "" if len(figs) == 1 else " (%s)" % fid)
                     pts.append(("%s/%s at %s" % (a, b, where) if len(pairs) > 1 or den_best
                                 else where,
