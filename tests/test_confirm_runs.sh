@@ -90,4 +90,23 @@ check merge_of_shards_says_how sh -c "test $? -eq 0 && grep -q -- '--confirm: no
 run_all --resume "$tmp/sh"
 check resume_after_merge_confirms sh -c "test $? -eq 0 && test \$(wc -l <'$tmp/sh/run-all.plan') -eq 22"
 
+# The time left in a confirmation round comes from that round's runs, not from
+# the minutes of the planned rounds before it: planned invocations that take
+# 0.3 s each (12 of them) and instant confirmation runs (about 1.2 s each by the
+# plan's estimate). From its second run on (the first has no measured run to scale
+# by: the estimate, 12 s) the round's "left" read about 27 s when scaled by the
+# whole run's time; by its own, under 1.
+cat >"$tmp/slow-scbench" <<EOF
+#!/bin/sh
+[ "\$(wc -l <"\$FAKE_LOG" 2>/dev/null || echo 0)" -lt 12 ] && sleep 0.3
+exec "$tmp/fake-scbench" "\$@"
+EOF
+chmod +x "$tmp/slow-scbench"
+: >"$FAKE_LOG"
+SCBENCH=$tmp/slow-scbench "$tmp/run-all.sh" --max-threads 2 $set_args --order-seed 99 --out "$tmp/eta" >"$tmp/out" 2>"$tmp/err"
+check "confirmation_eta_from_its_own_runs (exit $?)" awk '
+	/--confirm: round 1:/ { on = 1; next }
+	on && /\[([2-9]|10)\/10\]/ { n++; s = $0; sub(/.*~/, "", s); sub(/s left.*/, "", s); if (s + 0 > 10) bad = 1 }
+	END { exit (n < 9 || bad) }' "$tmp/err"
+
 tap_done

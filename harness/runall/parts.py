@@ -136,6 +136,9 @@ def run(ctx, invocations, estimate, figures_s=0.0):
 def run_each(ctx, invocations, estimate, est_total, progress):
     d = ctx.dir
     done = spent = 0.0
+    # the time this call has taken scales the estimates, not the run's whole
+    # time: a confirmation round starts after the planned rounds' minutes
+    t0 = time.time()
     for i, (ident, chunk, args) in enumerate(invocations, 1):
         part = path(d, ident, chunk)
         est = estimate[ident + " " + chunk]
@@ -153,10 +156,12 @@ def run_each(ctx, invocations, estimate, est_total, progress):
         os.makedirs(os.path.dirname(part), exist_ok=True)
         os.makedirs(os.path.join(d, "logs"), exist_ok=True)  # a set from git has none
         elapsed = int(time.time() - ctx.started)
-        # Time left: the estimate of what remains, scaled by how the estimates fared so far.
+        # Time left: the estimate of what remains, scaled by how the estimates
+        # of this call's runs so far fared.
         done += est
         spent += est
-        f = elapsed / (spent - est) if spent - est > 1 and elapsed > 0 else 1
+        took = time.time() - t0
+        f = took / (spent - est) if spent - est > 1 and took > 0 else 1
         # the counts and times first: a narrow terminal cuts the point's name, not them
         progress.show("[%d/%d] %ds elapsed, ~%.0fs left: %s %s"
                       % (i, len(invocations), elapsed, (est_total - done + est) * f, ident, chunk))
