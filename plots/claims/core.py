@@ -166,9 +166,11 @@ RULES = [
     ("runs", "No claim is judged on fewer than %d runs per point (more where the claim says)."
      % MIN_RUNS),
     ("what the timer and the runs hide", "Beside every read-cost claim on nanoseconds the "
-     "report states the timer's real step, measured from the values (the usual gap between "
-     "distinct readings), next to the ns per tick meta.json states: a difference below a step "
-     "is not resolved. A throughput point whose runs split in two by more than %gx is "
+     "report states what the timer resolves: where each sample timed K gets in a row (schema "
+     "6) and spans at least 100 of the clock's steps, the step's share of the shortest sample; "
+     "for a set of one get per sample, the timer's real step, measured from the values (the "
+     "usual gap between distinct readings), next to the ns per tick meta.json states: a "
+     "difference below a step is not resolved. A throughput point whose runs split in two by more than %gx is "
      "bimodal (two regimes, not noise): its figure's notes list it, and so does every claim "
      "that names that variant at that thread count." % BIMODAL_GAP),
     ("words", "The papers' words have one scale each, taken from their own usage: "

@@ -165,9 +165,9 @@ READ = dict(figures=["read-cost"], panel="-ns")
 # periodically (every ms before schema 2, about every 20 ms since) while the others
 # increment, so a miss (the line was written since the last sample) or a hit dominates
 # it more than the work of the read itself.
-READ_NOTE = (" (verdict on read-cost's median ns of a get sampled periodically while the "
-             "others increment, dominated by whether the line was written since the last "
-             "sample)")
+READ_NOTE = (" (verdict on read-cost's median ns per get, sampled periodically while the "
+             "others increment: what a get costs depends on whether the lines it reads were "
+             "written since the reader last read them)")
 CLAIMS = [
     Claim("dice-competitive-low-contention", "Dice, abstract",
           "The new counters stay competitive with the naive ones when contention is low "
