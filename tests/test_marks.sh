@@ -243,6 +243,9 @@ ph_row = [l for l in rows if l.startswith("| " + ph["scenario"].replace("|", "\\
 assert "at 2 threads [marked: t]" in ph_row and "[marked: b] (" in ph_row, ph_row
 caveat = [l for l in table.splitlines() if l.startswith("**Caveat:")]
 assert len(caveat) == 1 and "marked numbers" in caveat[0], caveat
+# the headline gives the busy share, the same counts as the detail after it
+m = re.search(r"\*\*Caveat: [^*]*the machine was busy during (\d+) of (\d+) runs", caveat[0])
+assert m and int(m.group(1)) >= 2 and "BUSY: %s of %s runs" % m.groups() in caveat[0], caveat
 assert caveat[0].count("b a busy run, t a run off its time target, o an outlier run") == 1
 assert table.count("[marked: b t o]") == 1          # explained once, above the table
 ' "$tmp/mk/figdata/claims.json" "$tmp/mk/REPORT.md"
