@@ -24,17 +24,6 @@ static uint64_t loads;
 #include "tap.h"
 #include "tree_shape.h"
 
-/* The width counted word by word for the shape's fan-outs (the root holds nothing). */
-static uint64_t expected_width(const sc_percpu_tree_cfg *cfg, uint64_t batch)
-{
-	uint64_t width = batch - 1, b = batch, n = cfg->cpus;
-	for (uint32_t l = 0; l < cfg->levels; l++, b *= 2) {
-		width += n * (b - 1);
-		n = (n + cfg->fanout[l] - 1) / cfg->fanout[l];
-	}
-	return width;
-}
-
 /* Groupings given directly: aligned blocks kept, others dropped; interleaved OS ids. */
 static void from_groups(void)
 {
@@ -68,6 +57,17 @@ static void from_groups(void)
 }
 
 #ifdef HAVE_HWLOC
+/* The width counted word by word for the shape's fan-outs (the root holds nothing). */
+static uint64_t expected_width(const sc_percpu_tree_cfg *cfg, uint64_t batch)
+{
+	uint64_t width = batch - 1, b = batch, n = cfg->cpus;
+	for (uint32_t l = 0; l < cfg->levels; l++, b *= 2) {
+		width += n * (b - 1);
+		n = (n + cfg->fanout[l] - 1) / cfg->fanout[l];
+	}
+	return width;
+}
+
 static const struct machine {
 	const char *synthetic;
 	uint32_t pus, nlevels, fanout[5];
