@@ -89,6 +89,59 @@ void sc_percpu_add_slow(unsigned char *slot0, size_t stride, uint32_t slots, uin
 	atomic_fetch_add_explicit(word, v, memory_order_relaxed);
 }
 
+#if SC_RSEQ_INLINE
+/* The area's 32-bit field at p (cpu_id, mm_cid), as the kernel last wrote it. */
+static uint32_t area_field(const unsigned char *p)
+{
+	/*
+	 * relaxed: the kernel writes the field for this thread only, between
+	 * two of its instructions (at preemption, migration or signal); the
+	 * thread sees its own kernel's writes in program order. The value read
+	 * is only a guess: the sequence compares it again inside itself.
+	 */
+	return atomic_load_explicit((const SC_ATOMIC(uint32_t) *)(const void *)p,
+	                            memory_order_relaxed);
+}
+#endif
+
+/* The stand-in's id field stays 0; a cursor's id on the locked path stays SC_PERCPU_NO_ID_. */
+static __thread _Alignas(16) unsigned char stand_in[16];
+
+unsigned char *sc_percpu_stand_in_(void)
+{
+	return stand_in;
+}
+
+uint32_t sc_percpu_cursor_miss_(sc_percpu_cursor cur, uint64_t v)
+{
+#if SC_RSEQ_INLINE
+	if (cur.cs != stand_in + 0 && cur.cs != NULL) {
+		unsigned char *area = cur.cs - 8;
+		/*
+		 * Until the add lands on the id the thread holds when it reads it
+		 * (a migration between the read and the sequence reads again). A
+		 * negative cpu_id is an area the kernel does not know (glibc's -1
+		 * and -2): its mm_cid reads 0 and must never be taken as an id.
+		 */
+		for (;;) {
+			if ((int32_t)area_field(area + RSEQ_CPU_ID_OFFSET) < 0)
+				break;
+			uint32_t id = area_field(cur.idp);
+			if (id >= cur.slots)
+				break;
+			if (!sc_rseq_add_at_(cur.cs, cur.idp, cur.slot0 + (size_t)id * cur.stride, id, v))
+				return id;
+		}
+		/* relaxed: the overflow word's adds are atomic whatever the order */
+		atomic_fetch_add_explicit((SC_ATOMIC(uint64_t) *)(void *)(cur.slot0 + (size_t)cur.slots * cur.stride),
+		                          v, memory_order_relaxed);
+		return SC_PERCPU_NO_ID_;
+	}
+#endif
+	sc_percpu_add_slow(cur.slot0, cur.stride, cur.slots, v);
+	return SC_PERCPU_NO_ID_;
+}
+
 const char *sc_percpu_path(void)
 {
 	return sc_percpu_index_name(where());

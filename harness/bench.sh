@@ -16,7 +16,7 @@
 #                         adaptive counters' inlined increment against CAS's
 #                         in one process (--versus CAS); and the per-CPU add
 #                         (PerCPU's increment, and the add through the
-#                         thread's cursor) against the floor, a relaxed load
+#                         thread's cursor, the target's) against the floor, a relaxed load
 #                         and store of the thread's own word (--floor; the
 #                         target's floor, at a base+displacement address),
 #                         and against the indexed floor (the same word at an
@@ -361,7 +361,12 @@ awk -F, '
 		for (i = 1; i <= no; i++) if (ord[i] ~ /^percpu_vs_floor_1t/) nh++
 		if (nh) {
 			print "\nper-CPU add, 1 thread, relative to a relaxed load and store of the thread\047s own word at a base+displacement address, the target\047s floor (paired chunks, one process):"
-			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^percpu_vs_floor_1t/) line(m, "x", "target <= 2.0x:", v[m] <= 2.0)
+			print "  the target is the add through the thread\047s cursor (PerCPU-cursor: the word\047s address kept in a register);"
+			print "  PerCPU\047s increment finds its word by the id it loads in the sequence (no target; see the indexed floor below)"
+			for (i = 1; i <= no; i++) if ((m = ord[i]) ~ /^percpu_vs_floor_1t/) {
+				if (m ~ /cursor$/) line(m, "x", "target <= 2.0x:", v[m] <= 2.0)
+				else line(m, "x", "", 0)
+			}
 		}
 		nh = 0
 		for (i = 1; i <= no; i++) if (ord[i] ~ /^floor_indexed_1t/) nh++

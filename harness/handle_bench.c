@@ -108,11 +108,10 @@ static NOINLINE void cursor_loop(void *obj, const void *cfg, sc_thread *t)
 {
 	const sc_percpu_cfg *pc = cfg;
 	unsigned char *slot0 = (unsigned char *)(void *)((sc_percpu_t *)obj)->slots;
-	sc_percpu_cursor cur = sc_percpu_cursor_get(pc->index);
-	uint32_t slots = pc->cpus;
+	sc_percpu_cursor cur = sc_percpu_cursor_get(slot0, SC_LINE_SIZE, pc->cpus, pc->index);
 	(void)t;
 	for (int i = 0; i < CHUNK; i++)
-		sc_percpu_cursor_add(cur, slot0, SC_LINE_SIZE, slots, 1);
+		sc_percpu_cursor_add(&cur, 1);
 }
 
 static NOINLINE void handle_loop(sc_counter *c)

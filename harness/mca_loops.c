@@ -43,11 +43,10 @@ void mca_percpu(sc_percpu_t *c, const sc_percpu_cfg *cfg, sc_thread *t, int n)
 
 void mca_cursor(sc_percpu_t *c, const sc_percpu_cfg *cfg, int n)
 {
-	sc_percpu_cursor cur = sc_percpu_cursor_get(cfg->index);
 	unsigned char *slot0 = (unsigned char *)(void *)c->slots;
-	uint32_t slots = cfg->cpus;
+	sc_percpu_cursor cur = sc_percpu_cursor_get(slot0, SC_LINE_SIZE, cfg->cpus, cfg->index);
 	for (int i = 0; i < n; i++)
-		sc_percpu_cursor_add(cur, slot0, SC_LINE_SIZE, slots, 1);
+		sc_percpu_cursor_add(&cur, 1);
 }
 
 #define MCA_PAIR_(P)                                                                        \

@@ -187,6 +187,7 @@ typedef struct storm {
 	const sc_variant *v;     /* PerCPU (or another) through the registry */
 	void *c, *cfg;
 	uint64_t per_writer;
+	int cursor;              /* PerCPU's array through thread cursors (sc_percpu_cursor_add) */
 	unsigned resetters;      /* threads calling read_and_reset while writers run */
 	SC_ATOMIC(unsigned) writers_done;
 	SC_ATOMIC(uint64_t) signals; /* handler runs */
@@ -197,9 +198,21 @@ typedef struct storm {
 
 static storm *the_storm; /* for the signal handler */
 
+/* A cursor on PerCPU's array (the storm's counter), for the calling thread. */
+static sc_percpu_cursor storm_cursor(storm *s)
+{
+	const sc_percpu_cfg *cfg = s->cfg;
+	unsigned char *slot0 = (unsigned char *)(void *)((sc_percpu_t *)s->c)->slots;
+	return sc_percpu_cursor_get(slot0, SC_LINE_SIZE, cfg->cpus, cfg->index);
+}
+
 static void storm_add(storm *s, uint32_t i, uint64_t n)
 {
-	if (s->g) {
+	if (s->cursor) {
+		/* the handler's own cursor, made in the handler: nested in a writer's sequence */
+		sc_percpu_cursor cur = storm_cursor(s);
+		sc_percpu_cursor_add(&cur, n);
+	} else if (s->g) {
 		sc_pcgroup_add(s->g, i, n);
 	} else {
 		sc_thread t = {0, 0, 1, 1};
@@ -226,10 +239,16 @@ static void *storm_writer(void *arg)
 	unsigned index = (unsigned)(uintptr_t)arg;
 	cpu_hopper h;
 	hopper_init(&h);
+	sc_percpu_cursor cur;
+	if (s->cursor)
+		cur = storm_cursor(s);
 	atomic_fetch_add(&s->started, 1);
 	for (uint64_t k = 0; k < s->per_writer; k++) {
 		/* counters 0 .. NCOUNTERS-2; the handler owns the last one */
-		storm_add(s, (uint32_t)((index + k) % (NCOUNTERS - 1)), 1 + (k & 1));
+		if (s->cursor)
+			sc_percpu_cursor_add(&cur, 1 + (k & 1)); /* one cursor for the whole run */
+		else
+			storm_add(s, (uint32_t)((index + k) % (NCOUNTERS - 1)), 1 + (k & 1));
 		if (k % HOP_EVERY == 0)
 			hopper_move(&h, index + (unsigned)(k / HOP_EVERY));
 	}
@@ -393,8 +412,12 @@ static void test_group_timer_signals(void)
 	sc_pcgroup_destroy(&g);
 }
 
-/* PerCPU through the registry: every writer and the handler on one counter. */
-static void test_percpu_storm(const char *name, uint32_t cpus)
+/*
+ * PerCPU through the registry: every writer and the handler on one counter;
+ * with cursor, PerCPU's array through the writers' cursors (each made once,
+ * kept across its migrations) and a cursor the handler makes.
+ */
+static void test_percpu_storm(const char *name, uint32_t cpus, int cursor)
 {
 	sc_table t;
 	sc_err err;
@@ -411,6 +434,7 @@ static void test_percpu_storm(const char *name, uint32_t cpus)
 	s->v = v;
 	s->c = sc_table_at(&t, 0);
 	s->cfg = t.cfg;
+	s->cursor = cursor;
 	s->per_writer = test_scaled(60000, 4000);
 	storm_run(s, want);
 	uint64_t total = 0;
@@ -418,7 +442,8 @@ static void test_percpu_storm(const char *name, uint32_t cpus)
 		total += want[i];
 	char d[160];
 	v->describe(s->c, t.cfg, d, sizeof d);
-	tap_ok(v->get(s->c, t.cfg) == total, "%s_exact_under_a_storm_cpus_%u (%s)", name, cpus, d);
+	tap_ok(v->get(s->c, t.cfg) == total, "%s%s_exact_under_a_storm_cpus_%u (%s)", name,
+	       cursor ? "_cursor" : "", cpus, d);
 	free(s);
 	sc_table_destroy(&t);
 }
@@ -435,9 +460,11 @@ int main(void)
 	test_group_storm(0);
 	test_group_storm(1);
 	test_group_storm(2);
-	test_percpu_storm("PerCPU", 0);
+	test_percpu_storm("PerCPU", 0, 0);
 	/* one CPU slot: every other id goes to the overflow word (or folds, locked) */
-	test_percpu_storm("PerCPU", 1);
-	test_percpu_storm("PerCPUGroup", 0);
+	test_percpu_storm("PerCPU", 1, 0);
+	test_percpu_storm("PerCPUGroup", 0, 0);
+	test_percpu_storm("PerCPU", 0, 1);
+	test_percpu_storm("PerCPU", 1, 1);
 	return tap_done();
 }

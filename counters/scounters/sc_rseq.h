@@ -50,8 +50,11 @@
  * load and one unsigned compare with slots (cpu_id; mm_cid adds the test
  * of cpu_id's sign), the id times the stride (a shift when the compiler
  * sees a stride of one line, else a multiply) and the add. A loop that
- * takes the thread's cursor first (sc_percpu_cursor_get) leaves only the
- * kind's test, on a register, and the sequence.
+ * takes the thread's cursor on the array first (sc_percpu_cursor_get)
+ * runs only the descriptor's store, one compare of the area's id with the
+ * id the cursor keeps, and the add to the word the cursor keeps (its
+ * address in a register, which lets a core forward the add's store to the
+ * next add's load as it does for a thread-private word).
  *
  * A program compiled with SC_NO_RSEQ defined, or by a compiler without
  * asm goto and __builtin_thread_pointer, calls the library for every add
@@ -185,21 +188,33 @@ const char *sc_percpu_index_name(uint64_t index);
 	"testl %%eax, %%eax\n\t"                                                           \
 	"js %l[overflow]\n\t"                                                              \
 	"movl 24(%[area]), %%eax\n\t"
-#define SC_RSEQ_SHIFT_ "shlq %[scale], %%rax\n\t"
-#define SC_RSEQ_MUL_ "imulq %[scale], %%rax\n\t"
-#define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
-	SC_RSEQ_DESCRIPTOR_                                                                \
-	"leaq 3b(%%rip), %%rax\n\t"                                                        \
-	"movq %%rax, 8(%[area])\n\t"                                                       \
-	"1:\n\t" CHECK "cmpl %[slots], %%eax\n\t"                                          \
-	"jae %l[overflow]\n\t" SCALE "addq %[v], (%[slot0], %%rax)\n\t"                    \
-	"2:\n\t"                                                                           \
+/* glibc's signature inside a ud1, then the abort handler: back to 0 */
+#define SC_RSEQ_ABORT_                                                                     \
 	".pushsection __rseq_failure, \"ax\"\n\t"                                          \
 	".byte 0x0f, 0xb9, 0x3d\n\t"                                                       \
 	".long 0x53053053\n\t"                                                             \
 	"4:\n\t"                                                                           \
 	"jmp 0b\n\t"                                                                       \
 	".popsection\n\t"
+#define SC_RSEQ_ARM_                                                                       \
+	SC_RSEQ_DESCRIPTOR_                                                                \
+	"leaq 3b(%%rip), %%rax\n\t"                                                        \
+	"movq %%rax, 8(%[area])\n\t"
+#define SC_RSEQ_AT_SEQ_                                                                    \
+	SC_RSEQ_DESCRIPTOR_                                                                \
+	"leaq 3b(%%rip), %%rax\n\t"                                                        \
+	"movq %%rax, (%[cs])\n\t"                                                          \
+	"1:\n\t"                                                                           \
+	"cmpl %[id], (%[idp])\n\t"                                                         \
+	"jne %l[miss]\n\t"                                                                 \
+	"addq %[v], (%[word])\n\t"                                                         \
+	"2:\n\t" SC_RSEQ_ABORT_
+#define SC_RSEQ_SHIFT_ "shlq %[scale], %%rax\n\t"
+#define SC_RSEQ_MUL_ "imulq %[scale], %%rax\n\t"
+#define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
+	SC_RSEQ_ARM_ "1:\n\t" CHECK "cmpl %[slots], %%eax\n\t"                                          \
+	"jae %l[overflow]\n\t" SCALE "addq %[v], (%[slot0], %%rax)\n\t"                    \
+	"2:\n\t" SC_RSEQ_ABORT_
 #define SC_RSEQ_V_ "er"
 #define SC_RSEQ_CLOBBER_ "rax"
 #else
@@ -208,23 +223,39 @@ const char *sc_percpu_index_name(uint64_t index);
 	"ldr w9, [%[area], #4]\n\t"                                                        \
 	"tbnz w9, #31, %l[overflow]\n\t"                                                   \
 	"ldr w9, [%[area], #24]\n\t"
-#define SC_RSEQ_SHIFT_ "add x9, %[slot0], x9, lsl %[scale]\n\t"
-#define SC_RSEQ_MUL_ "madd x9, x9, %[scale], %[slot0]\n\t"
-#define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
-	SC_RSEQ_DESCRIPTOR_                                                                \
-	"adrp x9, 3b\n\t"                                                                  \
-	"add x9, x9, :lo12:3b\n\t"                                                         \
-	"str x9, [%[area], #8]\n\t"                                                        \
-	"1:\n\t" CHECK "cmp w9, %w[slots]\n\t"                                             \
-	"b.hs %l[overflow]\n\t" SCALE "ldr x10, [x9]\n\t"                                  \
-	"add x10, x10, %[v]\n\t"                                                           \
-	"str x10, [x9]\n\t"                                                                \
-	"2:\n\t"                                                                           \
+/* glibc's signature, the brk #0x45e0 instruction, then the abort handler */
+#define SC_RSEQ_ABORT_                                                                     \
 	".pushsection __rseq_failure, \"ax\"\n\t"                                          \
 	".inst 0xd428bc00\n\t"                                                             \
 	"4:\n\t"                                                                           \
 	"b 0b\n\t"                                                                         \
 	".popsection\n\t"
+#define SC_RSEQ_ARM_                                                                       \
+	SC_RSEQ_DESCRIPTOR_                                                                \
+	"adrp x9, 3b\n\t"                                                                  \
+	"add x9, x9, :lo12:3b\n\t"                                                         \
+	"str x9, [%[area], #8]\n\t"
+#define SC_RSEQ_AT_SEQ_                                                                    \
+	SC_RSEQ_DESCRIPTOR_                                                                \
+	"adrp x9, 3b\n\t"                                                                  \
+	"add x9, x9, :lo12:3b\n\t"                                                         \
+	"str x9, [%[cs]]\n\t"                                                              \
+	"1:\n\t"                                                                           \
+	"ldr w9, [%[idp]]\n\t"                                                             \
+	"cmp w9, %w[id]\n\t"                                                               \
+	"b.ne %l[miss]\n\t"                                                                \
+	"ldr x10, [%[word]]\n\t"                                                           \
+	"add x10, x10, %[v]\n\t"                                                           \
+	"str x10, [%[word]]\n\t"                                                           \
+	"2:\n\t" SC_RSEQ_ABORT_
+#define SC_RSEQ_SHIFT_ "add x9, %[slot0], x9, lsl %[scale]\n\t"
+#define SC_RSEQ_MUL_ "madd x9, x9, %[scale], %[slot0]\n\t"
+#define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
+	SC_RSEQ_ARM_ "1:\n\t" CHECK "cmp w9, %w[slots]\n\t"                                             \
+	"b.hs %l[overflow]\n\t" SCALE "ldr x10, [x9]\n\t"                                  \
+	"add x10, x10, %[v]\n\t"                                                           \
+	"str x10, [x9]\n\t"                                                                \
+	"2:\n\t" SC_RSEQ_ABORT_
 #define SC_RSEQ_V_ "r"
 #define SC_RSEQ_CLOBBER_ "x9", "x10"
 #endif
@@ -257,6 +288,32 @@ SC_RSEQ_DEFINE_(sc_rseq_add_mm_cid_line_, SC_RSEQ_CHECK_MM_CID_, SC_RSEQ_SHIFT_,
 SC_RSEQ_DEFINE_(sc_rseq_add_cpu_id_mul_, SC_RSEQ_CHECK_CPU_ID_, SC_RSEQ_MUL_, "r"(stride))
 SC_RSEQ_DEFINE_(sc_rseq_add_mm_cid_mul_, SC_RSEQ_CHECK_MM_CID_, SC_RSEQ_MUL_, "r"(stride))
 #undef SC_RSEQ_DEFINE_
+
+/*
+ * sc_rseq_add_at_: the sequence for an id known in advance (a cursor's,
+ * below): cs is the area's rseq_cs field, idp its id field (cpu_id or
+ * mm_cid); v lands on word, that id's word, if the id field still reads id,
+ * with no scaling and no range test (the caller checked id < slots when it
+ * computed word). 0 when it landed; 1 when the thread's id is another
+ * (migrated, or an area the kernel does not know: the caller finds the id
+ * anew). word's address is the caller's, so a loop of adds that keeps it
+ * in a register adds to one base address as a thread-private counter does:
+ * some cores forward such a store to the next load with no latency, but
+ * not a store to an address computed from an id loaded in the sequence.
+ */
+SC_ALWAYS_INLINE int sc_rseq_add_at_(unsigned char *cs, unsigned char *idp, unsigned char *word,
+                                     uint32_t id, uint64_t v)
+{
+	__asm__ goto(SC_RSEQ_AT_SEQ_
+	             :
+	             : [cs] "r"(cs), [idp] "r"(idp), [word] "r"(word), [id] "r"(id),
+	               [v] SC_RSEQ_V_(v)
+	             : SC_RSEQ_CLOBBER_, "memory", "cc"
+	             : miss);
+	return 0;
+miss:
+	return 1;
+}
 
 /*
  * The add on the area of the calling thread, by the index's id: the
@@ -335,48 +392,92 @@ SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint
 }
 
 /*
- * A thread's cursor on the arrays of one index: the area's address and
- * the id, taken once, for a loop of adds (sc_percpu_cursor_add). A cursor
- * belongs to the thread that made it (another thread's area is not its
- * own: never pass a cursor to another thread, or keep one across a
- * thread's exit); it may be kept for the thread's life.
+ * A thread's cursor on one array: where the thread's area keeps the
+ * sequence's descriptor and the id the array is indexed by, and the id the
+ * thread held at its last add through the cursor with that id's word,
+ * taken once for a loop of adds (sc_percpu_cursor_add). A cursor belongs
+ * to the thread that made it (another thread's area is not its own: never
+ * pass a cursor to another thread, or keep one across a thread's exit); it
+ * may be kept for the thread's life and the array's. Its fields are not
+ * for programs.
  */
 typedef struct sc_percpu_cursor {
-	unsigned char *area; /* the thread's rseq area; NULL: the locked path */
-	int cpu_id;          /* 1: indexed by cpu_id, 0: by mm_cid */
+	unsigned char *cs;    /* the area's rseq_cs, or the thread's stand-in's */
+	unsigned char *idp;   /* the area's id field (cpu_id or mm_cid), or the stand-in's */
+	unsigned char *word;  /* id's word: slot0 + id * stride, slot0 while id is none */
+	unsigned char *slot0; /* the array (sc_percpu_add_ix's slot0, stride, slots) */
+	size_t stride;
+	uint32_t slots;
+	uint32_t id;          /* the id of the last add; SC_PERCPU_NO_ID_ before */
 } sc_percpu_cursor;
 
-/* The calling thread's cursor for arrays of index `index`. Thread-safe; never fails. */
-SC_ALWAYS_INLINE sc_percpu_cursor sc_percpu_cursor_get(uint64_t index)
+/* No id: above every slot count, and never an area's cpu_id or mm_cid. */
+#define SC_PERCPU_NO_ID_ UINT32_C(0x80000000)
+
+/*
+ * The calling thread's stand-in for an area, for a cursor of the locked
+ * path: 16 bytes only that thread writes, whose id field (at byte 8) never
+ * equals a cursor's id, so every add through the cursor takes the call.
+ * Not for programs. Thread-safe; never fails.
+ */
+unsigned char *sc_percpu_stand_in_(void);
+
+/*
+ * The calling thread's cursor on the array at slot0 (slots CPU words at
+ * stride bytes, slots < 2^31, then the overflow word) indexed by index
+ * (sc_percpu_index). Thread-safe; never fails.
+ */
+SC_ALWAYS_INLINE sc_percpu_cursor sc_percpu_cursor_get(unsigned char *slot0, size_t stride,
+                                                       uint32_t slots, uint64_t index)
 {
-	sc_percpu_cursor cur = {NULL, 0};
+	sc_percpu_cursor cur;
+	cur.word = cur.slot0 = slot0;
+	cur.stride = stride;
+	cur.slots = slots;
+	cur.id = SC_PERCPU_NO_ID_;
 #if SC_RSEQ_INLINE
 	if (index & SC_RSEQ_ON_) {
-		cur.area = sc_rseq_area_(index);
-		cur.cpu_id = (index & (UINT64_C(0xff) << 32)) == SC_RSEQ_CPU_ID_;
+		unsigned char *area = sc_rseq_area_(index);
+		cur.cs = area + 8;                                /* struct rseq's rseq_cs */
+		cur.idp = area + (size_t)((index >> 32) & 0xff); /* its cpu_id or mm_cid */
+		return cur;
 	}
-#else
-	(void)index;
 #endif
+	(void)index;
+	cur.cs = sc_percpu_stand_in_();
+	cur.idp = cur.cs + 8;
 	return cur;
 }
 
 /*
- * sc_percpu_add_ix through the calling thread's cursor for the array's
- * index: the same add, with no load of the index or the thread pointer.
- * Thread-safe as sc_percpu_add_ix; never fails.
+ * The add through a cursor when its id is not the thread's (the first
+ * add, a migration, an id out of range, the locked path): finds the id,
+ * adds, and returns the id for the cursor to keep (SC_PERCPU_NO_ID_ when
+ * the add took the overflow word or the locked path). Not for programs:
+ * sc_percpu_cursor_add calls it. It takes the cursor by value, so that a
+ * loop's cursor never has its address taken and stays in registers.
  */
-SC_ALWAYS_INLINE void sc_percpu_cursor_add(sc_percpu_cursor cur, unsigned char *slot0,
-                                           size_t stride, uint32_t slots, uint64_t v)
+uint32_t sc_percpu_cursor_miss_(sc_percpu_cursor cur, uint64_t v);
+
+/*
+ * sc_percpu_add_ix on the cursor's array by the calling thread, whose
+ * cursor it is: the same add, exact under the same conditions. In a loop
+ * the sequence is one store of its descriptor, one compare of the thread's
+ * id with the cursor's and the add, to a word whose address the loop
+ * keeps: no load of the index, the thread pointer or the stride, no range
+ * test. The first add, and the first after a migration, takes a call that
+ * finds the id and updates the cursor. Thread-safe as sc_percpu_add_ix;
+ * never fails.
+ */
+SC_ALWAYS_INLINE void sc_percpu_cursor_add(sc_percpu_cursor *cur, uint64_t v)
 {
 #if SC_RSEQ_INLINE
-	if (__builtin_expect(cur.area != NULL, 1)) {
-		sc_rseq_add_area_(cur.area, cur.cpu_id, slot0, stride, slots, v);
+	if (__builtin_expect(!sc_rseq_add_at_(cur->cs, cur->idp, cur->word, cur->id, v), 1))
 		return;
-	}
 #endif
-	(void)cur;
-	sc_percpu_add_slow(slot0, stride, slots, v);
+	uint32_t id = sc_percpu_cursor_miss_(*cur, v);
+	cur->id = id;
+	cur->word = cur->slot0 + (id < cur->slots ? (size_t)id * cur->stride : 0);
 }
 
 /*
