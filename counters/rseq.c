@@ -112,11 +112,12 @@ unsigned char *sc_percpu_stand_in_(void)
 	return stand_in;
 }
 
-uint32_t sc_percpu_cursor_miss_(sc_percpu_cursor cur, uint64_t v)
+uint32_t sc_percpu_cursor_miss_(unsigned char *cs, unsigned char *idp, unsigned char *slot0,
+                                size_t stride, uint32_t slots, uint64_t v)
 {
 #if SC_RSEQ_INLINE
-	if (cur.cs != stand_in + 0 && cur.cs != NULL) {
-		unsigned char *area = cur.cs - 8;
+	if (cs != stand_in) {
+		unsigned char *area = cs - 8;
 		/*
 		 * Until the add lands on the id the thread holds when it reads it
 		 * (a migration between the read and the sequence reads again). A
@@ -126,19 +127,22 @@ uint32_t sc_percpu_cursor_miss_(sc_percpu_cursor cur, uint64_t v)
 		for (;;) {
 			if ((int32_t)area_field(area + RSEQ_CPU_ID_OFFSET) < 0)
 				break;
-			uint32_t id = area_field(cur.idp);
-			if (id >= cur.slots)
+			uint32_t id = area_field(idp);
+			if (id >= slots)
 				break;
-			if (!sc_rseq_add_at_(cur.cs, cur.idp, cur.slot0 + (size_t)id * cur.stride, id, v))
+			if (!sc_rseq_add_at_(cs, idp, slot0 + (size_t)id * stride, id, v))
 				return id;
 		}
 		/* relaxed: the overflow word's adds are atomic whatever the order */
-		atomic_fetch_add_explicit((SC_ATOMIC(uint64_t) *)(void *)(cur.slot0 + (size_t)cur.slots * cur.stride),
+		atomic_fetch_add_explicit((SC_ATOMIC(uint64_t) *)(void *)(slot0 + (size_t)slots * stride),
 		                          v, memory_order_relaxed);
 		return SC_PERCPU_NO_ID_;
 	}
+#else
+	(void)cs;
+	(void)idp;
 #endif
-	sc_percpu_add_slow(cur.slot0, cur.stride, cur.slots, v);
+	sc_percpu_add_slow(slot0, stride, slots, v);
 	return SC_PERCPU_NO_ID_;
 }
 

@@ -450,14 +450,16 @@ SC_ALWAYS_INLINE sc_percpu_cursor sc_percpu_cursor_get(unsigned char *slot0, siz
 }
 
 /*
- * The add through a cursor when its id is not the thread's (the first
- * add, a migration, an id out of range, the locked path): finds the id,
- * adds, and returns the id for the cursor to keep (SC_PERCPU_NO_ID_ when
- * the add took the overflow word or the locked path). Not for programs:
- * sc_percpu_cursor_add calls it. It takes the cursor by value, so that a
- * loop's cursor never has its address taken and stays in registers.
+ * The add through a cursor (its fields cs, idp, slot0, stride, slots) when
+ * its id is not the thread's (the first add, a migration, an id out of
+ * range, the locked path): finds the id, adds, and returns the id for the
+ * cursor to keep (SC_PERCPU_NO_ID_ when the add took the overflow word or
+ * the locked path). Not for programs: sc_percpu_cursor_add calls it. It
+ * takes the fields one by one, in registers, so that a loop's cursor never
+ * goes to memory (where every add's "memory" clobber would reload it).
  */
-uint32_t sc_percpu_cursor_miss_(sc_percpu_cursor cur, uint64_t v);
+uint32_t sc_percpu_cursor_miss_(unsigned char *cs, unsigned char *idp, unsigned char *slot0,
+                                size_t stride, uint32_t slots, uint64_t v);
 
 /*
  * sc_percpu_add_ix on the cursor's array by the calling thread, whose
@@ -475,7 +477,7 @@ SC_ALWAYS_INLINE void sc_percpu_cursor_add(sc_percpu_cursor *cur, uint64_t v)
 	if (__builtin_expect(!sc_rseq_add_at_(cur->cs, cur->idp, cur->word, cur->id, v), 1))
 		return;
 #endif
-	uint32_t id = sc_percpu_cursor_miss_(*cur, v);
+	uint32_t id = sc_percpu_cursor_miss_(cur->cs, cur->idp, cur->slot0, cur->stride, cur->slots, v);
 	cur->id = id;
 	cur->word = cur->slot0 + (id < cur->slots ? (size_t)id * cur->stride : 0);
 }
