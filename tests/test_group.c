@@ -198,9 +198,12 @@ typedef struct storm {
 
 static storm *the_storm; /* for the signal handler */
 
-/* A cursor on PerCPU's array (the storm's counter), for the calling thread. */
+/* A cursor on PerCPU's array (the storm's counter), for the calling thread; none without. */
 static sc_percpu_cursor storm_cursor(storm *s)
 {
+	sc_percpu_cursor none = {NULL, NULL, NULL, NULL, 0, 0, 0};
+	if (!s->cursor)
+		return none;
 	const sc_percpu_cfg *cfg = s->cfg;
 	unsigned char *slot0 = (unsigned char *)(void *)((sc_percpu_t *)s->c)->slots;
 	return sc_percpu_cursor_get(slot0, SC_LINE_SIZE, cfg->cpus, cfg->index);
@@ -239,9 +242,7 @@ static void *storm_writer(void *arg)
 	unsigned index = (unsigned)(uintptr_t)arg;
 	cpu_hopper h;
 	hopper_init(&h);
-	sc_percpu_cursor cur;
-	if (s->cursor)
-		cur = storm_cursor(s);
+	sc_percpu_cursor cur = storm_cursor(s);
 	atomic_fetch_add(&s->started, 1);
 	for (uint64_t k = 0; k < s->per_writer; k++) {
 		/* counters 0 .. NCOUNTERS-2; the handler owns the last one */
