@@ -24,8 +24,9 @@
 #                         floor_indexed_1t/, no target)
 #       HANDLE_BENCH_ALIGNED="PROG..."  handle_bench built with other loop
 #                         alignments (make bench: -falign-loops=1, 32, 64):
-#                         round 0 also pairs handle and inline with each, and
-#                         the report gives each variant's ratio per build
+#                         every round also pairs handle and inline with each,
+#                         and the report gives each variant's median ratio
+#                         per build (and the largest)
 #       MCA=SCRIPT        harness/mca.sh: llvm-mca's model of the loops (make
 #                         bench sets it; skipped without clang and llvm-mca)
 #       MCA_INCLUDE=DIR   for mca.sh: the build tree's counters/, holding
@@ -281,15 +282,15 @@ while [ "$i" -lt "$runs" ]; do
 		# the tree counter's inlined increment against PerCPU's, alternating in one process
 		"$HANDLE_BENCH" --versus PerCPU PerCPUTree "$dur" |
 			awk -v r="$i" '{ print r, "paired_vs_PerCPU_1t/" $1, $3, $4, $5 }' >>"$tmp/paired"
-		# the handle against the inlined increment under other loop alignments (round 0)
-		if [ "$i" -eq 0 ]; then
-			for prog in ${HANDLE_BENCH_ALIGNED:-}; do
-				for v in $handle_variants; do
-					"$prog" --paired "$v" "$dur" |
-						awk -v b="${prog##*/}" '{ print b, $1, $4 }' >>"$tmp/aligned"
-				done
+		# the handle against the inlined increment under other loop alignments, every
+		# round: a process's ratio can sit in one of two modes (a core's store-to-load
+		# forwarding, predicted per process), so one process per build says little
+		for prog in ${HANDLE_BENCH_ALIGNED:-}; do
+			for v in $handle_variants; do
+				"$prog" --paired "$v" "$dur" |
+					awk -v b="${prog##*/}" '{ print b, $1, $4 }' >>"$tmp/aligned"
 			done
-		fi
+		done
 		# the adaptive counters' inlined increment against CAS's, alternating in one process
 		for v in $(echo "$adapt" | tr , ' '); do
 			"$HANDLE_BENCH" --versus CAS "$v" "$dur" |
@@ -396,19 +397,22 @@ awk -F, '
 		}
 	}' src="$src" path="$path" lrskip="$(sed -n 's/^handle_bench: //p' "$tmp/librseq.err" 2>/dev/null | head -1)" "$tmp/metrics"
 
-# The handle's ratio under each loop alignment (round 0: one paired run per build).
+# The handle's ratio under each loop alignment: per build, the median over the
+# rounds (one process each) and the largest.
 if [ -s "$tmp/aligned" ]; then
 	echo
-	echo "handle API / inline, 1 thread, by the loop alignment of the program (round 0; handle_bench is plain -O2):"
-	awk -v base="$tmp/paired" '
-		BEGIN { while ((getline l < base) > 0) { split(l, h, " "); if (h[1] == 0 && h[2] ~ /^handle_vs_inline_1t\//) { sub(/.*\//, "", h[2]); r["plain -O2", h[2]] = h[5]; if (!(h[2] in seen)) { seen[h[2]] = 1; vs[++nv] = h[2] } } }; b[++nb] = "plain -O2" }
-		{ if (!(($1) in bs)) { bs[$1] = 1; b[++nb] = $1 } r[$1, $2] = $3 }
+	echo "handle API / inline, 1 thread, by the loop alignment of the program (median of $runs processes per build, [largest]; handle_bench is plain -O2):"
+	awk -v base="$tmp/paired" "$AWK_LIB"'
+		function add(bb, vv, x) { k = bb SUBSEP vv; n[k]++; val[k, n[k]] = x; if (!(k in top) || x > top[k]) top[k] = x }
+		BEGIN { while ((getline l < base) > 0) { split(l, h, " "); if (h[2] ~ /^handle_vs_inline_1t\//) { sub(/.*\//, "", h[2]); add("plain -O2", h[2], h[5]); if (!(h[2] in seen)) { seen[h[2]] = 1; vs[++nv] = h[2] } } }; b[++nb] = "plain -O2" }
+		{ if (!(($1) in bs)) { bs[$1] = 1; b[++nb] = $1 } add($1, $2, $3) }
 		END {
+			for (k in n) { for (q = 1; q <= n[k]; q++) x[q] = val[k, q]; r[k] = med(n[k]) }
 			printf "  %-12s", ""; for (j = 1; j <= nb; j++) printf " %18s", b[j]; printf "  %s\n", "spread (max/min)"
 			for (i = 1; i <= nv; i++) {
 				lo = hi = ""; printf "  %-12s", vs[i]
-				for (j = 1; j <= nb; j++) { x = r[b[j], vs[i]]; printf " %18s", x == "" ? "-" : sprintf("%.3fx", x)
-					if (x != "") { if (lo == "" || x < lo) lo = x; if (hi == "" || x > hi) hi = x } }
+				for (j = 1; j <= nb; j++) { y = r[b[j], vs[i]]; printf " %18s", y == "" ? "-" : sprintf("%.3fx [%.2f]", y, top[b[j], vs[i]])
+					if (y != "") { if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
 				printf "  %.2f (target <= 1.3x in every build: %s)\n", hi / lo, hi <= 1.3 ? "met" : "MISSED"
 			}
 		}' "$tmp/aligned"
