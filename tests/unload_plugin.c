@@ -13,7 +13,9 @@
 #include <scounters/scounters.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PLUGIN_API __attribute__((visibility("default")))
 
@@ -21,6 +23,10 @@ static sc_counter *percpu, *sharded;
 static sc_pcgroup pcgroup;
 static sc_group *group;
 #define GROUP_N 4
+/* the plugin's own per-CPU array: cpus words a line apart, then the overflow word */
+static unsigned char *words;
+static uint32_t cpus;
+static uint64_t words_index;
 
 /* Make the counters: 0, or -1 with the library's message in msg. */
 PLUGIN_API int plugin_open(char *msg, size_t size);
@@ -34,6 +40,16 @@ PLUGIN_API int plugin_open(char *msg, size_t size)
 		sharded = sc_counter_new("Sharded", "", &err);
 	if (sharded && sc_pcgroup_init(&pcgroup, GROUP_N, &env, &err) == 0)
 		group = sc_group_new(GROUP_N, &err);
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	cpus = n > 0 ? (uint32_t)n : 1;
+	words_index = sc_percpu_index(SC_PERCPU_PRIVATE);
+	if (group && !(words = aligned_alloc(SC_LINE_SIZE, (size_t)(cpus + 1) * SC_LINE_SIZE))) {
+		sc_group_free(group);
+		group = NULL;
+		snprintf(err.msg, sizeof err.msg, "out of memory");
+	}
+	if (words)
+		memset(words, 0, (size_t)(cpus + 1) * SC_LINE_SIZE);
 	if (!group) {
 		snprintf(msg, size, "%s", err.msg);
 		if (sharded)
@@ -51,11 +67,13 @@ PLUGIN_API void plugin_count(unsigned n);
 PLUGIN_API void plugin_count(unsigned n)
 {
 	/* the last sequence each thread enters is one inlined here, in the plugin */
+	sc_percpu_cursor cur = sc_percpu_cursor_get(words, SC_LINE_SIZE, cpus, words_index);
 	for (unsigned i = 0; i < n; i++) {
 		sc_group_inc(group, i % GROUP_N);
 		sc_counter_inc(sharded);
 		sc_counter_inc(percpu);
 		sc_pcgroup_inc(&pcgroup, i % GROUP_N);
+		sc_percpu_cursor_add(&cur, 1);
 	}
 	sc_rseq_prepare_unload();
 }
@@ -69,11 +87,17 @@ PLUGIN_API int plugin_check(uint64_t want, char *msg, size_t size)
 		pg += sc_pcgroup_get(&pcgroup, i);
 		g += sc_group_get(group, i);
 	}
-	uint64_t got[4] = {sc_counter_get(percpu), sc_counter_get(sharded), pg, g};
-	snprintf(msg, size, "PerCPU %llu, Sharded %llu, sc_pcgroup %llu, sc_group %llu; want %llu",
+	uint64_t w = 0;
+	for (uint32_t k = 0; k <= cpus; k++)
+		/* relaxed: the adders are joined; any order gives the same sum */
+		w += atomic_load_explicit((SC_ATOMIC(uint64_t) *)(void *)(words + (size_t)k * SC_LINE_SIZE),
+		                          memory_order_relaxed);
+	uint64_t got[5] = {sc_counter_get(percpu), sc_counter_get(sharded), pg, g, w};
+	snprintf(msg, size,
+	         "PerCPU %llu, Sharded %llu, sc_pcgroup %llu, sc_group %llu, cursor %llu; want %llu",
 	         (unsigned long long)got[0], (unsigned long long)got[1], (unsigned long long)got[2],
-	         (unsigned long long)got[3], (unsigned long long)want);
-	for (int i = 0; i < 4; i++)
+	         (unsigned long long)got[3], (unsigned long long)got[4], (unsigned long long)want);
+	for (int i = 0; i < 5; i++)
 		if (got[i] != want)
 			return -1;
 	return 0;
@@ -83,6 +107,8 @@ PLUGIN_API void plugin_close(void);
 PLUGIN_API void plugin_close(void)
 {
 	sc_group_free(group);
+	free(words);
+	words = NULL;
 	sc_pcgroup_destroy(&pcgroup);
 	sc_counter_free(sharded);
 	sc_counter_free(percpu);
