@@ -32,6 +32,8 @@
 #       MCA_INCLUDE=DIR   for mca.sh: the build tree's counters/, holding
 #                         scounters/sc_config.h (make bench sets it)
 #   bench.sh --compare CURRENT BASELINE    compare two saved metric files only
+#   bench.sh --aligned PAIRED ALIGNED RUNS the loop-alignment table of the handle's
+#                                          ratio from the bench's raw files
 #   bench.sh --metrics T1.CSV T2.CSV       the metric file of scbench CSVs (1 and
 #                                          2 threads, every run of every variant)
 #
@@ -222,6 +224,38 @@ metrics() {
 	}' "$1" "$2"
 }
 
+# aligned_table PAIRED ALIGNED RUNS: the handle's ratio to the inlined increment
+# per loop alignment. PAIRED holds the plain build's lines "ROUND
+# handle_vs_inline_1t/VARIANT INLINE_NS HANDLE_NS RATIO" (among others),
+# ALIGNED the other builds' "BUILD VARIANT RATIO", one line per process; per
+# build and variant, the median over the processes and [the largest], and per
+# variant whether every build's median is within 1.3x.
+aligned_table() {
+	echo "handle API / inline, 1 thread, by the loop alignment of the program (median of $3 processes per build, [largest]; handle_bench is plain -O2):"
+	awk -v base="$1" "$AWK_LIB"'
+		function add(bb, vv, x) { k = bb SUBSEP vv; n[k]++; val[k, n[k]] = x; if (!(k in top) || x > top[k]) top[k] = x }
+		BEGIN { while ((getline l < base) > 0) { split(l, h, " "); if (h[2] ~ /^handle_vs_inline_1t\//) { sub(/.*\//, "", h[2]); add("plain -O2", h[2], h[5]); if (!(h[2] in seen)) { seen[h[2]] = 1; vs[++nv] = h[2] } } }; b[++nb] = "plain -O2" }
+		{ if (!(($1) in bs)) { bs[$1] = 1; b[++nb] = $1 } add($1, $2, $3) }
+		END {
+			for (k in n) { for (q = 1; q <= n[k]; q++) x[q] = val[k, q]; r[k] = med(n[k]) }
+			printf "  %-12s", ""; for (j = 1; j <= nb; j++) printf " %18s", b[j]; printf "  %s\n", "spread (max/min)"
+			for (i = 1; i <= nv; i++) {
+				lo = hi = ""; printf "  %-12s", vs[i]
+				for (j = 1; j <= nb; j++) { y = r[b[j], vs[i]]; printf " %18s", y == "" ? "-" : sprintf("%.3fx [%.2f]", y, top[b[j], vs[i]])
+					if (y != "") { if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
+				printf "  %.2f (target <= 1.3x in every build: %s)\n", hi / lo, hi <= 1.3 ? "met" : "MISSED"
+			}
+		}' "$2"
+}
+
+if [ "${1:-}" = "--aligned" ]; then
+	[ $# -eq 4 ] && [ -r "$2" ] && [ -r "$3" ] || {
+		echo "usage: bench.sh --aligned PAIRED ALIGNED RUNS (the bench's paired and aligned files)" >&2
+		exit 2
+	}
+	aligned_table "$2" "$3" "$4"
+	exit $?
+fi
 if [ "${1:-}" = "--metrics" ]; then
 	[ $# -eq 3 ] && [ -r "$2" ] && [ -r "$3" ] || {
 		echo "usage: bench.sh --metrics T1.CSV T2.CSV (two readable scbench CSVs)" >&2
@@ -401,21 +435,7 @@ awk -F, '
 # rounds (one process each) and the largest.
 if [ -s "$tmp/aligned" ]; then
 	echo
-	echo "handle API / inline, 1 thread, by the loop alignment of the program (median of $runs processes per build, [largest]; handle_bench is plain -O2):"
-	awk -v base="$tmp/paired" "$AWK_LIB"'
-		function add(bb, vv, x) { k = bb SUBSEP vv; n[k]++; val[k, n[k]] = x; if (!(k in top) || x > top[k]) top[k] = x }
-		BEGIN { while ((getline l < base) > 0) { split(l, h, " "); if (h[2] ~ /^handle_vs_inline_1t\//) { sub(/.*\//, "", h[2]); add("plain -O2", h[2], h[5]); if (!(h[2] in seen)) { seen[h[2]] = 1; vs[++nv] = h[2] } } }; b[++nb] = "plain -O2" }
-		{ if (!(($1) in bs)) { bs[$1] = 1; b[++nb] = $1 } add($1, $2, $3) }
-		END {
-			for (k in n) { for (q = 1; q <= n[k]; q++) x[q] = val[k, q]; r[k] = med(n[k]) }
-			printf "  %-12s", ""; for (j = 1; j <= nb; j++) printf " %18s", b[j]; printf "  %s\n", "spread (max/min)"
-			for (i = 1; i <= nv; i++) {
-				lo = hi = ""; printf "  %-12s", vs[i]
-				for (j = 1; j <= nb; j++) { y = r[b[j], vs[i]]; printf " %18s", y == "" ? "-" : sprintf("%.3fx [%.2f]", y, top[b[j], vs[i]])
-					if (y != "") { if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
-				printf "  %.2f (target <= 1.3x in every build: %s)\n", hi / lo, hi <= 1.3 ? "met" : "MISSED"
-			}
-		}' "$tmp/aligned"
+	aligned_table "$tmp/paired" "$tmp/aligned" "$runs"
 fi
 # llvm-mca's model of the loops, per core.
 if [ -n "${MCA:-}" ]; then

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # test_bench_gate.sh - the regression gate of make bench BASELINE=FILE
 # (harness/bench.sh --metrics and --compare) on synthetic scbench CSVs made
-# here, as TAP. Deterministic: the per-run throughputs come from a Park-Miller
+# here, and the loop-alignment table of the handle's ratio (--aligned) on a
+# fixture, as TAP. Deterministic: the per-run throughputs come from a Park-Miller
 # generator (seed below) through Box-Muller, so every run of this test sees the
 # same numbers.
 #
@@ -128,5 +129,28 @@ rc=$?
 check "old_format_exit_2 (exit $rc)" sh -c "test $rc -eq 2 && grep -q 'save it again' '$tmp/out'"
 sh "$bench" --compare "$tmp/base/m" "$tmp/no-such-file" >"$tmp/out" 2>&1
 check unreadable_baseline_exit_2 test $? -eq 2
+
+# The loop-alignment table: per build, the median over the processes and the
+# largest; a variant meets the 1.3x target only when every build's median does.
+cat >"$tmp/paired" <<'EOF2'
+0 handle_vs_inline_1t/FetchAdd 8.0 8.0 1.0
+0 floor_indexed_1t/floor-indexed 1 1 9.9
+1 handle_vs_inline_1t/FetchAdd 8.0 9.6 1.2
+2 handle_vs_inline_1t/FetchAdd 8.0 8.8 1.1
+0 handle_vs_inline_1t/Morris 2.0 2.0 1.0
+1 handle_vs_inline_1t/Morris 2.0 3.0 1.5
+2 handle_vs_inline_1t/Morris 2.0 2.2 1.1
+EOF2
+printf '%s\n' 'hb_a1 FetchAdd 1.25' 'hb_a1 Morris 1.2' 'hb_a1 FetchAdd 1.35' 'hb_a1 Morris 1.1' \
+	'hb_a1 FetchAdd 1.31' 'hb_a1 Morris 1.6' >"$tmp/aligned"
+sh "$bench" --aligned "$tmp/paired" "$tmp/aligned" 3 >"$tmp/out" 2>&1
+check "aligned_table_exit_0 (exit $?)" test $? -eq 0
+check aligned_fetchadd_median_largest_missed \
+	grep -Eq '^  FetchAdd +1\.100x \[1\.20\] +1\.310x \[1\.35\] +1\.19 \(target <= 1\.3x in every build: MISSED\)$' "$tmp/out"
+check aligned_morris_median_largest_met \
+	grep -Eq '^  Morris +1\.100x \[1\.50\] +1\.200x \[1\.60\] +1\.09 \(target <= 1\.3x in every build: met\)$' "$tmp/out"
+check aligned_header_names_builds grep -Eq 'plain -O2 +hb_a1' "$tmp/out"
+sh "$bench" --aligned "$tmp/paired" >"$tmp/out" 2>&1
+check "aligned_usage_exit_2 (exit $?)" test $? -eq 2
 
 tap_done
