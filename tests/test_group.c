@@ -14,6 +14,10 @@
  * concurrent read_and_reset calls, whose readings must add up to every
  * increment exactly.
  *
+ * tests/test_group_norseq is this program built with SC_NO_RSEQ, as a
+ * program whose compiler inlines no restartable sequence: every add (the
+ * cursor's too) is a call into the library, which takes the process's path.
+ *
  * tests/test_percpu_paths.sh runs this program again on every path
  * (SCOUNTERS_PERCPU=lock and cpu_id, glibc.pthread.rseq=0); this program
  * checks that the path it finds is the one its environment asks for.
