@@ -196,14 +196,13 @@ const char *sc_percpu_index_name(uint64_t index);
 	"4:\n\t"                                                                           \
 	"jmp 0b\n\t"                                                                       \
 	".popsection\n\t"
-#define SC_RSEQ_ARM_                                                                       \
+/* the descriptor, and its address stored in the area's rseq_cs at CS */
+#define SC_RSEQ_ARM_(CS)                                                                   \
 	SC_RSEQ_DESCRIPTOR_                                                                \
 	"leaq 3b(%%rip), %%rax\n\t"                                                        \
-	"movq %%rax, 8(%[area])\n\t"
+	"movq %%rax, " CS "\n\t"
 #define SC_RSEQ_AT_SEQ_                                                                    \
-	SC_RSEQ_DESCRIPTOR_                                                                \
-	"leaq 3b(%%rip), %%rax\n\t"                                                        \
-	"movq %%rax, (%[cs])\n\t"                                                          \
+	SC_RSEQ_ARM_("(%[cs])")                                                            \
 	"1:\n\t"                                                                           \
 	"cmpl %[id], (%[idp])\n\t"                                                         \
 	"jne %l[miss]\n\t"                                                                 \
@@ -212,7 +211,8 @@ const char *sc_percpu_index_name(uint64_t index);
 #define SC_RSEQ_SHIFT_ "shlq %[scale], %%rax\n\t"
 #define SC_RSEQ_MUL_ "imulq %[scale], %%rax\n\t"
 #define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
-	SC_RSEQ_ARM_ "1:\n\t" CHECK "cmpl %[slots], %%eax\n\t"                                          \
+	SC_RSEQ_ARM_("8(%[area])")                                                         \
+	"1:\n\t" CHECK "cmpl %[slots], %%eax\n\t"                                          \
 	"jae %l[overflow]\n\t" SCALE "addq %[v], (%[slot0], %%rax)\n\t"                    \
 	"2:\n\t" SC_RSEQ_ABORT_
 #define SC_RSEQ_V_ "er"
@@ -230,16 +230,14 @@ const char *sc_percpu_index_name(uint64_t index);
 	"4:\n\t"                                                                           \
 	"b 0b\n\t"                                                                         \
 	".popsection\n\t"
-#define SC_RSEQ_ARM_                                                                       \
+/* the descriptor, and its address stored in the area's rseq_cs at CS */
+#define SC_RSEQ_ARM_(CS)                                                                   \
 	SC_RSEQ_DESCRIPTOR_                                                                \
 	"adrp x9, 3b\n\t"                                                                  \
 	"add x9, x9, :lo12:3b\n\t"                                                         \
-	"str x9, [%[area], #8]\n\t"
+	"str x9, " CS "\n\t"
 #define SC_RSEQ_AT_SEQ_                                                                    \
-	SC_RSEQ_DESCRIPTOR_                                                                \
-	"adrp x9, 3b\n\t"                                                                  \
-	"add x9, x9, :lo12:3b\n\t"                                                         \
-	"str x9, [%[cs]]\n\t"                                                              \
+	SC_RSEQ_ARM_("[%[cs]]")                                                            \
 	"1:\n\t"                                                                           \
 	"ldr w9, [%[idp]]\n\t"                                                             \
 	"cmp w9, %w[id]\n\t"                                                               \
@@ -251,7 +249,8 @@ const char *sc_percpu_index_name(uint64_t index);
 #define SC_RSEQ_SHIFT_ "add x9, %[slot0], x9, lsl %[scale]\n\t"
 #define SC_RSEQ_MUL_ "madd x9, x9, %[scale], %[slot0]\n\t"
 #define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
-	SC_RSEQ_ARM_ "1:\n\t" CHECK "cmp w9, %w[slots]\n\t"                                             \
+	SC_RSEQ_ARM_("[%[area], #8]")                                                      \
+	"1:\n\t" CHECK "cmp w9, %w[slots]\n\t"                                             \
 	"b.hs %l[overflow]\n\t" SCALE "ldr x10, [x9]\n\t"                                  \
 	"add x10, x10, %[v]\n\t"                                                           \
 	"str x10, [x9]\n\t"                                                                \

@@ -205,9 +205,9 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		uint32_t cpus = cfg->cpus;
 		uint64_t mask = cfg->carry_mask, off, old, now;
 		/*
-		 * The restartable sequence (label 3, SC_RSEQ_DESCRIPTOR_, as in
-		 * sc_rseq.h; the abort handler after glibc's signature jumps back
-		 * to 0, which re-arms it). Between 1 and 2: the area's cpu_id
+		 * The restartable sequence (label 3, armed by SC_RSEQ_ARM_ as in
+		 * sc_rseq.h; SC_RSEQ_ABORT_'s handler after glibc's signature
+		 * jumps back to 0, which re-arms it). Between 1 and 2: the area's cpu_id
 		 * (an unregistered area's is negative, so one unsigned compare
 		 * sends it and ids >= cpus out at 2 without writing); then a load
 		 * of the id's word into old and the store of old + v, which
@@ -222,9 +222,7 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 	: [off] "=&r"(off), [old] "=&r"(old), [now] "=&r"(now)                             \
 	: [area] "r"(area), [cpus] "r"(cpus), [slot0] "r"(slot0), [v] "r"(v)
 #if defined(__x86_64__)
-		__asm__ goto(SC_RSEQ_DESCRIPTOR_
-		                     "leaq 3b(%%rip), %%rax\n\t"
-		                     "movq %%rax, 8(%[area])\n\t"
+		__asm__ goto(SC_RSEQ_ARM_("8(%[area])")
 		                     "1:\n\t"
 		                     "movl 4(%[area]), %k[off]\n\t"
 		                     "cmpl %[cpus], %k[off]\n\t"
@@ -233,21 +231,12 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		                     "movq (%[slot0], %[off]), %[old]\n\t"
 		                     "leaq (%[old], %[v]), %[now]\n\t"
 		                     "movq %[now], (%[slot0], %[off])\n\t"
-		                     "2:\n\t"
-		                     ".pushsection __rseq_failure, \"ax\"\n\t"
-		                     ".byte 0x0f, 0xb9, 0x3d\n\t"
-		                     ".long 0x53053053\n\t"
-		                     "4:\n\t"
-		                     "jmp 0b\n\t"
-		                     ".popsection\n\t"
+		                     "2:\n\t" SC_RSEQ_ABORT_
 		                     SC_TREE_OPERANDS_
 		                     : "rax", "memory", "cc"
 		                     : overflow);
 #else
-		__asm__ goto(SC_RSEQ_DESCRIPTOR_
-		                     "adrp x9, 3b\n\t"
-		                     "add x9, x9, :lo12:3b\n\t"
-		                     "str x9, [%[area], #8]\n\t"
+		__asm__ goto(SC_RSEQ_ARM_("[%[area], #8]")
 		                     "1:\n\t"
 		                     "ldr %w[off], [%[area], #4]\n\t"
 		                     "cmp %w[off], %w[cpus]\n\t"
@@ -256,12 +245,7 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		                     "ldr %[old], [%[slot0], %[off]]\n\t"
 		                     "add %[now], %[old], %[v]\n\t"
 		                     "str %[now], [%[slot0], %[off]]\n\t"
-		                     "2:\n\t"
-		                     ".pushsection __rseq_failure, \"ax\"\n\t"
-		                     ".inst 0xd428bc00\n\t"
-		                     "4:\n\t"
-		                     "b 0b\n\t"
-		                     ".popsection\n\t"
+		                     "2:\n\t" SC_RSEQ_ABORT_
 		                     SC_TREE_OPERANDS_
 		                     : "x9", "memory", "cc"
 		                     : overflow);
