@@ -397,8 +397,9 @@ SC_ALWAYS_INLINE void sc_percpu_add_at(unsigned char *slot0, size_t stride, uint
  * taken once for a loop of adds (sc_percpu_cursor_add). A cursor belongs
  * to the thread that made it (another thread's area is not its own: never
  * pass a cursor to another thread, or keep one across a thread's exit); it
- * may be kept for the thread's life and the array's. Its fields are not
- * for programs.
+ * may be kept for the thread's life and the array's, and the child of a
+ * fork by that thread may go on using it (the child's thread has the same
+ * area at the same address). Its fields are not for programs.
  */
 typedef struct sc_percpu_cursor {
 	unsigned char *cs;    /* the area's rseq_cs, or the thread's stand-in's */
