@@ -57,6 +57,11 @@ typedef struct worker {
 	char bind_error[256];
 } worker;
 
+/* One sample of the reader: k consecutive gets took ticks (less a tick pair's cost). */
+typedef struct read_sample {
+	uint64_t ticks, k;
+} read_sample;
+
 typedef struct shared {
 	const run_setup *s;
 	const wl_loops *loops;
@@ -68,12 +73,16 @@ typedef struct shared {
 	pthread_barrier_t gate;
 	sc_table table;
 	tree_shape shape; /* PerCPUTree: the machine's shape the table uses (order NULL: none) */
-	/* Each sample's ticks for read_k gets (run_read.c), the clock's step when K was chosen. */
-	uint64_t read_ticks[READ_SAMPLES];
+	/*
+	 * The reader's samples (run_read.c): each one's K and the ticks of its K
+	 * gets; read_k is the K the next sample starts from, read_step_ticks the
+	 * clock's step measured before the first.
+	 */
+	read_sample read_samples[READ_SAMPLES];
 	unsigned nread;
 	uint64_t read_k, read_fast_k, read_step_ticks;
-	/* PerCPUTree: samples of read_fast_k get_fasts (sc_tree.h), taken beside get's */
-	uint64_t read_fast_ticks[READ_SAMPLES];
+	/* PerCPUTree: samples of get_fast (sc_tree.h), taken beside get's */
+	read_sample read_fast_samples[READ_SAMPLES];
 	uint64_t reader_wakeups;
 	double reader_alive_s, reader_cpu_s;
 	cpu_set_t reader_cpus;

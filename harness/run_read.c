@@ -8,17 +8,21 @@
  * advances in 10 ns steps, so a single get of a few ns times as 0, 10 or
  * 20 ns. Each sample therefore times K consecutive gets and records the
  * ticks of all K (less one tick-pair overhead); read_ns is the median
- * sample over K. K is chosen once per run, as the measured phase starts, by
+ * sample's ticks over its K. K is chosen as the measured phase starts, by
  * doubling from 1 until the fastest of three samples of K gets takes at
  * least READ_MIN_STEPS steps of the clock (clk_step_ticks: the smallest
- * interval it showed), so that one step is at most 1% of a sample.
+ * interval it showed), so that one step is at most 1% of a sample. The
+ * gets can run faster later than they did then (while a writer is
+ * preempted, the reader's line transfers become cache hits), so a sample that comes out shorter is timed again with K doubled, and
+ * later samples start from that K: every sample kept spans READ_MIN_STEPS
+ * steps unless the cap below stopped its K.
  *
  * Not disturbing the incrementers: a sample stays spaced by the interval
  * (20 ms or longer), and K stops doubling before a sample would last more
  * than READ_MAX_SAMPLE_NS (20 us, 0.1% of the shortest interval) or K
  * would pass READ_MAX_K. The reader thus holds the workers' lines for about
  * 0.1% of the phase at most, beside its wake-ups' 0.2% (run_priv.h). The cap
- * bounds the samples as K is chosen; a get that slows later lengthens them
+ * bounds the samples as K is chosen or doubled; a get that slows later lengthens them
  * by as much (Morris's get, a few ns while its count is small, about 15 ns
  * once its floating-point reading runs: samples of 2048 gets, about 31 us,
  * 0.15% of 20 ms, on the 2-PU Xeon guest this was written on). Where the cap
@@ -100,10 +104,19 @@ static uint64_t time_gets(const shared *sh, const void *hot, bool fast, uint64_t
 }
 
 /*
- * K for one reading: doubled from 1 while the fastest of three samples of K
- * (the least disturbed by a preemption, which could only lengthen one) is
- * under READ_MIN_STEPS steps, the doubled sample stays under the time cap
- * and K under READ_MAX_K.
+ * Whether a sample of k gets that took ticks follows the batching rule: it
+ * spans at least READ_MIN_STEPS steps, or K may not double (the doubled
+ * sample would pass the time cap of cap ticks, or K READ_MAX_K).
+ */
+static bool sample_long_enough(uint64_t ticks, uint64_t k, uint64_t step, double cap)
+{
+	return ticks >= READ_MIN_STEPS * step || k >= READ_MAX_K || 2.0 * (double)ticks > cap;
+}
+
+/*
+ * K for one reading, chosen as the phase starts: doubled from 1 until the
+ * fastest of three samples of K (the least disturbed by a preemption, which
+ * could only lengthen one) follows the rule.
  */
 static uint64_t calibrate_k(const shared *sh, const void *hot, bool fast, uint64_t step,
                             uint64_t overhead, volatile uint64_t *sink)
@@ -115,16 +128,36 @@ static uint64_t calibrate_k(const shared *sh, const void *hot, bool fast, uint64
 			uint64_t d = time_gets(sh, hot, fast, k, overhead, sink);
 			best = d < best ? d : best;
 		}
-		if (best >= READ_MIN_STEPS * step || k >= READ_MAX_K || 2.0 * (double)best > cap)
+		if (sample_long_enough(best, k, step, cap))
 			return k;
 	}
 }
 
 /*
- * One sample: K gets (and for PerCPUTree K_fast get_fasts), each batch's
- * ticks stored; the first call of a run chooses K.
+ * One sample of *k gets (get_fast when fast). The gets can run faster than
+ * they did when K was chosen (a writer preempted leaves the reader hits
+ * instead of transfers), so a sample that falls short of the rule is timed
+ * again with K doubled, until it follows it; *k keeps the larger K for the
+ * samples after. Every stored sample, the median too, thus follows the
+ * rule that results/README.md states for read_sample_steps.
  */
-static void read_sample(shared *sh, const void *hot, uint64_t overhead, volatile uint64_t *sink)
+static read_sample take_sample(const shared *sh, const void *hot, bool fast, uint64_t *k,
+                               uint64_t overhead, volatile uint64_t *sink)
+{
+	double cap = READ_MAX_SAMPLE_NS / clk_ns_per_tick();
+	for (;; *k *= 2) {
+		uint64_t d = time_gets(sh, hot, fast, *k, overhead, sink);
+		if (sample_long_enough(d, *k, sh->read_step_ticks, cap))
+			return (read_sample){d, *k};
+	}
+}
+
+/*
+ * One sample of get (and for PerCPUTree one of get_fast); the first call of
+ * a run chooses the K they start from.
+ */
+static void read_one_sample(shared *sh, const void *hot, uint64_t overhead,
+                            volatile uint64_t *sink)
 {
 	bool tree = sh->table.v == &sc_variants[SC_ID_percpu_tree];
 	if (!sh->read_k) {
@@ -134,11 +167,11 @@ static void read_sample(shared *sh, const void *hot, uint64_t overhead, volatile
 			sh->read_fast_k = calibrate_k(sh, hot, true, sh->read_step_ticks, overhead,
 			                              sink);
 	}
-	sh->read_ticks[sh->nread] = time_gets(sh, hot, false, sh->read_k, overhead, sink);
+	sh->read_samples[sh->nread] = take_sample(sh, hot, false, &sh->read_k, overhead, sink);
 	/* PerCPUTree: its O(1) reading too, right after (read_fast_ns) */
 	if (tree)
-		sh->read_fast_ticks[sh->nread] =
-			time_gets(sh, hot, true, sh->read_fast_k, overhead, sink);
+		sh->read_fast_samples[sh->nread] =
+			take_sample(sh, hot, true, &sh->read_fast_k, overhead, sink);
 	sh->nread++;
 }
 
@@ -178,7 +211,7 @@ void *run_reader_main(void *arg)
 		}
 		if (sh->nread < READ_SAMPLES) {
 			pthread_mutex_unlock(&sh->reader_mutex);
-			read_sample(sh, hot, overhead, &sink);
+			read_one_sample(sh, hot, overhead, &sink);
 			pthread_mutex_lock(&sh->reader_mutex);
 		}
 		double t = (double)next.tv_nsec * 1e-9 + interval;

@@ -8,27 +8,30 @@
 
 #include "clock.h"
 
-static int cmp_u64(const void *a, const void *b)
+/* Samples in order of ns per get (ticks over K, cross-multiplied: exact while ticks x K < 2^53). */
+static int cmp_per_get(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
+	const read_sample *x = a, *y = b;
+	double l = (double)x->ticks * (double)y->k, r = (double)y->ticks * (double)x->k;
+	return (l > r) - (l < r);
+}
+
+/*
+ * The reader's figures from its n samples (sorted here by ns per get): *ns
+ * the median sample's ns per get, *k its K, *steps its length in clock
+ * steps of step ticks.
+ */
+static void read_median(read_sample *smp, unsigned n, uint64_t step, double *ns, double *k,
+                        double *steps)
+{
+	qsort(smp, n, sizeof smp[0], cmp_per_get);
+	const read_sample *m = &smp[n / 2];
+	*k = (double)(m->k ? m->k : 1);
+	*ns = (double)m->ticks * clk_ns_per_tick() / *k;
+	*steps = (double)m->ticks / (double)(step ? step : 1);
 }
 
 /* Add a (CPU, node) where a worker was seen to the run's sets (ids past the sets' size are not kept). */
-/*
- * The reader's figures from its n samples of k gets each (ticks, sorted
- * here): *ns the median sample's ns per get, *steps that sample's length in
- * clock steps of step ticks.
- */
-static void read_median(uint64_t *ticks, unsigned n, uint64_t k, uint64_t step, double *ns,
-                        double *steps)
-{
-	qsort(ticks, n, sizeof ticks[0], cmp_u64);
-	double med = (double)ticks[n / 2];
-	*ns = med * clk_ns_per_tick() / (double)(k ? k : 1);
-	*steps = med / (double)(step ? step : 1);
-}
-
 static void run_note_used(run_result *r, bool seen, uint32_t cpu, uint32_t node)
 {
 	if (!seen)
@@ -80,11 +83,9 @@ void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
 	r->reader_alive_s = sh->reader_alive_s;
 	r->reader_cpu_s = sh->reader_cpu_s;
 	r->read_ns = r->read_k = r->timer_step_ns = r->read_sample_steps = NAN;
-	if (sh->nread)
-		read_median(sh->read_ticks, sh->nread, sh->read_k, sh->read_step_ticks, &r->read_ns,
-		            &r->read_sample_steps);
 	if (sh->nread) {
-		r->read_k = (double)sh->read_k;
+		read_median(sh->read_samples, sh->nread, sh->read_step_ticks, &r->read_ns,
+		            &r->read_k, &r->read_sample_steps);
 		r->timer_step_ns = (double)sh->read_step_ticks * clk_ns_per_tick();
 	}
 	r->read_fast_ns = r->fast_width = r->fast_error = NAN;
@@ -92,9 +93,8 @@ void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
 	if (v == &sc_variants[SC_ID_percpu_tree]) {
 		const sc_percpu_tree_cfg *tc = sh->table.cfg;
 		if (sh->nread) {
-			read_median(sh->read_fast_ticks, sh->nread, sh->read_fast_k, sh->read_step_ticks,
-			            &r->read_fast_ns, &r->read_fast_sample_steps);
-			r->read_fast_k = (double)sh->read_fast_k;
+			read_median(sh->read_fast_samples, sh->nread, sh->read_step_ticks,
+			            &r->read_fast_ns, &r->read_fast_k, &r->read_fast_sample_steps);
 		}
 		r->fast_width = (double)tc->width;
 		r->fast_error = (double)(r->value - sc_percpu_tree_get_fast(sc_table_at(&sh->table, 0),

@@ -5,7 +5,11 @@
 # gets, read_k chosen so that the sample spans at least 100 steps of the tick
 # clock (timer_step_ns) unless the cap stopped it (a sample over 20 us when
 # doubled, or 65536 gets); the CSV's columns 38-42 say so and agree with
-# read_ns. Structural checks only: no assertion on how fast a get is.
+# read_ns. Structural checks only: no assertion on how fast a get is. The
+# rule holds for the median sample however the gets' speed moves during the
+# run (a sample that comes out short is timed again with K doubled): when K
+# was chosen once, at the start, a median under 100 steps with the cap not
+# reached was seen in CI under load.
 set -u
 : "${SCBENCH:?SCBENCH must name the scbench binary}"
 # shellcheck source=tests/tap.sh
@@ -34,8 +38,9 @@ def sample(r, ns, k, steps, what):
     # read_ns is ns per get: K of them make the sample (printed to 0.1 ns and 0.1 step)
     if abs(n * kk / step - st) > 0.05 * kk / step + 0.06:
         print("%s: ns per get x K is not the sample's length" % tag)
-    # at least 100 steps, or the cap stopped the doubling (the next K's sample > 20 us)
-    if st < MIN_STEPS and not (kk == CAP_K or 2 * n * kk > CAP_NS):
+    # at least 100 steps, or the cap stopped the doubling (the next K's sample > 20 us;
+    # read_ns is printed to 0.1 ns, so the sample may be up to 0.05 ns x K longer)
+    if st < MIN_STEPS and not (kk == CAP_K or 2 * (n + 0.05) * kk > CAP_NS):
         print("%s: sample under %d steps with the cap not reached" % (tag, MIN_STEPS))
     # a get of one load (FetchAdd) or the tree's root is far under 100 steps of any clock
     if r["counter"] == "FetchAdd" or what == "get_fast":
