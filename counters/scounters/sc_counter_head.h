@@ -139,12 +139,16 @@ SC_ALWAYS_INLINE void sc_counter_inc(sc_counter *c)
 		return;
 	}
 	if (op == SC_HEAD_OP_MORRIS_ || op == SC_HEAD_OP_SCALABLE_) {
-		sc_thread *t = __builtin_expect(me->rng != 0, 1) ? me : sc_counter_context_(c);
+		uint32_t rng = me->rng;
+		if (__builtin_expect(rng == 0, 0)) {
+			h->inc(h->obj, h->cfg, sc_counter_context_(c));
+			return;
+		}
 		if (op == SC_HEAD_OP_MORRIS_)
-			sc_morris_inc((sc_morris_t *)h->obj, (const sc_morris_cfg *)h->cfg, t);
+			sc_morris_inc_rng_((sc_morris_t *)h->obj, (const sc_morris_cfg *)h->cfg, me, rng);
 		else
-			sc_scalable_ayers_inc_((sc_scalable_t *)h->obj,
-			                       (const sc_scalable_cfg *)h->cfg, t);
+			sc_scalable_ayers_inc_rng_((sc_scalable_t *)h->obj,
+			                           (const sc_scalable_cfg *)h->cfg, me, rng);
 		return;
 	}
 	if (h->percpu_slot0) {
