@@ -171,9 +171,15 @@ static inline uint64_t sc_morris_range(const sc_morris_cfg *cfg)
 /*
  * Not for programs: sc_morris_inc with the thread's generator state already
  * loaded (rng, t->rng's value: the handle's increment tests it for 0 and
- * passes the same load on, one load instead of two). The common case, a
- * draw that does not update, is straight-line code; the update and its
- * retries follow.
+ * passes the same load on, one load instead of two). One draw per increment
+ * (none for the very first, whose update is certain). The common case, a
+ * draw that does not update, is straight-line code (measured on the 2-PU
+ * KVM guest of an Emerald Rapids host: 2.20 ns per increment against 2.28
+ * for the loop of sc_morris_chosen_ it replaced); the update and its
+ * retries follow. A failed CAS re-checks the same draw against the
+ * threshold it found, as Fig. 1 does: a draw that passed T_old passes a
+ * lower T_new with probability T_new/T_old, so the update happens with the
+ * probability of the value it is applied to.
  */
 SC_ALWAYS_INLINE void sc_morris_inc_rng_(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t,
                                          uint32_t rng)
@@ -197,24 +203,10 @@ SC_ALWAYS_INLINE void sc_morris_inc_rng_(sc_morris_t *c, const sc_morris_cfg *cf
 	} while (sc_morris_chosen_(seen, &r, &t->rng));
 }
 
-/*
- * One draw per increment (none for the very first). A failed CAS re-checks
- * the same draw against the threshold it found, as Fig. 1 does: a draw that
- * passed T_old passes a lower T_new with probability T_new/T_old, so the
- * update happens with the probability of the value it is applied to.
- */
+/* One increment (sc_morris_inc_rng_ says how). */
 static inline void sc_morris_inc(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t)
 {
-	uint32_t r = 0;
-	/* relaxed: see the top of this file; a stale T only changes the odds as above. */
-	uint32_t seen = atomic_load_explicit(&c->t, memory_order_relaxed);
-	while (sc_morris_chosen_(seen, &r, &t->rng)) {
-		uint32_t next = sc_morris_next_(seen, cfg);
-		/* relaxed: the CAS orders nothing else; on failure it reloads seen. */
-		if (atomic_compare_exchange_weak_explicit(&c->t, &seen, next, memory_order_relaxed,
-		                                          memory_order_relaxed))
-			return;
-	}
+	sc_morris_inc_rng_(c, cfg, t, t->rng);
 }
 
 void sc_morris_add(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t, uint64_t n);
