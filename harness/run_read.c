@@ -13,19 +13,21 @@
  * least READ_MIN_STEPS steps of the clock (clk_step_ticks: the smallest
  * interval it showed), so that one step is at most 1% of a sample. The
  * gets can run faster later than they did then (while a writer is
- * preempted, the reader's line transfers become cache hits), so a sample that comes out shorter is timed again with K doubled, and
- * later samples start from that K: every sample kept spans READ_MIN_STEPS
- * steps unless the cap below stopped its K.
+ * preempted, the reader's line transfers become cache hits), so a sample
+ * that comes out shorter is timed again with K doubled, and later samples
+ * start from that K: every sample kept spans READ_MIN_STEPS steps unless
+ * the cap below stopped its K.
  *
  * Not disturbing the incrementers: a sample stays spaced by the interval
  * (20 ms or longer), and K stops doubling before a sample would last more
  * than READ_MAX_SAMPLE_NS (20 us, 0.1% of the shortest interval) or K
  * would pass READ_MAX_K. The reader thus holds the workers' lines for about
  * 0.1% of the phase at most, beside its wake-ups' 0.2% (run_priv.h). The cap
- * bounds the samples as K is chosen or doubled; a get that slows later lengthens them
- * by as much (Morris's get, a few ns while its count is small, about 15 ns
- * once its floating-point reading runs: samples of 2048 gets, about 31 us,
- * 0.15% of 20 ms, on the 2-PU Xeon guest this was written on). Where the cap
+ * bounds the samples as K is chosen or doubled; a get that slows later
+ * lengthens them by as much (Morris's get, a few ns while its count is
+ * small, about 15 ns once its floating-point reading runs: samples of 2048
+ * gets, about 31 us, 0.15% of 20 ms, on the 2-PU Xeon guest this was
+ * written on). Where the cap
  * stops K short of READ_MIN_STEPS, the CSV says so (read_sample_steps under
  * 100) and the plots keep the one-step note.
  *
