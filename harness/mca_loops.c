@@ -81,7 +81,7 @@ MCA_PAIR_(scalable)
 	}
 MCA_HANDLE_(fetchadd, h->op == SC_HEAD_OP_FETCHADD_)
 /* (in the order sc_counter_inc tests them: op, percpu_slot0, sharded_cfg.threads) */
-MCA_HANDLE_(morris, h->op == SC_HEAD_OP_MORRIS_ && sc_counter_tls_.ctx.rng != 0)
+MCA_HANDLE_(morris, h->op == SC_HEAD_OP_MORRIS_)
 MCA_HANDLE_(scalable, h->op == SC_HEAD_OP_SCALABLE_ && sc_counter_tls_.ctx.rng != 0)
 MCA_HANDLE_(sharded, h->op == SC_HEAD_OP_CALL_ && h->percpu_slot0 == NULL &&
                              h->sharded_cfg.threads != 0 &&

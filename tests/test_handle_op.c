@@ -124,7 +124,7 @@ static void same_draws(void)
 /* A thread's first call is an inlined Morris or FetchAdd increment. */
 struct first {
 	sc_counter *c;
-	uint32_t ready_before, ready_after;
+	uint32_t ready_before, ready_after, rng_after;
 };
 
 static void *first_call(void *arg)
@@ -133,14 +133,44 @@ static void *first_call(void *arg)
 	f->ready_before = sc_counter_tls_.ready;
 	sc_counter_inc(f->c);
 	f->ready_after = sc_counter_tls_.ready;
+	f->rng_after = sc_counter_tls_.ctx.rng;
 	return NULL;
+}
+
+/*
+ * A thread's first call on a counter that has already grown, so that the
+ * increment draws (Morris: the generator state of a thread without a
+ * context is 0, which sc_counter_inc does not test before the draw; the
+ * draw must come back for the context, not pass as "not chosen").
+ */
+static void first_calls_after_growth(void)
+{
+	static const char *const variants[] = {"Morris", "Scalable"};
+	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+		struct first f = {sc_counter_new(variants[i], "threshold=4", NULL), 0, 0, 0};
+		if (!f.c) /* Morris has no threshold */
+			f.c = sc_counter_new(variants[i], "", NULL);
+		for (int k = 0; f.c && k < 100000; k++)
+			sc_counter_inc(f.c);
+		uint64_t before = f.c ? sc_counter_get(f.c) : 0;
+		pthread_t th;
+		int made = f.c && pthread_create(&th, NULL, first_call, &f) == 0;
+		if (made)
+			pthread_join(th, NULL);
+		tap_ok(made && before > 1000 && f.ready_before == 0 && f.ready_after == 1 &&
+		               f.rng_after != 0,
+		       "first_call_after_growth_%s: value %llu before, ready %u then %u, stream %08x",
+		       variants[i], (unsigned long long)before, f.ready_before, f.ready_after,
+		       f.rng_after);
+		sc_counter_free(f.c);
+	}
 }
 
 static void first_calls(void)
 {
 	static const char *const variants[] = {"FetchAdd", "Morris", "Scalable"};
 	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
-		struct first f = {sc_counter_new(variants[i], "", NULL), 0, 0};
+		struct first f = {sc_counter_new(variants[i], "", NULL), 0, 0, 0};
 		pthread_t th;
 		int made = f.c && pthread_create(&th, NULL, first_call, &f) == 0;
 		if (made)
@@ -161,5 +191,6 @@ int main(void)
 	ops_set();
 	same_draws();
 	first_calls();
+	first_calls_after_growth();
 	return tap_done();
 }

@@ -138,17 +138,22 @@ SC_ALWAYS_INLINE void sc_counter_inc(sc_counter *c)
 		sc_fetchadd_inc((sc_fetchadd_t *)h->obj, (const sc_fetchadd_cfg *)h->cfg, me);
 		return;
 	}
-	if (op == SC_HEAD_OP_MORRIS_ || op == SC_HEAD_OP_SCALABLE_) {
+	if (op == SC_HEAD_OP_MORRIS_) {
+		/* a thread without a context (rng 0) comes back true, nothing counted */
+		if (__builtin_expect(sc_morris_inc_rng_((sc_morris_t *)h->obj,
+		                                        (const sc_morris_cfg *)h->cfg, me, me->rng),
+		                     0))
+			h->inc(h->obj, h->cfg, sc_counter_context_(c));
+		return;
+	}
+	if (op == SC_HEAD_OP_SCALABLE_) {
 		uint32_t rng = me->rng;
 		if (__builtin_expect(rng == 0, 0)) {
 			h->inc(h->obj, h->cfg, sc_counter_context_(c));
 			return;
 		}
-		if (op == SC_HEAD_OP_MORRIS_)
-			sc_morris_inc_rng_((sc_morris_t *)h->obj, (const sc_morris_cfg *)h->cfg, me, rng);
-		else
-			sc_scalable_ayers_inc_rng_((sc_scalable_t *)h->obj,
-			                           (const sc_scalable_cfg *)h->cfg, me, rng);
+		sc_scalable_ayers_inc_rng_((sc_scalable_t *)h->obj, (const sc_scalable_cfg *)h->cfg, me,
+		                           rng);
 		return;
 	}
 	if (h->percpu_slot0) {

@@ -170,18 +170,25 @@ static inline uint64_t sc_morris_range(const sc_morris_cfg *cfg)
 
 /*
  * Not for programs: sc_morris_inc with the thread's generator state already
- * loaded (rng, t->rng's value: the handle's increment tests it for 0 and
- * passes the same load on, one load instead of two). One draw per increment
- * (none for the very first, whose update is certain). The common case, a
- * draw that does not update, is straight-line code (measured on the 2-PU
- * KVM guest of an Emerald Rapids host: 2.20 ns per increment against 2.28
- * for the loop of sc_morris_chosen_ it replaced); the update and its
- * retries follow. A failed CAS re-checks the same draw against the
- * threshold it found, as Fig. 1 does: a draw that passed T_old passes a
- * lower T_new with probability T_new/T_old, so the update happens with the
- * probability of the value it is applied to.
+ * loaded (rng, t->rng's value). One draw per increment (none for the very
+ * first, whose update is certain). The common case, a draw that does not
+ * update, is straight-line code (on the 2-PU KVM guest of an Emerald Rapids
+ * host: 2.20 ns per increment against 2.28 for the loop of
+ * sc_morris_chosen_ it replaced); the update and its retries follow. A
+ * failed CAS re-checks the same draw against the threshold it found, as
+ * Fig. 1 does: a draw that passed T_old passes a lower T_new with
+ * probability T_new/T_old, so the update happens with the probability of
+ * the value it is applied to.
+ *
+ * A state of 0 (the handle's thread whose context the library has not made:
+ * sc_counter_inc passes it on untested) draws 0, which never passes the
+ * threshold, so it reaches the update's path, where it changes nothing and
+ * returns true: the caller makes the context and increments through the
+ * library. The test costs the common path no branch (one branch is a cycle
+ * per increment on a core with one branch unit, such as Neoverse N1).
+ * Returns false once the increment is done.
  */
-SC_ALWAYS_INLINE void sc_morris_inc_rng_(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t,
+SC_ALWAYS_INLINE bool sc_morris_inc_rng_(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t,
                                          uint32_t rng)
 {
 	uint32_t r = 0;
@@ -189,24 +196,27 @@ SC_ALWAYS_INLINE void sc_morris_inc_rng_(sc_morris_t *c, const sc_morris_cfg *cf
 	uint32_t seen = atomic_load_explicit(&c->t, memory_order_relaxed);
 	int64_t floor_t = (int64_t)sc_morris_float_(seen);
 	if (__builtin_expect(floor_t < (int64_t)UINT32_MAX, 1)) {
-		r = sc_xorshift_dice(&rng);
+		r = sc_xorshift_dice(&rng); /* 0 stays 0 */
 		t->rng = rng;
 		if ((int64_t)r > floor_t)
-			return;
+			return false;
 	}
+	if (rng == 0)
+		return true;
 	do {
 		uint32_t next = sc_morris_next_(seen, cfg);
 		/* relaxed: the CAS orders nothing else; on failure it reloads seen. */
 		if (atomic_compare_exchange_weak_explicit(&c->t, &seen, next, memory_order_relaxed,
 		                                          memory_order_relaxed))
-			return;
+			return false;
 	} while (sc_morris_chosen_(seen, &r, &t->rng));
+	return false;
 }
 
 /* One increment (sc_morris_inc_rng_ says how). */
 static inline void sc_morris_inc(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t)
 {
-	sc_morris_inc_rng_(c, cfg, t, t->rng);
+	(void)sc_morris_inc_rng_(c, cfg, t, t->rng); /* t->rng is never 0 */
 }
 
 void sc_morris_add(sc_morris_t *c, const sc_morris_cfg *cfg, sc_thread *t, uint64_t n);
