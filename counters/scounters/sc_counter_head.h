@@ -105,11 +105,14 @@ SC_ALWAYS_INLINE sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mo
  * before their increment; it is not SC_HEAD_OP_CALL_ only in mode
  * SC_HEAD_CALL_, so the context Morris and Scalable get is the thread's
  * own, the one the call would be given: they use only its generator (rng),
- * which is never 0 once the library made the context and 0 before, so rng
- * is the test (the load their draw makes anyway; a test of ready, the next
- * word, made some cores forward rng's store to its next load slowly, 1.5x
- * the inlined increment's time in half the processes; after the thread's
- * exit destructor, rng stays the thread's own stream). Then percpu_slot0,
+ * which is never 0 once the library made the context and 0 before (after
+ * the thread's exit destructor, rng stays the thread's own stream). The
+ * state is loaded once and handed to the draw. Scalable tests it for 0
+ * first; Morris does not (sc_morris_inc_rng_: a state of 0 draws 0, never
+ * passes the threshold and comes back from the update's path, so the
+ * common path has one branch fewer). A test of ready, the word after the
+ * context, made some cores forward rng's store to its next load slowly,
+ * 1.5x the inlined increment's time in half the processes. Then percpu_slot0,
  * non-NULL only for PerCPU and PerCPUGroup, whose add then needs it (before
  * Sharded's test: with that test's three instructions ahead of it, the
  * per-CPU add ran at up to 1.49x the inlined add in some processes, 1.26x

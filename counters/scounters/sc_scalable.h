@@ -242,27 +242,11 @@ static inline uint32_t sc_scalable_thread_seed(const sc_scalable_cfg *cfg)
 uint32_t sc_scalable_dotnet_inc(sc_scalable_t *c, uint32_t width, uint32_t threshold,
                                 uint32_t rng);
 
-/* Ayers's increment (cfg->dotnet is 0): what sc_scalable_inc does then. */
-SC_ALWAYS_INLINE void sc_scalable_ayers_inc_(sc_scalable_t *c, const sc_scalable_cfg *cfg,
-                                             sc_thread *t)
-{
-	if (cfg->width == 32) {
-		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
-		/* relaxed: the value only picks the step; see above. */
-		sc_scalable_add32_(w, atomic_load_explicit(w, memory_order_relaxed), UINT32_MAX, cfg,
-		                   &t->rng);
-	} else {
-		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
-		/* relaxed: the value only picks the step; see above. */
-		sc_scalable_add64_(w, atomic_load_explicit(w, memory_order_relaxed), UINT64_MAX, cfg,
-		                   &t->rng);
-	}
-}
-
 /*
- * Not for programs: Ayers's increment with the thread's generator state
+ * Ayers's increment (cfg->dotnet is 0), with the thread's generator state
  * already loaded (rng, t->rng's value: the handle's increment tests it for
- * 0 and passes the same load on). It draws on a local copy and stores it back.
+ * 0 and passes the same load on). It draws on a local copy and stores it
+ * back. Not for programs.
  */
 SC_ALWAYS_INLINE void sc_scalable_ayers_inc_rng_(sc_scalable_t *c, const sc_scalable_cfg *cfg,
                                                  sc_thread *t, uint32_t rng)
@@ -279,6 +263,13 @@ SC_ALWAYS_INLINE void sc_scalable_ayers_inc_rng_(sc_scalable_t *c, const sc_scal
 		                   &rng);
 	}
 	t->rng = rng;
+}
+
+/* Ayers's increment (cfg->dotnet is 0): what sc_scalable_inc does then. */
+SC_ALWAYS_INLINE void sc_scalable_ayers_inc_(sc_scalable_t *c, const sc_scalable_cfg *cfg,
+                                             sc_thread *t)
+{
+	sc_scalable_ayers_inc_rng_(c, cfg, t, t->rng);
 }
 
 SC_ALWAYS_INLINE void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
