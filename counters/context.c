@@ -165,7 +165,7 @@ static void fork_prepare(void)
 		for (uint32_t i = 0; i < cfg->threads; i++) {
 			if (self_ready && i == self_ctx.index)
 				continue;
-			while (atomic_load_explicit(&b->local[i].v, memory_order_seq_cst) &
+			while (atomic_load_explicit(&b->local[i].handed, memory_order_seq_cst) &
 			       SC_BATCHED_HANDING_)
 				sched_yield();
 		}
@@ -200,7 +200,7 @@ static void fork_child(void)
 	 * their slots of the child's copy, which no thread of the child owns:
 	 * added to the shared word here, so the child's copy counts every
 	 * increment completed before the fork and a thread that takes such an
-	 * index later starts from an empty slot. Relaxed: the child has one thread.
+	 * index later finds nothing held back in it. Relaxed: the child has one thread.
 	 */
 	for (sc_counter *c = flush_list; c; c = c->next) {
 		sc_batched_t *b = c->obj;
@@ -208,13 +208,20 @@ static void fork_child(void)
 		for (uint32_t i = 0; i < cfg->threads; i++) {
 			if (self_ready && i == self_ctx.index)
 				continue;
-			/* a mark left here is a hand-over that saw the gate: its count is whole */
-			uint64_t n = atomic_load_explicit(&b->local[i].v, memory_order_relaxed) &
+			/*
+			 * A mark left here is a hand-over that had not added to
+			 * the shared word when the process was copied (it saw
+			 * the gate, or had not yet read it): what the slot's
+			 * total holds beyond the handed word is not in the shared
+			 * word, and goes there now.
+			 */
+			sc_batched_slot *slot = &b->local[i];
+			uint64_t t = atomic_load_explicit(&slot->total, memory_order_relaxed);
+			uint64_t h = atomic_load_explicit(&slot->handed, memory_order_relaxed) &
 			             ~SC_BATCHED_HANDING_;
-			if (n) {
-				atomic_fetch_add_explicit(&b->shared, n, memory_order_relaxed);
-				atomic_store_explicit(&b->local[i].v, 0, memory_order_relaxed);
-			}
+			if (t != h)
+				atomic_fetch_add_explicit(&b->shared, t - h, memory_order_relaxed);
+			atomic_store_explicit(&slot->handed, t, memory_order_relaxed);
 		}
 	}
 	if (index_used)

@@ -153,105 +153,42 @@ int sc_counter_add_signed(sc_counter *c, int64_t n)
 	return 0;
 }
 
-uint64_t sc_counter_get_fast(const sc_counter *c)
+/*
+ * A reading of the variant's (op: reading_fast or reading_sum) since the
+ * last read_and_reset. Precise variants subtract the origin (acquire: as in
+ * sc_counter_get). The origin is a value of get, and a reading with a lag
+ * bound may trail it by up to the lag: a reading below the origin by no
+ * more than the lag reads 0, which keeps the lag contract (the value is
+ * still within the lag above it), where the difference would read as
+ * about 2^64.
+ */
+static uint64_t reading_since_origin(const sc_counter *c, sc_reading r)
 {
-	if (c->id != SC_ID_percpu_tree)
-		return sc_counter_get(c);
-	/* acquire: as in sc_counter_get; the root is one load (sc_tree.h). */
+	const sc_variant *v = c->t.v;
+	uint64_t raw = (r == SC_READ_SUM ? v->reading_sum : v->reading_fast)(c->obj, c->t.cfg);
+	if (v->kind != SC_PRECISE)
+		return raw;
 	uint64_t origin = atomic_load_explicit(&c->origin, memory_order_acquire);
-	uint64_t d = sc_percpu_tree_get_fast(c->obj, c->t.cfg, NULL) - origin;
-	/*
-	 * origin is an exact sum and the root trails the exact sum by up to
-	 * the width: a root below the origin by no more than the width reads
-	 * 0, which keeps the lag contract (the value is still within the
-	 * width above it) where the difference would read as about 2^64.
-	 */
-	if (0 - d <= ((const sc_percpu_tree_cfg *)c->t.cfg)->width)
+	uint64_t d = raw - origin;
+	sc_counter_bound b = v->bound(c->t.cfg, r);
+	if (b.kind == SC_BOUND_LAG && 0 - d <= b.lag)
 		d = 0;
 	return d & c->mask;
 }
 
+uint64_t sc_counter_get_fast(const sc_counter *c)
+{
+	return reading_since_origin(c, SC_READ_FAST);
+}
+
 uint64_t sc_counter_get_sum(const sc_counter *c)
 {
-	if (c->id != SC_ID_batched)
-		return sc_counter_get(c);
-	const sc_batched_t *b = c->obj;
-	const sc_batched_cfg *cfg = c->t.cfg;
-	/* acquire: as in sc_counter_get. */
-	uint64_t origin = atomic_load_explicit(&c->origin, memory_order_acquire);
-	/*
-	 * The shared word first, with acquire: it pairs with the release of the
-	 * hand-over (sc_batched_hand_over_, which empties the local count before
-	 * adding the batch), so a batch seen here is seen emptied in the local
-	 * counts below and never counted twice; a batch handed over after this
-	 * load is missed or still read locally, never both.
-	 */
-	uint64_t shared = atomic_load_explicit(&b->shared, memory_order_acquire);
-	uint64_t held = 0;
-	/*
-	 * relaxed: each slot is an atomic its owner writes (no data race); the
-	 * exactness the header promises needs the caller's synchronisation with
-	 * the updating threads, which makes their last stores visible here.
-	 */
-	for (uint32_t i = 0; i < cfg->threads; i++) {
-		uint64_t v = atomic_load_explicit(&b->local[i].v, memory_order_relaxed);
-		held += v & SC_BATCHED_HANDING_ ? 0 : v; /* marked: being handed over */
-	}
-	return (shared + held - origin) & c->mask;
+	return reading_since_origin(c, SC_READ_SUM);
 }
 
 sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
 {
-	sc_counter_bound b = {SC_BOUND_EXACT, 0, 0, 0.0};
-	const void *cfg = c->t.cfg;
-	switch (c->id) {
-	case SC_ID_serial:
-		b.kind = SC_BOUND_NONE;
-		break;
-	case SC_ID_batched:
-		if (r != SC_READ_SUM) {
-			const sc_batched_cfg *bc = cfg;
-			b.kind = SC_BOUND_LAG;
-			b.lag_per_thread = bc->batch - 1;
-			b.lag = (uint64_t)(bc->batch - 1) * bc->threads;
-		}
-		break;
-	case SC_ID_percpu_tree:
-		if (r != SC_READ_SUM) { /* the root: [fast, fast + width] (sc_tree.h) */
-			const sc_percpu_tree_cfg *tc = cfg;
-			b.kind = SC_BOUND_LAG;
-			b.lag = tc->width;
-			b.lag_per_thread = tc->carry_max;
-		}
-		break;
-	case SC_ID_morris:
-	case SC_ID_morris_adapt:
-		b.kind = SC_BOUND_RSTDV;
-		b.rstdv = 1.0 / sqrt(2.0 * ((const sc_morris_cfg *)cfg)->a);
-		break;
-	case SC_ID_bfp_dup:
-	case SC_ID_bfp_csup: /* sc_bfp.h: CSUP's exponent never exceeds DUP's at the same value */
-		b.kind = SC_BOUND_RSTDV;
-		b.rstdv = sqrt(3.0 / (4.0 * ((const sc_bfp_cfg *)cfg)->mant_threshold - 3.0));
-		break;
-	case SC_ID_scalable:
-	case SC_ID_scalable_cas:
-	case SC_ID_scalable_capped: {
-		const sc_scalable_cfg *sc = cfg;
-		if (sc->dotnet) {
-			b.kind = SC_BOUND_NONE;
-			break;
-		}
-		b.kind = SC_BOUND_RSTDV;
-		b.rstdv = sqrt(3.0 / ldexp(1.0, (int)sc->threshold + 2));
-		break;
-	}
-	default:
-		if (c->t.v->kind != SC_PRECISE)
-			b.kind = SC_BOUND_NONE; /* a variant added later without a stated bound */
-		break;
-	}
-	return b;
+	return c->t.v->bound(c->t.cfg, r == SC_READ_SUM ? SC_READ_SUM : SC_READ_FAST);
 }
 
 /* -1, 0 or +1: the sign of v - x. */
@@ -263,20 +200,21 @@ static int sign_of(uint64_t v, uint64_t x)
 int sc_counter_compare(const sc_counter *c, uint64_t x)
 {
 	sc_counter_bound b = sc_counter_error_bound(c, SC_READ_FAST);
-	uint64_t fast = sc_counter_get(c);
 	switch (b.kind) {
-	case SC_BOUND_LAG:
+	case SC_BOUND_LAG: {
 		/*
-		 * fast <= begun, and completed before the call <= fast + lag
-		 * (Batched's get is its fast reading; PerCPUTree's is exact, its
-		 * fast reading the root).
+		 * fast <= begun, so fast > x: +1. completed - lag <= fast, so
+		 * fast + lag < x: -1, only where the lag covers every thread
+		 * (SC_PROMISE_LAG_BOUNDED: Batched); PerCPUTree's carries in
+		 * flight add to it per thread, without bound. Else the sum.
 		 */
-		fast = sc_counter_get_fast(c);
+		uint64_t fast = sc_counter_get_fast(c);
 		if (fast > x)
 			return 1;
-		if (fast < x && x - fast > b.lag)
+		if ((c->t.v->promises & SC_PROMISE_LAG_BOUNDED) && fast < x && x - fast > b.lag)
 			return -1;
 		return sign_of(sc_counter_get_sum(c), x);
+	}
 	case SC_BOUND_RSTDV: {
 		/*
 		 * Cantelli: for a count n <= x, E - n > x (1 + k r) - n >= k r x >= k sd
@@ -285,7 +223,7 @@ int sc_counter_compare(const sc_counter *c, uint64_t x)
 		 * (as k r < 1 below; when k r >= 1 there is no -1), likewise.
 		 */
 		double band = (double)SC_COMPARE_SIGMAS * b.rstdv * (double)x;
-		double e = (double)fast, xd = (double)x;
+		double e = (double)sc_counter_get(c), xd = (double)x;
 		if (e > xd + band)
 			return 1;
 		if (e < xd - band)
@@ -293,6 +231,6 @@ int sc_counter_compare(const sc_counter *c, uint64_t x)
 		return 0;
 	}
 	default: /* SC_BOUND_EXACT, SC_BOUND_NONE */
-		return sign_of(fast, x);
+		return sign_of(sc_counter_get(c), x);
 	}
 }

@@ -307,18 +307,40 @@ int sc_batched_config(sc_batched_cfg *cfg, sc_params *p, const sc_env *env, sc_e
 	return check_slots("Batched", "threads", cfg->threads, err);
 }
 
+/* A Batched slot's two words set to v (init: atomic_init; reset: relaxed stores). */
+static void batched_slots_set(sc_batched_slot *s, uint32_t n, int init)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (init) {
+			atomic_init(&s[i].total, 0);
+			atomic_init(&s[i].handed, 0);
+		} else {
+			/* relaxed: nothing increments; the caller's synchronisation orders it. */
+			atomic_store_explicit(&s[i].total, 0, memory_order_relaxed);
+			atomic_store_explicit(&s[i].handed, 0, memory_order_relaxed);
+		}
+	}
+}
+
 int sc_batched_init(sc_batched_t *c, const sc_batched_cfg *cfg, sc_err *err)
 {
 	atomic_init(&c->shared, 0);
-	c->local = slots_alloc("Batched", cfg->threads, err);
-	return c->local ? 0 : -1;
+	atomic_init(&c->overflow, 0);
+	c->local = sc_alloc_lines((size_t)cfg->threads * sizeof *c->local);
+	if (!c->local) {
+		sc_err_set(err, "Batched: out of memory for %u slots", cfg->threads);
+		return -1;
+	}
+	batched_slots_set(c->local, cfg->threads, 1);
+	return 0;
 }
 
 void sc_batched_reset(sc_batched_t *c, const sc_batched_cfg *cfg)
 {
 	/* relaxed: nothing increments; the caller's synchronisation orders it. */
 	atomic_store_explicit(&c->shared, 0, memory_order_relaxed);
-	slots_zero(c->local, cfg->threads);
+	atomic_store_explicit(&c->overflow, 0, memory_order_relaxed);
+	batched_slots_set(c->local, cfg->threads, 0);
 }
 
 void sc_batched_destroy(sc_batched_t *c, const sc_batched_cfg *cfg)
@@ -330,7 +352,7 @@ void sc_batched_destroy(sc_batched_t *c, const sc_batched_cfg *cfg)
 
 size_t sc_batched_heap_bytes(const sc_batched_t *c, const sc_batched_cfg *cfg)
 {
-	return slots_bytes(c->local, cfg->threads);
+	return c->local ? SC_PAD_UP((size_t)cfg->threads * sizeof *c->local) : 0;
 }
 
 /* ---- PerCPU -------------------------------------------------------------- */
@@ -397,9 +419,10 @@ int sc_batched_describe(const sc_batched_t *c, const sc_batched_cfg *cfg, char *
 {
 	uint64_t held = 0;
 	for (uint32_t i = 0; i < cfg->threads; i++) {
-		/* relaxed: a snapshot; only the owner writes its local count. */
-		uint64_t v = atomic_load_explicit(&c->local[i].v, memory_order_relaxed);
-		held += v & SC_BATCHED_HANDING_ ? 0 : v; /* marked: being handed over */
+		/* relaxed: a snapshot; only the owner writes its slot. */
+		uint64_t t = atomic_load_explicit(&c->local[i].total, memory_order_relaxed);
+		uint64_t h = atomic_load_explicit(&c->local[i].handed, memory_order_relaxed);
+		held += t - (h & ~SC_BATCHED_HANDING_);
 	}
 	return snprintf(buf, size, "batch=%u;held=%llu", cfg->batch, (unsigned long long)held);
 }

@@ -47,6 +47,18 @@
 	static int P##_describe_(const void *c, const void *cfg, char *buf, size_t size)   \
 	{                                                                                  \
 		return sc_##P##_describe(c, cfg, buf, size);                               \
+	}                                                                                  \
+	static uint64_t P##_reading_fast_(const void *c, const void *cfg)                  \
+	{                                                                                  \
+		return sc_##P##_reading_fast(c, cfg);                                      \
+	}                                                                                  \
+	static uint64_t P##_reading_sum_(const void *c, const void *cfg)                   \
+	{                                                                                  \
+		return sc_##P##_reading_sum(c, cfg);                                       \
+	}                                                                                  \
+	static sc_counter_bound P##_bound_(const void *cfg, sc_reading r)                  \
+	{                                                                                  \
+		return sc_##P##_bound(cfg, r);                                             \
 	}
 SC_VARIANTS(SC_WRAP_)
 #undef SC_WRAP_
@@ -56,7 +68,8 @@ SC_VARIANTS(SC_WRAP_)
 	               PARAMS,        sizeof(sc_##P##_cfg), P##_config_, P##_size_,        \
 	               P##_init_,     P##_inc_,   P##_add_,    P##_get_,        P##_reset_, \
 	               P##_flush_,                                                         \
-	               P##_destroy_,  P##_heap_bytes_, P##_range_, P##_describe_},
+	               P##_destroy_,  P##_heap_bytes_, P##_range_, P##_describe_,          \
+	               P##_reading_fast_, P##_reading_sum_, P##_bound_, SC_PROMISES_##P},
 const sc_variant sc_variants[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_ENTRY_)};
 #undef SC_ENTRY_
 

@@ -296,6 +296,28 @@ static inline uint64_t sc_bfp_csup_range(const sc_bfp_csup_cfg *cfg)
 SC_OP_DECLARE_DESCRIBE(bfp_dup)
 SC_OP_DECLARE_DESCRIBE(bfp_csup)
 
+/*
+ * The contract (sc_contract.h): an unbiased estimate with relative
+ * standard deviation sqrt(3/(8M - 3)), M = MantThreshold/2 (Dice 4.2; CSUP's
+ * exponent never exceeds DUP's at the same value, so its bound is DUP's);
+ * one word, so the same in shared memory; not async-signal-safe (the draw).
+ */
+SC_OP_ONE_READING(bfp_dup)
+SC_OP_ONE_READING(bfp_csup)
+static inline sc_counter_bound sc_bfp_dup_bound(const sc_bfp_dup_cfg *cfg, sc_reading r)
+{
+	(void)r;
+	return sc_bound_rstdv_(__builtin_sqrt(3.0 / (4.0 * cfg->mant_threshold - 3.0)));
+}
+static inline sc_counter_bound sc_bfp_csup_bound(const sc_bfp_csup_cfg *cfg, sc_reading r)
+{
+	return sc_bfp_dup_bound(cfg, r);
+}
+enum {
+	SC_PROMISES_bfp_dup = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY,
+	SC_PROMISES_bfp_csup = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY
+};
+
 SC_API_END
 #ifdef __cplusplus
 }

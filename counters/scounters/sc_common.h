@@ -376,3 +376,5 @@ SC_API_END
 #endif
 
 #endif /* SC_COMMON_H */
+
+#include "sc_contract.h" /* needs the definitions above */

@@ -210,46 +210,7 @@ int sc_counter_add_signed(sc_counter *c, int64_t n);
 uint64_t sc_counter_get_fast(const sc_counter *c);
 uint64_t sc_counter_get_sum(const sc_counter *c);
 
-/* Which reading an error bound is about. */
-typedef enum sc_reading {
-	SC_READ_FAST = 0, /* sc_counter_get_fast, sc_counter_get and sc_counter_read_and_reset */
-	SC_READ_SUM = 1   /* sc_counter_get_sum */
-} sc_reading;
-
-/* What a reading's error bound is. */
-typedef enum sc_bound_kind {
-	SC_BOUND_EXACT = 0, /* no error once the updates it should see are complete
-	                       (Batched's sum: see sc_counter_get_sum while threads update) */
-	SC_BOUND_LAG = 1,   /* it may trail the truth by at most lag (Batched's fast reading) */
-	SC_BOUND_RSTDV = 2, /* an unbiased estimate, relative standard deviation <= rstdv */
-	SC_BOUND_NONE = 3   /* no bound: Serial loses updates; Scalable runtime=dotnet is biased */
-} sc_bound_kind;
-
-/* A reading's error bound, by the variant's contract (the family header states each). */
-typedef struct sc_counter_bound {
-	sc_bound_kind kind;
-	/*
-	 * SC_BOUND_LAG: the reading is at least (updates completed before the
-	 * call) - lag and never more than the updates begun; lag_per_thread is
-	 * what one thread may hold back (B - 1), lag that times the threads
-	 * that own a slot. PerCPUTree's fast reading: lag is the width of its
-	 * interval (the exact value lies in [reading, reading + lag] once no
-	 * carry is in flight) and lag_per_thread the carry one thread's
-	 * increment may have in flight, which a reading taken while updates run
-	 * may also miss, once per thread inside its carry (sc_tree.h). Both 0
-	 * for the other kinds.
-	 */
-	uint64_t lag;
-	uint64_t lag_per_thread;
-	/*
-	 * SC_BOUND_RSTDV: the bound on the standard deviation of the reading
-	 * divided by the true count (0.01 is 1%), at every count within the
-	 * variant's range, for updates by one thread; under contention the
-	 * family header's contract says how it holds (e.g. BFP-CSUP's bound holds
-	 * whatever the contention). 0 for the other kinds.
-	 */
-	double rstdv;
-} sc_counter_bound;
+/* sc_reading, sc_bound_kind and sc_counter_bound: sc_contract.h. */
 
 /*
  * The error bound of reading r of c, from its variant and parameters (never

@@ -344,6 +344,26 @@ SC_OP_DECLARE_DESCRIBE(sharded)
 SC_OP_DECLARE_DESCRIBE(striped)
 SC_OP_DECLARE_DESCRIBE(percpu)
 
+/*
+ * The contract (sc_contract.h): exact. Sharded's and PerCPU's updates are
+ * async-signal-safe (one instruction on the thread's own slot; a
+ * restartable sequence); Striped allocates its table, so is not. PerCPU's
+ * handle increment inlines the restartable sequence into the caller. The
+ * slots are on the heap and indexed per process: not for shared memory
+ * (a per-CPU array made for it, sc_percpu_index(SC_PERCPU_SHARED), is).
+ */
+SC_OP_ONE_READING(sharded)
+SC_OP_ONE_READING(striped)
+SC_OP_ONE_READING(percpu)
+SC_OP_BOUND_EXACT(sharded)
+SC_OP_BOUND_EXACT(striped)
+SC_OP_BOUND_EXACT(percpu)
+enum {
+	SC_PROMISES_sharded = SC_PROMISE_SIGNAL_SAFE | SC_PROMISE_FORK_EXACT,
+	SC_PROMISES_striped = SC_PROMISE_FORK_EXACT,
+	SC_PROMISES_percpu = SC_PROMISE_SIGNAL_SAFE | SC_PROMISE_FORK_EXACT | SC_PROMISE_INLINE_RSEQ
+};
+
 SC_API_END
 #ifdef __cplusplus
 }

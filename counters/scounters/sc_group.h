@@ -310,6 +310,17 @@ static inline uint64_t sc_percpu_group_get(const sc_percpu_group_t *c,
 	return sc_pcgroup_column_sum_(c->col, cfg->row, cfg->cpus);
 }
 
+/*
+ * PerCPUGroup's contract (sc_contract.h): exact, async-signal-safe (the
+ * restartable sequence), its handle increment inlined into the caller.
+ */
+SC_OP_ONE_READING(percpu_group)
+SC_OP_BOUND_EXACT(percpu_group)
+enum {
+	SC_PROMISES_percpu_group =
+		SC_PROMISE_SIGNAL_SAFE | SC_PROMISE_FORK_EXACT | SC_PROMISE_INLINE_RSEQ
+};
+
 SC_API_END
 #ifdef __cplusplus
 }

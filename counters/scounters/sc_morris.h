@@ -392,6 +392,28 @@ static inline uint64_t sc_morris_adapt_get(const sc_morris_adapt_t *c,
 SC_OP_DECLARE_DESCRIBE(morris)
 SC_OP_DECLARE_DESCRIBE(morris_adapt)
 
+/*
+ * The contract (sc_contract.h): an unbiased estimate with relative
+ * standard deviation 1/sqrt(2a) (Dice 3.1; MorrisAdapt's exact half adds
+ * no error); one word, so the same in shared memory; not async-signal-safe
+ * (a handler would draw from the stream of the code it interrupts).
+ */
+SC_OP_ONE_READING(morris)
+SC_OP_ONE_READING(morris_adapt)
+static inline sc_counter_bound sc_morris_bound(const sc_morris_cfg *cfg, sc_reading r)
+{
+	(void)r;
+	return sc_bound_rstdv_(1.0 / __builtin_sqrt(2.0 * cfg->a));
+}
+static inline sc_counter_bound sc_morris_adapt_bound(const sc_morris_adapt_cfg *cfg, sc_reading r)
+{
+	return sc_morris_bound(cfg, r);
+}
+enum {
+	SC_PROMISES_morris = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY,
+	SC_PROMISES_morris_adapt = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY
+};
+
 SC_API_END
 #ifdef __cplusplus
 }

@@ -238,6 +238,20 @@ static inline uint64_t sc_multiline_adapt_range(const sc_multiline_adapt_cfg *cf
 SC_OP_DECLARE_DESCRIBE(multiline)
 SC_OP_DECLARE_DESCRIBE(multiline_adapt)
 
+/*
+ * The contract (sc_contract.h): exact; the components are on the heap
+ * (Multiline, and MultilineAdapt once inflated, which allocates: not
+ * async-signal-safe), so not for shared memory.
+ */
+SC_OP_ONE_READING(multiline)
+SC_OP_ONE_READING(multiline_adapt)
+SC_OP_BOUND_EXACT(multiline)
+SC_OP_BOUND_EXACT(multiline_adapt)
+enum {
+	SC_PROMISES_multiline = SC_PROMISE_FORK_EXACT,
+	SC_PROMISES_multiline_adapt = SC_PROMISE_FORK_EXACT
+};
+
 SC_API_END
 #ifdef __cplusplus
 }

@@ -288,6 +288,21 @@ static inline uint64_t sc_rbonuma_adapt_range(const sc_rbonuma_adapt_cfg *cfg)
 SC_OP_DECLARE_DESCRIBE(rbonuma)
 SC_OP_DECLARE_DESCRIBE(rbonuma_adapt)
 
+/*
+ * The contract (sc_contract.h): exact (CAS on one 32-bit word), exact in
+ * shared memory (the word is the counter; the anti-starvation word of the
+ * configuration only steers who waits); not async-signal-safe (a thread's
+ * node is refreshed from the kernel through the library).
+ */
+SC_OP_ONE_READING(rbonuma)
+SC_OP_ONE_READING(rbonuma_adapt)
+SC_OP_BOUND_EXACT(rbonuma)
+SC_OP_BOUND_EXACT(rbonuma_adapt)
+enum {
+	SC_PROMISES_rbonuma = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY,
+	SC_PROMISES_rbonuma_adapt = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY
+};
+
 SC_API_END
 #ifdef __cplusplus
 }

@@ -131,6 +131,38 @@ static inline void sc_scalable_cas_reset(sc_scalable_cas_t *c, const sc_scalable
  */
 SC_OP_DECLARE_DESCRIBE(scalable_cas)
 
+/*
+ * The contract of the Scalable family (sc_contract.h): an unbiased estimate
+ * with relative standard deviation sqrt(3/2^(T+2)) (Ayers's binomial
+ * estimate, for every cap), none for runtime=dotnet (the runtime's helper
+ * is biased); one word, so the same in shared memory; not
+ * async-signal-safe (the draw).
+ */
+SC_OP_ONE_READING(scalable)
+SC_OP_ONE_READING(scalable_cas)
+SC_OP_ONE_READING(scalable_capped)
+static inline sc_counter_bound sc_scalable_bound(const sc_scalable_cfg *cfg, sc_reading r)
+{
+	(void)r;
+	if (cfg->dotnet)
+		return sc_bound_of_kind_(SC_BOUND_NONE);
+	return sc_bound_rstdv_(__builtin_sqrt(3.0 / __builtin_ldexp(1.0, (int)cfg->threshold + 2)));
+}
+static inline sc_counter_bound sc_scalable_cas_bound(const sc_scalable_cas_cfg *cfg, sc_reading r)
+{
+	return sc_scalable_bound(cfg, r);
+}
+static inline sc_counter_bound sc_scalable_capped_bound(const sc_scalable_capped_cfg *cfg,
+                                                        sc_reading r)
+{
+	return sc_scalable_bound(cfg, r);
+}
+enum {
+	SC_PROMISES_scalable = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY,
+	SC_PROMISES_scalable_cas = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY,
+	SC_PROMISES_scalable_capped = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY
+};
+
 SC_API_END
 #ifdef __cplusplus
 }

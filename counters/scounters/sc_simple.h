@@ -175,12 +175,32 @@ static inline void sc_rbo_add(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t, 
 	SC_OP_SIZEOF(P)                                                                    \
 	SC_OP_WORD_INIT_RESET(P, v, 0)                                                     \
 	SC_OPS_SELF_CONTAINED(P)                                                           \
-	SC_OP_RANGE_FULL(P)
+	SC_OP_RANGE_FULL(P)                                                                \
+	SC_OP_ONE_READING(P)
 
 SC_WORD_OPS_(serial)
 SC_WORD_OPS_(cas)
 SC_WORD_OPS_(fetchadd)
 SC_WORD_OPS_(rbo)
+
+/*
+ * The contract (sc_contract.h): Serial has no bound (it loses updates);
+ * the other three are exact, async-signal-safe (one atomic instruction, or
+ * a CAS loop on one word) and exact in shared memory (their one word is
+ * the whole counter).
+ */
+SC_OP_BOUND_KIND(serial, SC_BOUND_NONE)
+SC_OP_BOUND_EXACT(cas)
+SC_OP_BOUND_EXACT(fetchadd)
+SC_OP_BOUND_EXACT(rbo)
+#define SC_WORD_PROMISES_ (SC_PROMISE_SIGNAL_SAFE | SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY)
+enum {
+	SC_PROMISES_serial = SC_PROMISE_FORK_EXACT,
+	SC_PROMISES_cas = SC_WORD_PROMISES_,
+	SC_PROMISES_fetchadd = SC_WORD_PROMISES_,
+	SC_PROMISES_rbo = SC_WORD_PROMISES_
+};
+#undef SC_WORD_PROMISES_
 
 /* describe: "" for all four; their only state is the value (get). */
 SC_OP_NO_STATE_DESCRIBE(serial)

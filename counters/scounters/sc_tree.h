@@ -335,23 +335,19 @@ static inline int sc_tree_sign_(uint64_t v, uint64_t x)
 
 /*
  * Whether the counter's value is below (-1), equal to (0) or above (+1) x:
- * from get_fast's interval when x lies outside it (root > x: +1; root +
- * width < x: -1; an interval that wraps past 2^64 decides nothing), else
- * from get_sum. Exact when no update runs during the call (updates in
- * flight move the answer as they move the value). Thread-safe; never
- * fails.
+ * +1 from the root alone when it exceeds x (the root never exceeds the
+ * updates begun), else the sign of get_sum - x. Not -1 from root + width
+ * < x: while updates run, each thread between its add and the end of its
+ * carry holds up to carry_max beyond the interval (see "Carries in
+ * flight"), and the number of such threads has no bound. So a -1 means
+ * fewer than x updates had completed before the call, a +1 that more than
+ * x had begun, under any load. Thread-safe; never fails.
  */
 static inline int sc_percpu_tree_compare_value(const sc_percpu_tree_t *c,
                                                const sc_percpu_tree_cfg *cfg, uint64_t x)
 {
-	sc_tree_interval iv;
-	sc_percpu_tree_get_fast(c, cfg, &iv);
-	if (iv.hi >= iv.lo) {
-		if (iv.lo > x)
-			return 1;
-		if (iv.hi < x)
-			return -1;
-	}
+	if (sc_percpu_tree_get_fast(c, cfg, NULL) > x)
+		return 1;
 	return sc_tree_sign_(sc_percpu_tree_get_sum(c, cfg), x);
 }
 
@@ -378,6 +374,33 @@ static inline int sc_percpu_tree_compare(const sc_percpu_tree_t *a,
 	}
 	return sc_tree_sign_(sc_percpu_tree_get_sum(a, cfg_a), sc_percpu_tree_get_sum(b, cfg_b));
 }
+
+/*
+ * The contract (sc_contract.h): the root trails the exact sum by the
+ * interval's width plus carry_max per thread inside its carry (so its lag
+ * has no bound independent of the thread count); the sum is exact.
+ */
+static inline uint64_t sc_percpu_tree_reading_fast(const sc_percpu_tree_t *c,
+                                                   const sc_percpu_tree_cfg *cfg)
+{
+	return sc_percpu_tree_get_fast(c, cfg, NULL);
+}
+static inline uint64_t sc_percpu_tree_reading_sum(const sc_percpu_tree_t *c,
+                                                  const sc_percpu_tree_cfg *cfg)
+{
+	return sc_percpu_tree_get_sum(c, cfg);
+}
+static inline sc_counter_bound sc_percpu_tree_bound(const sc_percpu_tree_cfg *cfg, sc_reading r)
+{
+	sc_counter_bound b = sc_bound_of_kind_(SC_BOUND_EXACT);
+	if (r != SC_READ_SUM) {
+		b.kind = SC_BOUND_LAG;
+		b.lag = cfg->width;
+		b.lag_per_thread = cfg->carry_max;
+	}
+	return b;
+}
+enum { SC_PROMISES_percpu_tree = SC_PROMISE_FORK_EXACT | SC_PROMISE_READINGS_DIFFER };
 
 SC_API_END
 #ifdef __cplusplus

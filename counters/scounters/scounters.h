@@ -209,6 +209,16 @@ typedef struct sc_variant {
 	size_t (*heap_bytes)(const void *c, const void *cfg);
 	uint64_t (*range)(const void *cfg); /* sc_P_range: largest true count in range */
 	int (*describe)(const void *c, const void *cfg, char *buf, size_t size);
+	/*
+	 * The contract (sc_contract.h), declared in the family header: the
+	 * fast and the full reading (sc_P_reading_fast, sc_P_reading_sum; both
+	 * get for a variant with one reading), each reading's bound for a
+	 * configuration (sc_P_bound), and the SC_PROMISE_* word (SC_PROMISES_P).
+	 */
+	uint64_t (*reading_fast)(const void *c, const void *cfg);
+	uint64_t (*reading_sum)(const void *c, const void *cfg);
+	sc_counter_bound (*bound)(const void *cfg, sc_reading r);
+	unsigned promises;
 } sc_variant;
 
 /* Stable ids, in list order. */

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sc_contract.h - what a variant promises, declared once, in its family
+ * header: the bound of each reading (sc_P_bound), the two readings
+ * themselves where they differ (sc_P_reading_fast, sc_P_reading_sum), and a word of
+ * promises (SC_PROMISES_P). The registry gathers them into the variant
+ * table (scounters.h), sc_counter_error_bound answers from it, and the
+ * conformance suite (tests/test_conformance*) checks every promise under
+ * concurrency. Included by sc_common.h.
+ */
+#ifndef SC_CONTRACT_H
+#define SC_CONTRACT_H
+
+#ifndef SC_COMMON_H
+#error "include <scounters/sc_common.h> (or scounters.h), not sc_contract.h alone"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+SC_API_BEGIN
+
+/* Which reading an error bound is about. */
+typedef enum sc_reading {
+	SC_READ_FAST = 0, /* sc_counter_get_fast, sc_counter_get and sc_counter_read_and_reset */
+	SC_READ_SUM = 1   /* sc_counter_get_sum */
+} sc_reading;
+
+/*
+ * What a reading's error bound is. "Completed" and "begun" are the updates
+ * completed before the reading's call began and those begun before it
+ * returned.
+ */
+typedef enum sc_bound_kind {
+	SC_BOUND_EXACT = 0, /* completed <= reading <= begun, under any load */
+	SC_BOUND_LAG = 1,   /* completed - lag - lag_per_thread x (updating threads) <= reading
+	                       <= begun */
+	SC_BOUND_RSTDV = 2, /* an unbiased estimate, relative standard deviation <= rstdv */
+	SC_BOUND_NONE = 3   /* no bound: Serial loses updates; Scalable runtime=dotnet is biased */
+} sc_bound_kind;
+
+/* A reading's error bound, by the variant's contract (the family header states each). */
+typedef struct sc_counter_bound {
+	sc_bound_kind kind;
+	/*
+	 * SC_BOUND_LAG: the reading is at least (updates completed) - lag -
+	 * lag_per_thread x (threads updating the counter during the call), and
+	 * never more than the updates begun. Batched: lag = (B - 1) x the
+	 * threads that own a slot (what they may hold back), lag_per_thread =
+	 * B - 1. PerCPUTree: lag = the width of its interval, lag_per_thread =
+	 * the largest carry one update may have in flight (sc_tree.h). Both 0
+	 * for the other kinds.
+	 */
+	uint64_t lag;
+	uint64_t lag_per_thread;
+	/*
+	 * SC_BOUND_RSTDV: the bound on the standard deviation of the reading
+	 * divided by the true count (0.01 is 1%), at every count within the
+	 * variant's range, for updates by one thread; under contention the
+	 * family header's contract says how it holds (e.g. BFP-CSUP's bound holds
+	 * whatever the contention). 0 for the other kinds.
+	 */
+	double rstdv;
+} sc_counter_bound;
+
+/*
+ * Promises (SC_PROMISES_P, a family's enum constant per variant P; the
+ * variant table's `promises`):
+ *
+ * SC_PROMISE_SIGNAL_SAFE: the handle's sc_counter_inc, _add, _add_signed
+ *   and _flush (and the inlined sc_P_inc and sc_P_add) are
+ *   async-signal-safe: a handler's update is not lost even when it
+ *   interrupts the same thread's update of the same counter.
+ * SC_PROMISE_INLINE_RSEQ: the handle's sc_counter_inc and sc_counter_add
+ *   inline a restartable sequence into the caller (sc_rseq.h, "Plugins and
+ *   unloading", says what that means for an object that is unloaded).
+ * SC_PROMISE_FORK_EXACT: a child's copy of a handle counter counts every
+ *   update completed before the fork, in every reading.
+ * SC_PROMISE_SHARED_MEMORY: one counter object (sc_P_t, initialised with
+ *   sc_P_init) placed in memory that several processes map (MAP_SHARED)
+ *   keeps its contract for updates from all of them.
+ * SC_PROMISE_READINGS_DIFFER: sc_counter_get_fast and sc_counter_get_sum
+ *   are different readings (the fast one has a looser bound).
+ * SC_PROMISE_HOLDS_BACK: a thread holds updates back until it flushes
+ *   (sc_P_flush does something; the library flushes at thread exit).
+ * SC_PROMISE_LAG_BOUNDED: the fast reading's lag (SC_BOUND_LAG) is at most
+ *   `lag` whatever the number of threads updating (lag_per_thread counts
+ *   in `lag` already), so "reading + lag < x" means fewer than x updates
+ *   had completed; without it, each updating thread may add
+ *   lag_per_thread to the lag (PerCPUTree's carries in flight).
+ */
+#define SC_PROMISE_SIGNAL_SAFE (1u << 0)
+#define SC_PROMISE_INLINE_RSEQ (1u << 1)
+#define SC_PROMISE_FORK_EXACT (1u << 2)
+#define SC_PROMISE_SHARED_MEMORY (1u << 3)
+#define SC_PROMISE_READINGS_DIFFER (1u << 4)
+#define SC_PROMISE_HOLDS_BACK (1u << 5)
+#define SC_PROMISE_LAG_BOUNDED (1u << 6)
+
+/* The bound of a reading that is the same for both readings. */
+static inline sc_counter_bound sc_bound_of_kind_(sc_bound_kind kind)
+{
+	sc_counter_bound b;
+	b.kind = kind;
+	b.lag = 0;
+	b.lag_per_thread = 0;
+	b.rstdv = 0.0;
+	return b;
+}
+
+/* An unbiased estimate whose relative standard deviation is at most rstdv. */
+static inline sc_counter_bound sc_bound_rstdv_(double rstdv)
+{
+	sc_counter_bound b = sc_bound_of_kind_(SC_BOUND_RSTDV);
+	b.rstdv = rstdv;
+	return b;
+}
+
+/* sc_P_bound for a variant whose readings both have one kind of bound. */
+#define SC_OP_BOUND_KIND(P, KIND)                                                          \
+	static inline sc_counter_bound sc_##P##_bound(const sc_##P##_cfg *cfg, sc_reading r) \
+	{                                                                                  \
+		(void)cfg;                                                                 \
+		(void)r;                                                                   \
+		return sc_bound_of_kind_(KIND);                                            \
+	}
+#define SC_OP_BOUND_EXACT(P) SC_OP_BOUND_KIND(P, SC_BOUND_EXACT)
+
+/* sc_P_reading_fast and sc_P_reading_sum for a variant with one reading: its get. */
+#define SC_OP_ONE_READING(P)                                                               \
+	static inline uint64_t sc_##P##_reading_fast(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
+	{                                                                                  \
+		return sc_##P##_get(c, cfg);                                               \
+	}                                                                                  \
+	static inline uint64_t sc_##P##_reading_sum(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
+	{                                                                                  \
+		return sc_##P##_get(c, cfg);                                               \
+	}
+
+SC_API_END
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SC_CONTRACT_H */
