@@ -540,22 +540,28 @@ SC_ALWAYS_INLINE void sc_percpu_cursor_add(sc_percpu_cursor *cur, uint64_t v)
 
 /*
  * Plugins and unloading. A restartable sequence leaves the thread's rseq
- * area pointing at its descriptor (rseq_cs) after it ends; the kernel reads
- * that descriptor at the thread's next preemption, migration or signal,
- * and kills the thread (SIGSEGV) if the memory holding it is no longer
- * mapped. Every inlined per-CPU add (sc_percpu_add_at, sc_percpu_add_ix and
- * sc_percpu_cursor_add, so sc_counter_inc
- * and sc_counter_add of a PerCPU or PerCPUGroup counter, sc_pcgroup_inc and
- * _add, sc_percpu_inc and _add) puts its descriptor in the object it was
- * compiled into. Rule: before a shared object that inlined such an add is
- * unloaded (dlclose), every thread that ran one of its adds and will live
- * on calls sc_rseq_prepare_unload() after its last add from that object
- * (a thread that exits first need not). The library's own sequences
- * (sc_group_inc, the handle's calls into it) point into libscounters,
- * which is linked with -z nodelete and stays mapped once loaded.
+ * area pointing at a descriptor (rseq_cs) after it ends; the kernel reads
+ * that descriptor, and the signature before its abort address, at the
+ * thread's next preemption, migration or signal, and kills the thread
+ * (SIGSEGV) if that memory is no longer mapped. These entry points inline
+ * a sequence into the object that calls them: sc_counter_inc and
+ * sc_counter_add on a PerCPU or PerCPUGroup counter (the variants whose
+ * promises include SC_PROMISE_INLINE_RSEQ), sc_group_inc, sc_group_add,
+ * sc_pcgroup_inc, sc_pcgroup_add, sc_percpu_add_ix, sc_percpu_add_at,
+ * sc_percpu_cursor_add, sc_percpu_inc, sc_percpu_add, sc_percpu_group_inc,
+ * sc_percpu_group_add, sc_percpu_tree_inc and sc_percpu_tree_add. Each
+ * arms a copy of its descriptor that the library made when the object was
+ * loaded (SC_RSEQ_SLOT_), with its abort address in libscounters, which is
+ * linked with -z nodelete and stays mapped: a shared object built with
+ * these headers may be closed (dlclose) while the threads that ran its
+ * sequences live on, and nothing needs to be called first.
  *
- * sc_rseq_prepare_unload clears the calling thread's rseq_cs. Cheap (one
- * store), never fails, async-signal-safe; a no-op where no area is
+ * sc_rseq_prepare_unload clears the calling thread's rseq_cs, as before
+ * copies existed: an object built with older headers (which armed its own
+ * descriptor) still needs every thread that ran one of its sequences and
+ * lives on to call it before the object is closed; so does one whose
+ * copies the library could not make (no memory for them at load). Cheap
+ * (one store), never fails, async-signal-safe; a no-op where no area is
  * registered or the adds take the locked path.
  */
 void sc_rseq_prepare_unload(void);
