@@ -113,7 +113,9 @@ int sc_pcgroup_init_as(sc_pcgroup *g, uint32_t n, const sc_env *env, unsigned ho
 
 void sc_pcgroup_destroy(sc_pcgroup *g)
 {
-	if (g->rows && g->how == SC_PERCPU_SHARED)
+	if (g->how & SC_PCGROUP_PLACED_)
+		; /* the caller's buffer (group_placed.c): nothing to free */
+	else if (g->rows && g->how == SC_PERCPU_SHARED)
 		munmap(g->rows, sc_pcgroup_bytes(g));
 	else
 		sc_free_lines(g->rows);
@@ -230,7 +232,7 @@ size_t sc_pcgroup_bytes(const sc_pcgroup *g)
 
 int sc_pcgroup_describe(const sc_pcgroup *g, char *buf, size_t size)
 {
-	return snprintf(buf, size, "path=%s;slots=%u;counters=%u;row=%zu", sc_percpu_index_name(g->index),
+	return snprintf(buf, size, "path=%s;slots=%u;counters=%u;row=%zu", sc_pcgroup_path(g),
 	                g->slots, g->n, g->row);
 }
 

@@ -59,6 +59,52 @@ sc_group *sc_group_new_as(uint32_t n, const sc_env *env, unsigned how, sc_err *e
 	return h;
 }
 
+/* A handle over h->g once made: its scratch, or NULL with err set and h freed. */
+static sc_group *handle_finish(sc_group *h, sc_err *err)
+{
+	if (!(h->scratch = malloc((size_t)h->g.n * sizeof *h->scratch))) {
+		sc_err_set(err, "group: out of memory");
+		sc_pcgroup_destroy(&h->g);
+		free(h);
+		return NULL;
+	}
+	sc_atomic_init(&h->busy, 0);
+	return h;
+}
+
+sc_group *sc_group_new_placed(void *buf, size_t size, uint32_t n, uint32_t cpus, sc_err *err)
+{
+	sc_group *h = malloc(sizeof *h);
+	if (!h) {
+		sc_err_set(err, "group: out of memory");
+		return NULL;
+	}
+	if (sc_pcgroup_init_placed(&h->g, buf, size, n, cpus, err)) {
+		free(h);
+		return NULL;
+	}
+	return handle_finish(h, err);
+}
+
+sc_group *sc_group_attach(void *buf, size_t size, sc_err *err)
+{
+	sc_group *h = malloc(sizeof *h);
+	if (!h) {
+		sc_err_set(err, "group: out of memory");
+		return NULL;
+	}
+	if (sc_pcgroup_attach(&h->g, buf, size, err)) {
+		free(h);
+		return NULL;
+	}
+	return handle_finish(h, err);
+}
+
+const char *sc_group_path(const sc_group *g)
+{
+	return sc_pcgroup_path(&g->g);
+}
+
 void sc_group_free(sc_group *g)
 {
 	if (!g)

@@ -36,11 +36,44 @@
  * every declaration between them (each public header wraps its own). The
  * library is compiled with -fvisibility=hidden, so anything declared
  * elsewhere stays internal.
+ *
+ * The same two macros keep the headers' inline bodies quiet under the
+ * warnings a consumer may build with as errors: C++'s -Wold-style-cast,
+ * -Wcast-qual and -Wuseless-cast (GCC) and C's -Wcast-qual. The bodies are
+ * C, shared by both languages, so they cast as C does (a const counter's
+ * atomic word read through a non-const pointer, a cast that is needed on
+ * one platform and useless on another): the warnings are ignored between
+ * SC_API_BEGIN and SC_API_END only (a diagnostic push and pop), never in
+ * the consumer's own code. SC_DIAG_PUSH_ and SC_DIAG_POP_ are that part.
  */
+#if defined(__clang__) && defined(__cplusplus)
+#define SC_DIAG_PUSH_                                                                      \
+	_Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wold-style-cast\"") \
+		_Pragma("clang diagnostic ignored \"-Wcast-qual\"")
+#define SC_DIAG_POP_ _Pragma("clang diagnostic pop")
+#elif defined(__clang__)
+#define SC_DIAG_PUSH_                                                                      \
+	_Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wcast-qual\"")
+#define SC_DIAG_POP_ _Pragma("clang diagnostic pop")
+#elif defined(__GNUC__) && defined(__cplusplus)
+#define SC_DIAG_PUSH_                                                                      \
+	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wold-style-cast\"") \
+		_Pragma("GCC diagnostic ignored \"-Wcast-qual\"")                                 \
+			_Pragma("GCC diagnostic ignored \"-Wuseless-cast\"")
+#define SC_DIAG_POP_ _Pragma("GCC diagnostic pop")
+#elif defined(__GNUC__)
+#define SC_DIAG_PUSH_                                                                      \
+	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wcast-qual\"")
+#define SC_DIAG_POP_ _Pragma("GCC diagnostic pop")
+#else
+#define SC_DIAG_PUSH_
+#define SC_DIAG_POP_
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define SC_API __attribute__((visibility("default")))
-#define SC_API_BEGIN _Pragma("GCC visibility push(default)")
-#define SC_API_END _Pragma("GCC visibility pop")
+#define SC_API_BEGIN _Pragma("GCC visibility push(default)") SC_DIAG_PUSH_
+#define SC_API_END SC_DIAG_POP_ _Pragma("GCC visibility pop")
 #else
 #define SC_API
 #define SC_API_BEGIN

@@ -67,8 +67,11 @@ typedef struct sc_pcgroup {
 	uint32_t slots;      /* CPU rows */
 	uint32_t n;          /* counters */
 	uint64_t index;      /* how the rows are indexed (sc_percpu_index) */
-	uint32_t how;        /* SC_PERCPU_PRIVATE or SC_PERCPU_SHARED, as made */
+	uint32_t how;        /* SC_PERCPU_PRIVATE or SC_PERCPU_SHARED, as made (| SC_PCGROUP_PLACED_) */
 } sc_pcgroup;
+
+/* Not for programs: `how`'s bit for rows in the caller's memory (init_placed, attach). */
+#define SC_PCGROUP_PLACED_ (1u << 8)
 
 /*
  * Make a group of n counters, all 0, with env->cpus CPU rows (env NULL or
@@ -94,8 +97,64 @@ int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err);
  */
 int sc_pcgroup_init_as(sc_pcgroup *g, uint32_t n, const sc_env *env, unsigned how, sc_err *err);
 
-/* Free the rows; g must not be used again until init. Only while nothing else uses g. */
+/*
+ * Free the rows; g must not be used again until init. Only while nothing
+ * else uses g. A placed group (sc_pcgroup_init_placed, sc_pcgroup_attach)
+ * frees nothing: the buffer is the caller's, and other processes may still
+ * count in it.
+ */
 void sc_pcgroup_destroy(sc_pcgroup *g);
+
+/*
+ * Groups in memory the caller provides, typically MAP_SHARED memory (a
+ * file or memfd) that other processes, forked or exec'd, map too. The
+ * buffer starts with a header of SC_LINE_SIZE bytes (a magic, the format
+ * version SC_PCGROUP_PLACED_VERSION, the line size, the counter count, the
+ * row count, the row size, the bytes used and the per-CPU index, written
+ * by init and checked by attach), then the slots + 2 rows of "Layout",
+ * indexed by cpu_id as SC_PERCPU_SHARED groups are, so that the processes
+ * that count in it never share an id. Every process must take the same
+ * per-CPU path (all the restartable sequence or all the locked one,
+ * sc_percpu_path; attach checks it).
+ *
+ * sc_pcgroup_placed_bytes: the bytes a buffer needs for n counters and cpus
+ * CPU rows (cpus 0: the configured CPUs, sysconf(_SC_NPROCESSORS_CONF), as
+ * the exec'd processes may run on any of them); 0 when n or cpus is out of
+ * range. Thread-safe; never fails otherwise.
+ *
+ * sc_pcgroup_init_placed: make in buf (size bytes, aligned to
+ * SC_LINE_SIZE: mmap's pages are) a group of n counters, all 0, with cpus
+ * rows (0 as above), and g its view. 0, or -1 with err set (n or cpus out
+ * of range, buf misaligned or NULL, size below sc_pcgroup_placed_bytes)
+ * and buf untouched. No process may use buf during the call; the header is
+ * published last (a release store of the magic), so an attach that runs
+ * after it sees a whole group.
+ *
+ * sc_pcgroup_attach: g becomes a view of the group another process (or
+ * this one) made in buf with sc_pcgroup_init_placed. 0, or -1 with err set
+ * and g unusable: no group's magic (not made, or not yet), another format
+ * version or line size, counts out of range, a group larger than size, or
+ * a per-CPU path other than this process's. Not thread-safe with any other
+ * use of *g; any number of processes may attach to one buffer.
+ *
+ * A placed group is used as any other (add, get, read_and_reset, from
+ * every process at once); reset only while no process uses it; destroy
+ * frees nothing. sc_pcgroup_bytes counts its rows (not the header).
+ */
+#define SC_PCGROUP_PLACED_VERSION 1u
+size_t sc_pcgroup_placed_bytes(uint32_t n, uint32_t cpus);
+int sc_pcgroup_init_placed(sc_pcgroup *g, void *buf, size_t size, uint32_t n, uint32_t cpus,
+                           sc_err *err);
+int sc_pcgroup_attach(sc_pcgroup *g, void *buf, size_t size, sc_err *err);
+
+/*
+ * The per-CPU path of g's rows: sc_percpu_index_name of the index they were
+ * made with ("rseq-mm_cid", "rseq-cpu_id" or "lock"). sc_percpu_path names
+ * the process's path; a group made for shared memory (SC_PERCPU_SHARED, or
+ * placed) is indexed by cpu_id where the process's path is mm_cid. Static
+ * storage. Thread-safe; never fails.
+ */
+const char *sc_pcgroup_path(const sc_pcgroup *g);
 
 /*
  * Add v (inc: 1) to counter i. An index i >= n counts nothing (it never
@@ -145,8 +204,9 @@ void sc_pcgroup_reset(sc_pcgroup *g);
 size_t sc_pcgroup_bytes(const sc_pcgroup *g);
 
 /*
- * "path=<sc_percpu_path>;slots=<CPU rows>;counters=<n>;row=<bytes per row>"
- * into buf, as snprintf (the describe contract of scounters.h).
+ * "path=<sc_pcgroup_path>;slots=<CPU rows>;counters=<n>;row=<bytes per row>"
+ * into buf, as snprintf (the describe contract of scounters.h): path is the
+ * group's own index, not the process's.
  */
 int sc_pcgroup_describe(const sc_pcgroup *g, char *buf, size_t size);
 
@@ -174,8 +234,21 @@ sc_group *sc_group_new(uint32_t n, sc_err *err);
  */
 sc_group *sc_group_new_as(uint32_t n, const sc_env *env, unsigned how, sc_err *err);
 
+/*
+ * A handle over a group placed in the caller's buffer: made there
+ * (sc_group_new_placed, as sc_pcgroup_init_placed) or attached to
+ * (sc_group_attach, as sc_pcgroup_attach). NULL with err set (when err is
+ * not NULL) on those functions' errors or out of memory. sc_group_free
+ * frees the handle, not the buffer. Thread-safe.
+ */
+sc_group *sc_group_new_placed(void *buf, size_t size, uint32_t n, uint32_t cpus, sc_err *err);
+sc_group *sc_group_attach(void *buf, size_t size, sc_err *err);
+
 /* Free g (NULL: nothing). Only once nothing else uses g. */
 void sc_group_free(sc_group *g);
+
+/* sc_pcgroup_path of g's group. Thread-safe; never fails. */
+const char *sc_group_path(const sc_group *g);
 
 /* The number of counters. Thread-safe; never fails. */
 uint32_t sc_group_size(const sc_group *g);
