@@ -64,7 +64,7 @@ run() {
 	if [ $rc -eq 124 ]; then
 		echo "timeout"
 	elif [ $rc -ne 0 ]; then
-		c=$(grep -m1 '^not ok' "$1/run.log" | grep -v '# TODO' | sed 's/^not ok [0-9]* - //')
+		c=$(grep '^not ok' "$1/run.log" | grep -v '# TODO' | head -n 1 | sed 's/^not ok [0-9]* - //')
 		echo "${c:-exit status $rc}"
 	fi
 }
