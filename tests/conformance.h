@@ -17,6 +17,7 @@
 
 #include <scounters/scounters.h>
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,6 +55,7 @@ typedef struct cf_run {
 	uint64_t per_writer;  /* updates per writer slot */
 	uint64_t churn_every; /* a churning writer thread exits after this many */
 	unsigned max_forks;
+	pthread_barrier_t *gate; /* the writers start together */
 	atomic_uint_least64_t begun, done;
 	atomic_uint writers_left;
 	atomic_uint_least64_t readings, low[CF_READINGS], high[CF_READINGS];
