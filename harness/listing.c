@@ -90,6 +90,51 @@ static int json_params(FILE *f, const sc_variant *v, const sc_env *env)
 	return 0;
 }
 
+/* The JSON names of the SC_PROMISE_* bits (sc_contract.h), in bit order. */
+static const char *const promise_names[] = {"signal-safe", "inline-rseq", "fork-exact",
+                                             "shared-memory", "readings-differ", "holds-back",
+                                             "lag-bounded"};
+
+static const char *bound_kind_name(sc_bound_kind k)
+{
+	switch (k) {
+	case SC_BOUND_EXACT:
+		return "exact";
+	case SC_BOUND_LAG:
+		return "lag";
+	case SC_BOUND_RSTDV:
+		return "rstdv";
+	default:
+		return "none";
+	}
+}
+
+/*
+ * The variant's contract with its default parameters: each reading's
+ * bound kind, and its promises. -1 when the default configuration fails.
+ */
+static int json_contract(FILE *f, const sc_variant *v, const sc_env *env)
+{
+	sc_params p;
+	sc_table t;
+	sc_err err;
+	sc_params_clear(&p);
+	if (sc_table_create(&t, v, &p, env, 1, &err))
+		return -1;
+	fprintf(f, ", \"contract\": {\"fast\": \"%s\", \"sum\": \"%s\", \"promises\": [",
+	        bound_kind_name(v->bound(t.cfg, SC_READ_FAST).kind),
+	        bound_kind_name(v->bound(t.cfg, SC_READ_SUM).kind));
+	sc_table_destroy(&t);
+	const char *sep = "";
+	for (unsigned b = 0; b < sizeof promise_names / sizeof promise_names[0]; b++)
+		if (v->promises & (1u << b)) {
+			fprintf(f, "%s\"%s\"", sep, promise_names[b]);
+			sep = ", ";
+		}
+	fputs("]}", f);
+	return 0;
+}
+
 int listing_print_json(FILE *f, uint32_t pus)
 {
 	sc_env env;
@@ -117,7 +162,7 @@ int listing_print_json(FILE *f, uint32_t pus)
 		fprintf(f, ", \"bytes_per_counter\": %zu, \"summary\": ", sc_variant_default_bytes(v, &env));
 		meta_json_string(f, v->summary);
 		fputs(", \"params\": ", f);
-		if (json_params(f, v, &env))
+		if (json_params(f, v, &env) || json_contract(f, v, &env))
 			return -1;
 		fputc('}', f);
 	}

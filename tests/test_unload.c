@@ -9,17 +9,23 @@
  *     that took every pthread key first, loading the plugin works and
  *     making a counter fails with a message naming pthread_key_create
  *     (before: abort() inside the constructor, at dlopen).
- *  2. ROUNDS rounds: load the plugin, count N times on each of 8 threads
- *     and on the main thread (PerCPU and sc_pcgroup inlined into the
- *     plugin, Sharded, sc_group inside the library; each thread then calls
- *     sc_rseq_prepare_unload), check every count exact, close the plugin
+ *  2. 2 x ROUNDS rounds: load the plugin, count N times on each of 8
+ *     threads and on the main thread (PerCPU, sc_group, sc_pcgroup and the
+ *     cursor inlined into the plugin, Sharded; in the first ROUNDS each
+ *     thread then calls sc_rseq_prepare_unload, in the others none does:
+ *     the sequences' descriptors are the library's copies, sc_rseq.h),
+ *     check every count exact, close the plugin
  *     while the 8 threads live on, deliver a signal to the main thread and
  *     to each of them (the kernel reads the thread's rseq_cs at signal
  *     delivery, and killed a thread whose descriptor was unmapped), and
  *     let them exit (the library's thread-exit destructor runs after the
  *     plugin is gone). libscounters must still be mapped after each close.
- *  3. CYCLES load-count-close cycles on the main thread (each load made a
- *     pthread key before the fix, and the 1024th load aborted the host).
+ *  3. CYCLES load-count-close cycles on the main thread and on two
+ *     threads that live through all of them, none calling
+ *     sc_rseq_prepare_unload; after each close every one of the three is
+ *     signalled (each load made a pthread key before the fix, and the
+ *     1024th load aborted the host; without the descriptors' copies, the
+ *     first signal after a close killed the process).
  *
  * Before the fix (no -z nodelete, no sc_rseq_prepare_unload) every run
  * died in round 1: the threads crashed at exit (their destructor was
@@ -54,7 +60,7 @@
 #define CYCLES 1100
 
 typedef int (*open_fn)(char *, size_t);
-typedef void (*count_fn)(unsigned);
+typedef void (*count_fn)(unsigned, int);
 typedef int (*check_fn)(uint64_t, char *, size_t);
 typedef void (*close_fn)(void);
 
@@ -144,10 +150,12 @@ static void keys_exhausted(void)
 	       WIFEXITED(st) ? "exit" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 }
 
+static int prepare; /* whether plugin_count calls sc_rseq_prepare_unload (set before a round) */
+
 static void *worker(void *arg)
 {
 	(void)arg;
-	p_count(N);
+	p_count(N, prepare);
 	pthread_mutex_lock(&lock);
 	counted++;
 	pthread_cond_broadcast(&cond);
@@ -180,7 +188,7 @@ static int round_once(int r)
 	while (counted < THREADS)
 		pthread_cond_wait(&cond, &lock);
 	pthread_mutex_unlock(&lock);
-	p_count(N); /* the main thread counts last: its rseq_cs points into the plugin */
+	p_count(N, prepare); /* the main thread counts last: its rseq_cs names a plugin sequence */
 	int bad = p_check((uint64_t)(THREADS + 1) * N, msg, sizeof msg);
 	if (bad)
 		tap_diag("round %d: %s", r, msg);
@@ -197,6 +205,67 @@ static int round_once(int r)
 	for (int i = 0; i < THREADS; i++)
 		pthread_join(t[i], NULL);
 	return bad || !mapped ? -1 : 0;
+}
+
+/* 3: the cycles, two threads living through them (CYCLERS + the main thread count) */
+#define CYCLERS 2
+static pthread_barrier_t go, done;
+static atomic_int stop;
+
+static void *cycler(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pthread_barrier_wait(&go);
+		if (atomic_load(&stop))
+			return NULL;
+		p_count(1, 0);
+		pthread_barrier_wait(&done);
+	}
+}
+
+static void cycles_with_live_threads(void)
+{
+	pthread_t t[CYCLERS];
+	pthread_barrier_init(&go, NULL, CYCLERS + 1);
+	pthread_barrier_init(&done, NULL, CYCLERS + 1);
+	for (int i = 0; i < CYCLERS; i++)
+		if (pthread_create(&t[i], NULL, cycler, NULL)) {
+			tap_diag("pthread_create failed");
+			exit(1);
+		}
+	int before = atomic_load(&signals), cycles = 0;
+	char msg[256];
+	for (int i = 0; i < CYCLES; i++) {
+		if (load() || p_open(msg, sizeof msg))
+			break;
+		pthread_barrier_wait(&go);
+		p_count(1, 0);
+		pthread_barrier_wait(&done);
+		int bad = p_check(CYCLERS + 1, msg, sizeof msg);
+		if (bad)
+			tap_diag("cycle %d: %s", i, msg);
+		p_close();
+		dlclose(plugin);
+		/* the kernel reads each thread's rseq_cs as it delivers the signal */
+		for (int k = 0; k < CYCLERS; k++)
+			pthread_kill(t[k], SIGUSR1);
+		raise(SIGUSR1);
+		if (bad)
+			break;
+		cycles++;
+	}
+	atomic_store(&stop, 1);
+	pthread_barrier_wait(&go);
+	for (int i = 0; i < CYCLERS; i++)
+		pthread_join(t[i], NULL);
+	tap_ok(cycles == CYCLES,
+	       "%d of %d load-count-close cycles by 3 threads that live on, none calling "
+	       "sc_rseq_prepare_unload (a pthread key per load before: the 1024th load aborted)",
+	       cycles, CYCLES);
+	tap_ok(atomic_load(&signals) - before == (CYCLES) * (CYCLERS + 1),
+	       "%d signals after the closes delivered and handled, no thread killed",
+	       atomic_load(&signals) - before);
 }
 
 int main(int argc, char **argv)
@@ -229,28 +298,22 @@ int main(int argc, char **argv)
 	keys_exhausted();
 
 	int ok = 0;
+	prepare = 1;
 	for (int r = 0; r < ROUNDS; r++)
 		ok += round_once(r) == 0;
 	tap_ok(ok == ROUNDS,
-	       "%d of %d rounds: 9 threads count exactly, the plugin closed, each thread signalled "
-	       "and exits after the close, the library still mapped", ok, ROUNDS);
-	tap_ok(atomic_load(&signals) == ROUNDS * (THREADS + 1), "%d signals delivered and handled",
-	       atomic_load(&signals));
-
-	int cycles = 0;
-	char msg[256];
-	for (int i = 0; i < CYCLES; i++) {
-		if (load() || p_open(msg, sizeof msg))
-			break;
-		p_count(1);
-		int bad = p_check(1, msg, sizeof msg);
-		p_close();
-		dlclose(plugin);
-		if (bad)
-			break;
-		cycles++;
-	}
-	tap_ok(cycles == CYCLES, "%d of %d load-count-close cycles (a pthread key per load "
-	       "before: the 1024th load aborted)", cycles, CYCLES);
+	       "%d of %d rounds with sc_rseq_prepare_unload: 9 threads count exactly, the plugin "
+	       "closed, each thread signalled and exits after the close, the library still mapped",
+	       ok, ROUNDS);
+	ok = 0;
+	prepare = 0;
+	for (int r = 0; r < ROUNDS; r++)
+		ok += round_once(ROUNDS + r) == 0;
+	tap_ok(ok == ROUNDS,
+	       "%d of %d rounds without sc_rseq_prepare_unload: the same, no thread killed", ok,
+	       ROUNDS);
+	tap_ok(atomic_load(&signals) == 2 * ROUNDS * (THREADS + 1),
+	       "%d signals delivered and handled", atomic_load(&signals));
+	cycles_with_live_threads();
 	return tap_done();
 }

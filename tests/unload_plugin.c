@@ -2,13 +2,14 @@
 /*
  * unload_plugin.c - a plugin as a program that loads plugins meets one
  * (tests/test_unload.c loads it with dlopen and closes it with dlclose):
- * it links libscounters and counts with the additions that inline a
+ * it links libscounters and counts with every entry point that inlines a
  * restartable sequence into the plugin itself (the handle API's PerCPU
- * increment, sc_pcgroup_inc), with a Sharded handle counter (whose thread
- * context the library's thread-exit destructor retires) and with the
- * library's own group (sc_group_inc: a sequence inside libscounters).
- * Each thread that counted calls sc_rseq_prepare_unload after its last
- * add, as sc_rseq.h's rule asks of an object that will be unloaded.
+ * increment, sc_group_inc, sc_pcgroup_inc, the cursor's add), and with a
+ * Sharded handle counter (whose thread context the library's thread-exit
+ * destructor retires). plugin_count's second argument says whether the
+ * thread then calls sc_rseq_prepare_unload: objects built with this
+ * version's headers need not (sc_rseq.h, "Plugins and unloading"), and
+ * the host tries both.
  */
 #include <scounters/scounters.h>
 
@@ -62,9 +63,9 @@ PLUGIN_API int plugin_open(char *msg, size_t size)
 	return 0;
 }
 
-/* n increments of each counter by the calling thread, then the unload rule. */
-PLUGIN_API void plugin_count(unsigned n);
-PLUGIN_API void plugin_count(unsigned n)
+/* n increments of each counter by the calling thread, then (prepare) the call. */
+PLUGIN_API void plugin_count(unsigned n, int prepare);
+PLUGIN_API void plugin_count(unsigned n, int prepare)
 {
 	/* the last sequence each thread enters is one inlined here, in the plugin */
 	sc_percpu_cursor cur = sc_percpu_cursor_get(words, SC_LINE_SIZE, cpus, words_index);
@@ -75,7 +76,8 @@ PLUGIN_API void plugin_count(unsigned n)
 		sc_pcgroup_inc(&pcgroup, i % GROUP_N);
 		sc_percpu_cursor_add(&cur, 1);
 	}
-	sc_rseq_prepare_unload();
+	if (prepare)
+		sc_rseq_prepare_unload();
 }
 
 /* Whether every counter holds want increments (the groups: summed over their counters). */

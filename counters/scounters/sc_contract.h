@@ -6,14 +6,12 @@
  * promises (SC_PROMISES_P). The registry gathers them into the variant
  * table (scounters.h), sc_counter_error_bound answers from it, and the
  * conformance suite (tests/test_conformance*) checks every promise under
- * concurrency. Included by sc_common.h.
+ * concurrency. sc_common.h includes it.
  */
 #ifndef SC_CONTRACT_H
 #define SC_CONTRACT_H
 
-#ifndef SC_COMMON_H
-#error "include <scounters/sc_common.h> (or scounters.h), not sc_contract.h alone"
-#endif
+#include "sc_common.h" /* which includes this file at its end */
 
 #ifdef __cplusplus
 extern "C" {

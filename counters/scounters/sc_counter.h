@@ -138,10 +138,10 @@ void sc_counter_add(sc_counter *c, uint64_t n);
 #endif
 
 /*
- * The value now (see Values above). While other threads increment it
- * contains every increment completed before the call began and possibly
- * some that run concurrently; Batched is stale by less than its batch size
- * per live thread that has not flushed or exited.
+ * The value now (see Values above): the variant's one reading, or where it
+ * has two (SC_PROMISE_READINGS_DIFFER) Batched's fast one and PerCPUTree's
+ * sum (see "The two readings" below). Its bound is
+ * sc_counter_error_bound(c, SC_READ_FAST).
  */
 uint64_t sc_counter_get(const sc_counter *c);
 
@@ -184,25 +184,23 @@ void sc_counter_flush(sc_counter *c);
 int sc_counter_add_signed(sc_counter *c, int64_t n);
 
 /*
- * The two readings, where they differ (Batched):
+ * The two readings. Each variant's contract (sc_contract.h, declared in its
+ * family header) names both and bounds each (sc_counter_error_bound); they
+ * differ for the variants whose promises include SC_PROMISE_READINGS_DIFFER,
+ * Batched and PerCPUTree, and are the variant's one reading for the others.
  *
- * sc_counter_get_fast: the cheap reading, what sc_counter_get returns.
- *   Batched: the shared word only, one load, O(1); it lags the truth by what
- *   threads hold back (sc_counter_error_bound(c, SC_READ_FAST).lag).
- *   PerCPUTree: the root of its carry tree, one load, O(1); the exact value
- *   lies within lag above it (sc_tree.h). Other variants: their one reading (Sharded, PerCPU, Striped, Multiline sum
- *   their parts: O(threads, CPUs, cells or nodes)).
+ * sc_counter_get_fast (SC_READ_FAST): Batched: the shared word, one load;
+ *   it trails the increments completed before the call by at most what
+ *   the threads hold back, (B - 1) per thread that owns a slot (the
+ *   bound's lag). PerCPUTree: the root of its carry tree, one load; it
+ *   trails them by at most the interval's width plus the largest carry per
+ *   thread inside its carry (lag and lag_per_thread, sc_tree.h).
  *
- * sc_counter_get_sum: the full reading. Batched: the shared word plus every
- *   thread's held-back count, O(threads) loads (2 x CPUs slots, see above),
- *   no flush needed. Exact when no thread updates c during the call and the
- *   caller has synchronised with the updating threads' last updates (a join,
- *   a mutex, a barrier, an acquire of a flag they released). While threads
- *   update it never exceeds the updates begun (a batch being handed over is
- *   never counted twice), and it may miss what a thread hands over during
- *   the call: at least (updates completed before the call) - (B - 1) per
- *   thread that hands a batch over during the call. Other variants: the same
- *   as get_fast; PerCPUTree's sums its CPUs' words, as sc_counter_get.
+ * sc_counter_get_sum (SC_READ_SUM): exact for both, under any load: at
+ *   least every update completed before the call began, at most those
+ *   begun before it returned. Batched: the overflow word and every slot's
+ *   total, O(threads) loads (2 x CPUs slots, see above), no flush needed.
+ *   PerCPUTree: its CPUs' words, O(CPUs) loads (as sc_counter_get).
  *
  * Both: thread-safe with any other call but sc_counter_free; never fail;
  * values since the last read_and_reset as sc_counter_get.
@@ -214,8 +212,9 @@ uint64_t sc_counter_get_sum(const sc_counter *c);
 
 /*
  * The error bound of reading r of c, from its variant and parameters (never
- * measured). Precise variants: SC_BOUND_EXACT, except Batched's fast
- * reading and PerCPUTree's (SC_BOUND_LAG). Morris, MorrisAdapt: 1/sqrt(2a); BFP-DUP and
+ * measured), as the variant's contract declares it (sc_contract.h): precise
+ * variants: SC_BOUND_EXACT, except Batched's and PerCPUTree's fast readings
+ * (SC_BOUND_LAG). Morris, MorrisAdapt: 1/sqrt(2a); BFP-DUP and
  * BFP-CSUP: sqrt(3/(8M - 3)) (M = MantThreshold/2); Scalable,
  * ScalableCAS, ScalableCapped: sqrt(3/2^(T+2)); all SC_BOUND_RSTDV. Serial
  * and Scalable runtime=dotnet: SC_BOUND_NONE. Never fails (an r that is
@@ -234,10 +233,14 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r);
  * Precise variants (SC_BOUND_EXACT): the sign of reading - x, the reading
  *   counting every update completed before the call and none that has not
  *   begun: exact when no thread updates c during the call.
- * Batched, PerCPUTree: from the fast reading f alone when the lag L of its bound cannot
- *   change the answer (f > x: at least f updates have begun, so +1; f + L <
- *   x: fewer than x had completed before the call, so -1); otherwise from
- *   sc_counter_get_sum, the sign of sum - x (exact when quiescent).
+ * Batched, PerCPUTree (SC_BOUND_LAG): +1 from the fast reading f alone
+ *   when f > x (at least f updates had begun); -1 from it when f + L < x, L
+ *   the bound's lag, only where the lag holds whatever the number of
+ *   updating threads (SC_PROMISE_LAG_BOUNDED: Batched; PerCPUTree's carries
+ *   in flight add to its lag per thread); otherwise the sign of
+ *   sc_counter_get_sum - x. So a -1 means fewer than x updates had
+ *   completed before the call, a +1 that more than x had begun, under any
+ *   load.
  * Probabilistic variants (SC_BOUND_RSTDV, bound r): +1 when the estimate E
  *   exceeds x (1 + k r), -1 when it is below x (1 - k r), 0 in between
  *   ("cannot tell": the band where the estimate is within k standard

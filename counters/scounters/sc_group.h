@@ -38,8 +38,9 @@
  * Two interfaces:
  *  - inline: sc_pcgroup, a struct the caller owns, with an inlined
  *    increment;
- *  - handle: sc_group, an opaque pointer whose functions are all out of
- *    line (a stable ABI, as the sc_counter handles).
+ *  - handle: sc_group, an opaque pointer whose functions are out of line
+ *    (a stable ABI, as the sc_counter handles) but for sc_group_inc and
+ *    sc_group_add, inlined unless SC_GROUP_NO_INLINE is defined.
  * And the variant PerCPUGroup (sc_percpu_group_*): the counters of an
  * sc_table (scbench --counters=N) as one group, for the benchmark.
  */

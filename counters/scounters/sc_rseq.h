@@ -156,7 +156,57 @@ const char *sc_percpu_index_name(uint64_t index);
 	".quad 1f, 2f - 1f, 4f\n\t"                                                        \
 	".popsection\n\t"
 
+/*
+ * The descriptor's slot (label 5, in section __sc_rseq_slots): a pointer
+ * to the descriptor the sequence arms, which it loads into a register of
+ * its own (SC_RSEQ_ARM_CLOBBER_: x86-64's r11, aarch64's x11), kept to the
+ * commit, and stores in the area's rseq_cs. It starts as the descriptor's
+ * own address (label 3); the object's constructor below replaces it,
+ * before the object's code can run, by the address of a copy the library
+ * keeps for the rest of the process (sc_rseq_intern_), so that a thread's
+ * rseq_cs never points into an object that may be unloaded (see "Plugins
+ * and unloading"). The copy's abort address is the library's trampoline,
+ * after glibc's signature (the kernel reads the signature whenever it
+ * reads a descriptor): it jumps to the address the copy keeps beside the
+ * descriptor, the sequence's own abort handler, through the register
+ * that still holds the copy's address.
+ */
+#define SC_RSEQ_SLOT_                                                                      \
+	".pushsection __sc_rseq_slots, \"aw\"\n\t"                                          \
+	".balign 8\n\t"                                                                    \
+	"5:\n\t"                                                                           \
+	".quad 3b\n\t"                                                                     \
+	".popsection\n\t"
+
+/*
+ * Not for programs: replaces each descriptor slot in [first, last) (the
+ * section __sc_rseq_slots of one loaded object) by the address of the
+ * library's copy of the descriptor it points to, made on the first call
+ * for that descriptor's contents and never freed (a plugin loaded again at
+ * the same address finds its copies). Called by each object's constructor
+ * below; a slot that already points at a copy is left as it is.
+ * Thread-safe; never fails (without memory for a copy, the slot keeps the
+ * object's own descriptor, as before this mechanism).
+ */
+void sc_rseq_intern_(void **first, void **last);
+
 #if SC_RSEQ_INLINE
+/*
+ * Every object (program or shared object) that compiles a sequence has the
+ * section; the linker names its bounds. Weak and hidden: each object finds
+ * its own, and an object with no sequence finds none (both NULL).
+ */
+extern void *__start___sc_rseq_slots[] __attribute__((weak, visibility("hidden")));
+extern void *__stop___sc_rseq_slots[] __attribute__((weak, visibility("hidden")));
+
+/* Each translation unit's copy of the constructor; the first one of an object does the work. */
+__attribute__((constructor, used)) static void sc_rseq_intern_object_(void)
+{
+	void **first = __start___sc_rseq_slots, **last = __stop___sc_rseq_slots;
+	if (first != last)
+		sc_rseq_intern_(first, last);
+}
+
 /* log2 of SC_LINE_SIZE (a power of two): a stride of one line is a shift */
 #define SC_RSEQ_LINE_SHIFT_ __builtin_ctz(SC_LINE_SIZE)
 
@@ -196,11 +246,12 @@ const char *sc_percpu_index_name(uint64_t index);
 	"4:\n\t"                                                                           \
 	"jmp 0b\n\t"                                                                       \
 	".popsection\n\t"
-/* the descriptor, and its address stored in the area's rseq_cs at CS */
+/* the descriptor, its slot, and the slot's value stored in the area's rseq_cs at CS */
 #define SC_RSEQ_ARM_(CS)                                                                   \
 	SC_RSEQ_DESCRIPTOR_                                                                \
-	"leaq 3b(%%rip), %%rax\n\t"                                                        \
-	"movq %%rax, " CS "\n\t"
+	SC_RSEQ_SLOT_                                                                      \
+	"movq 5b(%%rip), %%r11\n\t"                                                        \
+	"movq %%r11, " CS "\n\t"
 #define SC_RSEQ_AT_SEQ_                                                                    \
 	SC_RSEQ_ARM_("(%[cs])")                                                            \
 	"1:\n\t"                                                                           \
@@ -216,7 +267,9 @@ const char *sc_percpu_index_name(uint64_t index);
 	"jae %l[overflow]\n\t" SCALE "addq %[v], (%[slot0], %%rax)\n\t"                    \
 	"2:\n\t" SC_RSEQ_ABORT_
 #define SC_RSEQ_V_ "er"
-#define SC_RSEQ_CLOBBER_ "rax"
+#define SC_RSEQ_ARM_CLOBBER_ "r11"
+#define SC_RSEQ_CLOBBER_ "rax", SC_RSEQ_ARM_CLOBBER_
+#define SC_RSEQ_AT_CLOBBER_ SC_RSEQ_ARM_CLOBBER_
 #else
 #define SC_RSEQ_CHECK_CPU_ID_ "ldr w9, [%[area], #4]\n\t"
 #define SC_RSEQ_CHECK_MM_CID_                                                              \
@@ -230,12 +283,13 @@ const char *sc_percpu_index_name(uint64_t index);
 	"4:\n\t"                                                                           \
 	"b 0b\n\t"                                                                         \
 	".popsection\n\t"
-/* the descriptor, and its address stored in the area's rseq_cs at CS */
+/* the descriptor, its slot, and the slot's value stored in the area's rseq_cs at CS */
 #define SC_RSEQ_ARM_(CS)                                                                   \
 	SC_RSEQ_DESCRIPTOR_                                                                \
-	"adrp x9, 3b\n\t"                                                                  \
-	"add x9, x9, :lo12:3b\n\t"                                                         \
-	"str x9, " CS "\n\t"
+	SC_RSEQ_SLOT_                                                                      \
+	"adrp x11, 5b\n\t"                                                                 \
+	"ldr x11, [x11, :lo12:5b]\n\t"                                                     \
+	"str x11, " CS "\n\t"
 #define SC_RSEQ_AT_SEQ_                                                                    \
 	SC_RSEQ_ARM_("[%[cs]]")                                                            \
 	"1:\n\t"                                                                           \
@@ -256,7 +310,9 @@ const char *sc_percpu_index_name(uint64_t index);
 	"str x10, [x9]\n\t"                                                                \
 	"2:\n\t" SC_RSEQ_ABORT_
 #define SC_RSEQ_V_ "r"
-#define SC_RSEQ_CLOBBER_ "x9", "x10"
+#define SC_RSEQ_ARM_CLOBBER_ "x11"
+#define SC_RSEQ_CLOBBER_ "x9", "x10", SC_RSEQ_ARM_CLOBBER_
+#define SC_RSEQ_AT_CLOBBER_ SC_RSEQ_CLOBBER_
 #endif
 
 /*
@@ -307,7 +363,7 @@ SC_ALWAYS_INLINE int sc_rseq_add_at_(unsigned char *cs, unsigned char *idp, unsi
 	             :
 	             : [cs] "r"(cs), [idp] "r"(idp), [word] "r"(word), [id] "r"(id),
 	               [v] SC_RSEQ_V_(v)
-	             : SC_RSEQ_CLOBBER_, "memory", "cc"
+	             : SC_RSEQ_AT_CLOBBER_, "memory", "cc"
 	             : miss);
 	return 0;
 miss:
@@ -484,22 +540,28 @@ SC_ALWAYS_INLINE void sc_percpu_cursor_add(sc_percpu_cursor *cur, uint64_t v)
 
 /*
  * Plugins and unloading. A restartable sequence leaves the thread's rseq
- * area pointing at its descriptor (rseq_cs) after it ends; the kernel reads
- * that descriptor at the thread's next preemption, migration or signal,
- * and kills the thread (SIGSEGV) if the memory holding it is no longer
- * mapped. Every inlined per-CPU add (sc_percpu_add_at, sc_percpu_add_ix and
- * sc_percpu_cursor_add, so sc_counter_inc
- * and sc_counter_add of a PerCPU or PerCPUGroup counter, sc_pcgroup_inc and
- * _add, sc_percpu_inc and _add) puts its descriptor in the object it was
- * compiled into. Rule: before a shared object that inlined such an add is
- * unloaded (dlclose), every thread that ran one of its adds and will live
- * on calls sc_rseq_prepare_unload() after its last add from that object
- * (a thread that exits first need not). The library's own sequences
- * (sc_group_inc, the handle's calls into it) point into libscounters,
- * which is linked with -z nodelete and stays mapped once loaded.
+ * area pointing at a descriptor (rseq_cs) after it ends; the kernel reads
+ * that descriptor, and the signature before its abort address, at the
+ * thread's next preemption, migration or signal, and kills the thread
+ * (SIGSEGV) if that memory is no longer mapped. These entry points inline
+ * a sequence into the object that calls them: sc_counter_inc and
+ * sc_counter_add on a PerCPU or PerCPUGroup counter (the variants whose
+ * promises include SC_PROMISE_INLINE_RSEQ), sc_group_inc, sc_group_add,
+ * sc_pcgroup_inc, sc_pcgroup_add, sc_percpu_add_ix, sc_percpu_add_at,
+ * sc_percpu_cursor_add, sc_percpu_inc, sc_percpu_add, sc_percpu_group_inc,
+ * sc_percpu_group_add, sc_percpu_tree_inc and sc_percpu_tree_add. Each
+ * arms a copy of its descriptor that the library made when the object was
+ * loaded (SC_RSEQ_SLOT_), with its abort address in libscounters, which is
+ * linked with -z nodelete and stays mapped: a shared object built with
+ * these headers may be closed (dlclose) while the threads that ran its
+ * sequences live on, and nothing needs to be called first.
  *
- * sc_rseq_prepare_unload clears the calling thread's rseq_cs. Cheap (one
- * store), never fails, async-signal-safe; a no-op where no area is
+ * sc_rseq_prepare_unload clears the calling thread's rseq_cs, as before
+ * copies existed: an object built with older headers (which armed its own
+ * descriptor) still needs every thread that ran one of its sequences and
+ * lives on to call it before the object is closed; so does one whose
+ * copies the library could not make (no memory for them at load). Cheap
+ * (one store), never fails, async-signal-safe; a no-op where no area is
  * registered or the adds take the locked path.
  */
 void sc_rseq_prepare_unload(void);

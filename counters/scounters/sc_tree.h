@@ -233,7 +233,7 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		                     "movq %[now], (%[slot0], %[off])\n\t"
 		                     "2:\n\t" SC_RSEQ_ABORT_
 		                     SC_TREE_OPERANDS_
-		                     : "rax", "memory", "cc"
+		                     : SC_RSEQ_ARM_CLOBBER_, "memory", "cc"
 		                     : overflow);
 #else
 		__asm__ goto(SC_RSEQ_ARM_("[%[area], #8]")
@@ -247,7 +247,7 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
 		                     "str %[now], [%[slot0], %[off]]\n\t"
 		                     "2:\n\t" SC_RSEQ_ABORT_
 		                     SC_TREE_OPERANDS_
-		                     : "x9", "memory", "cc"
+		                     : SC_RSEQ_ARM_CLOBBER_, "memory", "cc"
 		                     : overflow);
 #endif
 #undef SC_TREE_OPERANDS_

@@ -54,6 +54,14 @@
  *                  value before the representation wraps, conservatively);
  *                  a run whose true count exceeds it measured an overflow,
  *                  not the algorithm (scbench's overflowed column)
+ *   static inline uint64_t sc_P_reading_fast(const sc_P_t *, const sc_P_cfg *);
+ *   static inline uint64_t sc_P_reading_sum(const sc_P_t *, const sc_P_cfg *);
+ *                  the variant's fast and full readings (both sc_P_get where
+ *                  it has one reading: SC_OP_ONE_READING)
+ *   static inline sc_counter_bound sc_P_bound(const sc_P_cfg *, sc_reading r);
+ *                  reading r's error bound (sc_contract.h), and the enum
+ *                  constant SC_PROMISES_P, the variant's SC_PROMISE_* bits:
+ *                  the contract, declared once in the family header
  *   int    sc_P_describe(const sc_P_t *, const sc_P_cfg *, char *buf, size_t size);
  *                  the counter's internal state, for explaining a run, as
  *                  "key=value;key=value" (no commas, quotes or spaces): the
