@@ -61,8 +61,11 @@ later=""
 [ "$bundle" = no ] || later="; or later, where it is installed: plots/regen DIR"
 command -v gnuplot >/dev/null 2>&1 ||
 	echo "run-all.sh: gnuplot not found: no PNG figures (apt-get install gnuplot-nox$later)" >&2
-if ! { [ -n "${PYTHON_MPL:-}" ] || /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
-	python3 -c 'import matplotlib' 2>/dev/null; }; then
+# (found, not imported: importing it writes its config directory into HOME,
+# and a dry run writes nothing)
+has_mpl='import importlib.util as u, sys; sys.exit(u.find_spec("matplotlib") is None)'
+if ! { [ -n "${PYTHON_MPL:-}" ] || /usr/bin/python3 -c "$has_mpl" 2>/dev/null ||
+	python3 -c "$has_mpl" 2>/dev/null; }; then
 	echo "run-all.sh: no Python with matplotlib: no PDF/SVG figures (apt-get install python3-matplotlib$later)" >&2
 fi
 

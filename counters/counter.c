@@ -117,6 +117,46 @@ static int widen_default(sc_params *p, const sc_variant *v, sc_err *err)
 	return sc_params_add(p, "width=64", err);
 }
 
+/*
+ * "unknown variant 'NAME'; valid: LIST": the whole list always fits the
+ * message; the name given gets the room left, its control bytes as \xNN
+ * and cut with "..." (or left out) when it is too long.
+ */
+static size_t escaped_len(const unsigned char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s < 0x20 || *s == 0x7f ? 4 : 1;
+	return n;
+}
+
+static void unknown_variant(sc_err *err, const char *variant)
+{
+	static const char lead[] = "unknown variant ''; valid: ";
+	const char *names = sc_variant_names();
+	size_t room = sizeof err->msg - 1 - (sizeof lead - 1), len = strlen(names);
+	room = room > len ? room - len : 0;
+	const unsigned char *s = (const unsigned char *)(variant ? variant : "(null)");
+	int cut = escaped_len(s) > room;
+	if (cut && room < 4) {
+		sc_err_set(err, "unknown variant; valid: %s", names);
+		return;
+	}
+	size_t limit = cut ? room - 3 : room, o = 0;
+	char shown[sizeof err->msg];
+	for (; *s; s++) {
+		int control = *s < 0x20 || *s == 0x7f;
+		if (o + (control ? 4 : 1) > limit)
+			break;
+		if (control)
+			o += (size_t)snprintf(shown + o, 5, "\\x%02x", *s);
+		else
+			shown[o++] = (char)*s;
+	}
+	shown[o] = '\0';
+	sc_err_set(err, "unknown variant '%s%s'; valid: %s", shown, cut ? "..." : "", names);
+}
+
 sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 {
 	sc_err local;
@@ -124,8 +164,7 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 		err = &local;
 	const sc_variant *v = variant ? sc_variant_find(variant) : NULL;
 	if (!v) {
-		sc_err_set(err, "unknown counter variant '%s'; valid: %s", variant ? variant : "(null)",
-		           sc_variant_names());
+		unknown_variant(err, variant);
 		return NULL;
 	}
 	if (sc_handle_init_(err))

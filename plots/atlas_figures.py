@@ -19,6 +19,7 @@ from writing import write_atomically
 def draw_figures(out, ms, values, levels, judged):
     """atlas-<panel>.png/.pdf and atlas-claims.png/.pdf; ({panel: file}, claims
     file or None), or raises ImportError without matplotlib."""
+    import mpl_home  # noqa: F401 - before matplotlib: its config directory where HOME is read-only
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

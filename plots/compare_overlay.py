@@ -10,6 +10,7 @@ matplotlib; importing this module fails without it.
 import math
 import os
 
+import mpl_home  # noqa: F401 - before matplotlib: its config directory where HOME is read-only
 import style
 from figbuild import MIN_TREND
 from mpl_common import y_linear_eng, y_log

@@ -5,6 +5,7 @@ points with min-max whiskers offset per series). Colours and markers come from
 plots/style.json through plots/style.py. Needs matplotlib.
 """
 
+import mpl_home  # noqa: F401 - before matplotlib: its config directory where HOME is read-only
 import style
 
 from matplotlib.ticker import (FixedLocator, FuncFormatter, NullFormatter, NullLocator,

@@ -19,9 +19,15 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
 from runall.guard import guarded  # noqa: E402
 
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):
+    # answered before matplotlib is imported (an import writes its config directory)
+    print(__doc__.strip().splitlines()[0], file=sys.stderr)
+    sys.exit(0)
+
 import figdata  # noqa: E402
 import style  # noqa: E402
 from writing import OutsideSet, set_subdir  # noqa: E402
+import mpl_home  # noqa: E402,F401 - before matplotlib: its config directory where HOME is read-only
 from mpl_common import (col, draw_series, mark_points, n_axis, nan, series_band,  # noqa: E402
                         series_line, series_points, threads_axis, xlabel_text,
                         y_linear_eng, y_log)

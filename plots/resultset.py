@@ -42,6 +42,7 @@ COLUMNS = {
     "bytes_per_counter": (False, 0, INF), "seed": (True, 0, 2 ** 64 - 1),
     "oversubscribed": (True, 0, 1), "ctx_switches": (False, 0, INF),
     "migrated": (False, 0, INF), "read_ns": (False, 0, INF), "overflowed": (True, 0, 1),
+    "busy": (True, 0, 1),
     "read_k": (True, 1, INF), "read_fast_k": (True, 1, INF), "read_sample_steps": (False, 0, INF),
     "read_fast_sample_steps": (False, 0, INF), "timer_step_ns": (False, 0, INF),
     # the latency histograms (NAME.csv.latency.csv)

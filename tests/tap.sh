@@ -10,6 +10,19 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/$(basename "$0" .sh).XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 PY=python3
 command -v "$PY" >/dev/null 2>&1 || PY=/usr/bin/python3
+# matplotlib's config and cache directory in $tmp where HOME cannot take it
+# (a run as nobody, HOME=/nonexistent): the tests' own imports of matplotlib
+# then neither warn nor write outside $tmp (the tools do the same themselves:
+# plots/mpl_home.py)
+if [ -z "${MPLCONFIGDIR:-}" ]; then
+	for tap_d in "${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}" "${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}"; do
+		while [ ! -e "$tap_d" ] && [ "$tap_d" != / ]; do tap_d=$(dirname "$tap_d"); done
+		if [ ! -d "$tap_d" ] || [ ! -w "$tap_d" ]; then
+			mkdir -p "$tmp/mpl" && MPLCONFIGDIR=$tmp/mpl && export MPLCONFIGDIR
+			break
+		fi
+	done
+fi
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }

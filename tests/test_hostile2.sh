@@ -319,4 +319,15 @@ mkdir "$odd" || exit 1
 check aggregate_path_message_one_line sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q 'odd.x0a.x1b.xffdir: not a result set' '$tmp/err'"
 "$TOP_SRCDIR/plots/regen" "$odd/none" >/dev/null 2>"$tmp/err"
 check regen_path_message_escaped sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q 'odd.x0a.x1b.xffdir/none: not a directory' '$tmp/err' && ! LC_ALL=C grep -q \"\$(printf '[\033\377]')\" '$tmp/err'"
+# busy is 0 or 1: any other value (-1, 2, 1e308) is refused in one line naming
+# the file, line and column, as a negative ops_per_ms is.
+for bad in -1 2 1e308; do
+	rm -rf "$tmp/busy" && cp -r "$fixture" "$tmp/busy" || exit 1
+	f=$tmp/busy/dice-fig3.csv
+	awk -F, -v OFS=, -v bad="$bad" 'NR == 1 { print $0, "busy"; next } { print $0, (NR == 3 ? bad : 0) }' "$f" >"$f.new" &&
+		mv "$f.new" "$f" || exit 1
+	"$PLOTPY" "$TOP_SRCDIR/plots/aggregate.py" "$tmp/busy" >/dev/null 2>"$tmp/err"
+	check "aggregate_busy_${bad}_refused" sh -c "test $? -eq 1 && grep -q 'dice-fig3.csv line 3 column busy' '$tmp/err'"
+	check "aggregate_busy_${bad}_one_line" one_line
+done
 tap_done

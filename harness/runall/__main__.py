@@ -23,6 +23,7 @@ from . import merge as M
 from . import parts as P
 from . import plan as PL
 from . import resultset as RS
+from . import setpath as S
 from . import slurm as SL
 from . import usage
 
@@ -65,6 +66,7 @@ def parser():
     ap.add_argument("--plan-only", action="store_true")
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--merge-only", action="store_true")
+    ap.add_argument("--no-lock", action="store_true")
     ap.add_argument("--slurm", nargs="?", const="")
     ap.add_argument("--slurm-merge", action="store_true")
     ap.add_argument("-h", "--help", action="store_true")
@@ -138,11 +140,16 @@ def parse(argv):
                     % ("shard" if o.shard else "merge-only"))
     if o.shard and o.merge_only:
         raise Usage("give --shard or --merge-only, not both")
+    if o.shard and o.confirm is not None:
+        raise Usage("--confirm is not for --shard (a shard runs its share of the plan): give it to "
+                    "a whole run or a --resume without --shard")
     if o.plan_only and o.resume is not None:
         raise Usage("--plan-only writes a new result set; --resume continues one")
     if o.dry_run and (o.resume is not None or o.plan_only or o.slurm is not None):
         raise Usage("--dry-run lists a new plan and writes nothing: not with --resume, "
                     "--plan-only or --slurm")
+    if o.no_lock and o.dry_run:
+        raise Usage("--no-lock is for a run that writes a set: --dry-run writes nothing")
     return o
 
 
@@ -219,10 +226,16 @@ def new_result_set(o, top, scbench):
     signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
     try:
         try:
-            os.makedirs(os.path.join(out, "parts"))
-            os.makedirs(os.path.join(out, "logs"))
-        except OSError:
-            raise Usage("cannot create %s" % out)
+            os.makedirs(out)
+        except OSError as e:
+            raise Usage("cannot create %s: %s" % (out, e.strerror or e))
+        try:
+            lock(o, out)
+        except Failure:
+            os.rmdir(out)  # made just now, still empty: nothing half made
+            raise
+        os.mkdir(os.path.join(out, "parts"))
+        os.mkdir(os.path.join(out, "logs"))
         M.write_file(os.path.join(out, "run-all.plan"), "".join(line + "\n" for line in plan))
         M.write_file(os.path.join(out, "run-all.order"), RS.order_text(order, seed))
         M.write_file(os.path.join(out, "run-all.conf"), RS.conf_text(conf))
@@ -240,23 +253,37 @@ def release_signals():
     signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
 
 
+def lock(o, d, wait_for_shards=False):
+    """The set's lock for this process (lock.py), or with --no-lock the risk said."""
+    if o.no_lock:
+        L.unlocked(d)
+    elif o.shard:
+        L.shard(d, *o.shard)
+    else:
+        L.whole(d, wait_for_shards=wait_for_shards)
+
+
 def open_result_set(o):
     """The result set of --resume, checked: (dir, conf, plan, order)."""
     d = o.resume
     if not os.path.isdir(d):
         raise Usage("--resume %s: no such result set" % d)
-    if not os.path.isfile(os.path.join(d, "run-all.conf")):
+    conf_f, plan_f, order_f = (S.inside(d, f) for f in ("run-all.conf", "run-all.plan", "run-all.order"))
+    for sub in ("parts", "logs"):  # a link here would take the runs' files elsewhere
+        S.inside(d, sub)
+    if not os.path.isfile(conf_f):
         raise Usage("--resume %s: not a run-all result set (no run-all.conf)" % d)
     if o.out is not None:
         raise Usage("give --out or --resume, not both")
-    conf = RS.read_conf(os.path.join(d, "run-all.conf"))  # data: parsed, never sourced
-    if conf["order_seed"] is None or not all(os.path.isfile(os.path.join(d, f)) for f in
-                                             ("run-all.plan", "run-all.order")):
+    conf = RS.read_conf(conf_f)  # data: parsed, never sourced
+    if conf["order_seed"] is None or not all(os.path.isfile(f) for f in (plan_f, order_f)):
         raise Usage("--resume %s: no run-all.plan/run-all.order (made by an older run-all.sh, which ran "
                     "all runs of a point in one invocation): finish it with that version" % d)
-    plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
-    RS.check_conf(conf, plan, os.path.join(d, "run-all.conf"))
-    RS.check_order_seed(conf, os.path.join(d, "run-all.order"))
+    plan, order = RS.check_plan(plan_f, order_f)
+    RS.check_conf(conf, plan, conf_f)
+    RS.check_order_seed(conf, order_f)
+    for ident, chunk, _ in plan:  # a linked part directory refused before anything runs
+        P.path(d, ident, chunk)
     # Options of a new set that contradict the recorded ones (the same ones are allowed).
     if o.mode_given and o.mode_given != conf["mode"]:
         raise Usage("--%s: %s was planned in mode %s, which --resume follows (leave the mode out)"
@@ -321,10 +348,7 @@ def main(argv, top, scbench, stage):
         return 0
     if o.resume is not None:
         d, conf, plan, order = open_result_set(o)
-        if o.shard:
-            L.shard(d, *o.shard)
-        else:
-            L.whole(d, wait_for_shards=o.merge_only)
+        lock(o, d, wait_for_shards=o.merge_only)
         if o.slurm is not None:
             SL.run_resume(o, top, d, plan, order)
             return 0
@@ -334,7 +358,6 @@ def main(argv, top, scbench, stage):
         d, conf = new_result_set(o, top, scbench)
         if d is None:  # --dry-run: listed, nothing written
             return 0
-        L.whole(d)
         plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
         if o.plan_only or o.slurm is not None:
             try:

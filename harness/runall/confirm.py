@@ -25,6 +25,7 @@ from . import Usage, say
 from . import merge as M
 from . import parts as P
 from . import plan as PL
+from . import setpath as S
 
 # Minutes of confirmation runs by mode: the default mode's planned runs take about
 # 15 minutes on 2 PUs, so 8 keeps it under 25; --quick decides nothing near a line
@@ -114,7 +115,7 @@ def record(ctx, plan, new, rnd):
     try:
         M.write_file(os.path.join(ctx.dir, "run-all.plan"),
                      "".join("%s %s %s\n" % line for line in plan))
-        with open(os.path.join(ctx.dir, "run-all.order"), encoding="utf-8") as f:
+        with open(S.inside(ctx.dir, "run-all.order"), encoding="utf-8") as f:
             text = f.read()
         M.write_file(os.path.join(ctx.dir, "run-all.order"), text + (
             "# confirmation round %d (--confirm): runs added near a claim's line, shuffled "
@@ -132,7 +133,7 @@ def confirm(ctx, plan, budget_min):
     their estimate); returns the plan."""
     if budget_min <= 0:
         return plan
-    with open(os.path.join(ctx.dir, "run-all.order"), encoding="utf-8") as f:
+    with open(S.inside(ctx.dir, "run-all.order"), encoding="utf-8") as f:
         rnd = sum(1 for line in f if line.startswith("# confirmation round "))
     spent = estimated = 0.0
     while True:

@@ -11,6 +11,7 @@ import os
 import re
 
 from . import Failure, say
+from . import setpath as S
 
 # A part's fields are read whatever their length (a .failed reason, a long
 # end_state): csv's default limit of 128 KiB made a merge fail.
@@ -189,8 +190,9 @@ def text_lines(path):
 
 
 def write_file(path, text):
-    """path written through path.tmp renamed into place."""
-    with open(path + ".tmp", "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+    """path written through path.tmp (made new: never through a link or
+    into a file linked elsewhere) renamed into place."""
+    with S.create(path + ".tmp") as f:
         f.write(text)
     os.replace(path + ".tmp", path)
 
@@ -278,7 +280,9 @@ def merge(ctx, plan):
             if os.path.isfile(part + ".latency.csv"):
                 lines = text_lines(part + ".latency.csv")
                 hist += lines if not hist else lines[1:]
-        out = os.path.join(d, ident + ".csv")
+        out = S.inside(d, ident + ".csv")
+        for suffix in (".latency.csv", ".meta.json"):
+            S.inside(d, ident + ".csv" + suffix)
         text = "".join(rows)
         outputs.append((out, text))
         if hist:
@@ -298,7 +302,7 @@ def merge(ctx, plan):
 def failed_points(d, plan):
     """failed-points.csv: experiment,part,args,reason of every point that
     failed (results/README.md); none: no file."""
-    out = os.path.join(d, "failed-points.csv")
+    out = S.inside(d, "failed-points.csv")
     if os.path.exists(out):
         os.remove(out)
     rows = []
@@ -319,8 +323,8 @@ def busy_warning(d):
     """One line when any run of the set found the machine busy."""
     n = b = 0
     for name in sorted(os.listdir(d)):
-        if not name.endswith(".csv"):
-            continue
+        if not name.endswith(".csv") or os.path.islink(os.path.join(d, name)):
+            continue  # (a link: no data of this set)
         try:
             with open(os.path.join(d, name), encoding="utf-8", errors="replace", newline="") as f:
                 for r in csv.DictReader(f):

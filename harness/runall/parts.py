@@ -13,6 +13,7 @@ import subprocess
 import time
 
 from . import Failure, say
+from . import setpath as S
 from .progress import Progress
 from .plan import option
 
@@ -29,8 +30,15 @@ class Interrupted(Exception):
         self.status = STATUS_OF[sig]
 
 
+SIDECARS = ("", ".meta.json", ".latency.csv", ".failed")
+
+
 def path(d, ident, chunk):
-    return os.path.join(d, "parts", ident, chunk + ".csv")
+    """parts/ID/CHUNK.csv of set d; LinkInSet when it, a sidecar or a
+    directory on the way is a symbolic link."""
+    for suffix in SIDECARS[1:]:
+        S.inside(d, "parts", ident, chunk + ".csv" + suffix)
+    return S.inside(d, "parts", ident, chunk + ".csv")
 
 
 def complete(part, args):
@@ -153,8 +161,8 @@ def run_each(ctx, invocations, estimate, est_total, progress):
             for f in (part, part + ".meta.json", part + ".latency.csv"):
                 if os.path.lexists(f):
                     os.remove(f)
-        os.makedirs(os.path.dirname(part), exist_ok=True)
-        os.makedirs(os.path.join(d, "logs"), exist_ok=True)  # a set from git has none
+        S.make_dirs(d, "parts", ident)
+        S.make_dirs(d, "logs")  # a set from git has none
         elapsed = int(time.time() - ctx.started)
         # Time left: the estimate of what remains, scaled by how the estimates
         # of this call's runs so far fared.
@@ -165,8 +173,8 @@ def run_each(ctx, invocations, estimate, est_total, progress):
         # the counts and times first: a narrow terminal cuts the point's name, not them
         progress.show("[%d/%d] %ds elapsed, ~%.0fs left: %s %s"
                       % (i, len(invocations), elapsed, (est_total - done + est) * f, ident, chunk))
-        log = os.path.join(d, "logs", "%s-%s.log" % (ident, chunk))
-        with open(log, "wb") as err:
+        log = S.inside(d, "logs", "%s-%s.log" % (ident, chunk))
+        with S.create(log, binary=True) as err:
             cmd = [ctx.scbench] + args.split() + ["--output=" + part]
             ctx.child = subprocess.Popen(cmd, stderr=err)
             status = ctx.child.wait()
@@ -177,7 +185,7 @@ def run_each(ctx, invocations, estimate, est_total, progress):
             raise Interrupted(SIGNAL_STATUS.get(status) or signal.Signals(-status).name[3:])
         if status == 3:
             why = calibration_reason(log)
-            with open(part + ".failed", "w") as out:
+            with S.create(part + ".failed") as out:
                 out.write((why or "scbench exited with status 3 (calibration failed)") + "\n")
             progress.say("%s %s failed, going on: %s (log: %s)"
                          % (ident, chunk, why or "calibration failed", log))

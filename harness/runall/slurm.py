@@ -29,6 +29,7 @@ import subprocess
 from . import PROG, Failure, Usage, say
 from . import parts as P
 from . import plan as PL
+from . import setpath as S
 
 # Default number of array tasks: one per invocation, at most this many.
 DEFAULT_TASKS = 16
@@ -143,8 +144,8 @@ def check_merge(top, d, plan, order, tasks):
 # --- the record: DIR/slurm/run-all.slurm ------------------------------------------
 
 def write_record(sdir, tasks, jobs):
-    tmp = os.path.join(sdir, RECORD + ".tmp")
-    with open(tmp, "w") as f:
+    tmp = S.inside(sdir, RECORD + ".tmp")
+    with S.create(tmp) as f:
         f.write("# run-all.sh --slurm: shard = index in run-all.order mod tasks; the jobs "
                 "submitted for this set\ntasks=%d\njobs=%s\n" % (tasks, " ".join(map(str, jobs))))
     os.replace(tmp, os.path.join(sdir, RECORD))
@@ -152,7 +153,7 @@ def write_record(sdir, tasks, jobs):
 
 def read_record(sdir, invocations):
     """(tasks, jobs) of DIR/slurm/run-all.slurm: data, checked line by line."""
-    path = os.path.join(sdir, RECORD)
+    path = S.inside(sdir, RECORD)
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read(1 << 16).splitlines()
@@ -185,7 +186,7 @@ def comment_text(s):
     return re.sub(r"[\x00-\x1f\x7f]", "?", s)
 
 
-def shard_script(top, d, tasks, pus, scbench):
+def shard_script(top, d, tasks, pus, scbench, nolock=""):
     """An array task: the node checked against the plan, then its shard."""
     return """#!/bin/bash
 # Written by run-all.sh --slurm for the result set {d}: task I of the array
@@ -204,12 +205,12 @@ if [ "$pus" != {pus} ]; then
 fi
 cd {qtop} || exit 1
 echo "{prog}: shard $i of {tasks} on $(hostname) (job ${{SLURM_ARRAY_JOB_ID:-?}}_$i), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-exec {runall} --resume {qd} --shard="$i/{tasks}"
+exec {runall}{nolock} --resume {qd} --shard="$i/{tasks}"
 """.format(d=comment_text(d), tasks=tasks, pus=pus, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
-           runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d))
+           runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d), nolock=nolock)
 
 
-def merge_script(top, d, tasks, scbench):
+def merge_script(top, d, tasks, scbench, nolock=""):
     """The merge job: the shards with missing parts named, or the set merged."""
     return """#!/bin/bash
 # Written by run-all.sh --slurm for the result set {d}: once every task of
@@ -219,14 +220,14 @@ set -u
 export SCOUNTERS_NO_INSTALL=1 SCBENCH={qscbench}
 cd {qtop} || exit 1
 echo "{prog}: merge of {tasks} shards on $(hostname) (job ${{SLURM_JOB_ID:-?}}), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-exec {runall} --resume {qd} --slurm-merge --slurm-tasks={tasks}
+exec {runall}{nolock} --resume {qd} --slurm-merge --slurm-tasks={tasks}
 """.format(d=comment_text(d), tasks=tasks, prog=PROG, qtop=shlex.quote(top), qscbench=shlex.quote(scbench),
-           runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d))
+           runall=shlex.quote(os.path.join(top, "run-all.sh")), qd=shlex.quote(d), nolock=nolock)
 
 
 def write_script(path, text):
     tmp = path + ".tmp"
-    with open(tmp, "w") as f:
+    with S.create(tmp) as f:
         f.write(text)
     os.chmod(tmp, 0o755)
     os.replace(tmp, path)
@@ -281,11 +282,12 @@ def submit(o, top, d, tasks, shards, jobs):
     merge job after it; print the job ids and what to do next."""
     scbench = os.path.abspath(os.environ.get("SCBENCH") or os.path.join(top, "harness", "scbench"))
     check_paths(d, top, scbench)
-    sdir = os.path.join(d, "slurm")
-    os.makedirs(sdir, exist_ok=True)
-    shard_sh, merge_sh = os.path.join(sdir, "shard.sh"), os.path.join(sdir, "merge.sh")
-    write_script(shard_sh, shard_script(top, d, tasks, PL.pu_count(), scbench))
-    write_script(merge_sh, merge_script(top, d, tasks, scbench))
+    sdir = S.make_dirs(d, "slurm")
+    shard_sh, merge_sh = S.inside(sdir, "shard.sh"), S.inside(sdir, "merge.sh")
+    # --no-lock (a shared file system without locks) goes on to the jobs
+    nolock = " --no-lock" if getattr(o, "no_lock", False) else ""
+    write_script(shard_sh, shard_script(top, d, tasks, PL.pu_count(), scbench, nolock))
+    write_script(merge_sh, merge_script(top, d, tasks, scbench, nolock))
     name = re.sub(r"[^A-Za-z0-9._-]", "_", "scounters-" + os.path.basename(d))[:64]
     write_record(sdir, tasks, jobs)
     array = None
@@ -335,7 +337,7 @@ def run_new(o, top, d, order):
 
 def run_resume(o, top, d, plan, order):
     """--slurm --resume DIR: the shards with parts to run, then the merge."""
-    sdir = os.path.join(d, "slurm")
+    sdir = S.inside(d, "slurm")
     tasks, jobs = read_record(sdir, len(order))
     busy = active_jobs(jobs)
     if busy:

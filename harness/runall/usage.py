@@ -56,7 +56,7 @@ it; scbench --list=json names the variants each experiment runs)."""
                     [--resume DIR] [--order-seed S] [--confirm=MINUTES]
                     [--experiments=LIST] [--variants=LIST]
                     [--dry-run] [--plan-only] [--shard=I/K] [--merge-only]
-                    [--slurm[=SBATCH_OPTIONS]] [--slurm-tasks=K]
+                    [--slurm[=SBATCH_OPTIONS]] [--slurm-tasks=K] [--no-lock]
 
 Runs every experiment (Dice Figs. 3-6, the array at 98.89%% work, several hot
 counters in one cache line, Ayers's accuracy and scaling figures, baselines,
@@ -155,6 +155,10 @@ Options:
                    cluster"); without sbatch on PATH, exit 2. The merge job
                    runs --resume DIR --slurm-merge --slurm-tasks=K
   --slurm-tasks=K  tasks of the array (default: one per invocation, at most 16)
+  --no-lock        do not lock the result set (for a file system where flock(2)
+                   fails, e.g. NFS without lock support: run-all.sh says so and
+                   stops): nothing then refuses a second run-all.sh on the set,
+                   and two would run the same parts; start one writer only
   -h, --help       this text, on standard output
   --version        the version (and git revision) on standard output
 
