@@ -63,6 +63,10 @@ rm "$tmp/harness/BUNDLE"
 ra --help >"$tmp/help" 2>&1
 check tree_help_says_build grep -q 'to build scbench the first time' "$tmp/help"
 
+# harness/bundle.sh's own help: what it makes, on standard output.
+check bundle_sh_help sh -c "sh '$top/harness/bundle.sh' --help >'$tmp/out' 2>&1 &&
+	grep -q '^harness/bundle.sh SRCDIR SCBENCH NAME VERSION - write NAME.tar.gz' '$tmp/out'"
+
 # plots/compare and plots/atlas (their --help and --version need no scipy).
 for tool in compare atlas; do
 	t=$top/plots/$tool
