@@ -314,6 +314,7 @@ def recommend(rs, figs, sc):
     if bp.get("marked"):   # the flag of a number read from a point drawn hollow
         row["marked"] = marks.letters(bp["marked"])
     runs = min(c[1]["n"] for _, c in ranked)
+    row["runs"] = runs
     if runs < MIN_RUNS:
         row["provisional"] = (
             "provisional: %d run%s per point here (a --quick or smoke set?); at least %d are "
@@ -336,6 +337,25 @@ def recommend(rs, figs, sc):
             row["margin"] += ("; a %d-way tie within run-to-run noise, every one whose min-max "
                               "band overlaps the best's: %s" % (len(ties) + 1, ", ".join(ties)))
     return row
+
+
+def judge(rows):
+    """The one judgement of whether a scenario's answer differs between result
+    sets (plots/compare's headline, plots/atlas's disagreements). rows: the
+    scenario's row of each set, {label: row}; those naming no best are left
+    out. Returns (verdict, tied, few): verdict "same" (one best everywhere),
+    "noise" (the bests differ, but the variants in tied are tied for best in
+    every set: their min-max bands overlap each best's, so the difference is
+    within run-to-run noise) or "changed" (no variant is tied for best
+    everywhere); few, the labels whose answer rests on fewer than MIN_RUNS
+    runs per point (provisional: no winner with confidence)."""
+    named = {k: r for k, r in rows.items() if r.get("best")}
+    few = sorted(k for k, r in named.items() if r.get("runs", MIN_RUNS) < MIN_RUNS)
+    bests = set(r["best"] for r in named.values())
+    if len(bests) < 2:
+        return "same", sorted(bests), few
+    tied = set.intersection(*(set([r["best"]] + r["ties"]) for r in named.values()))
+    return ("noise" if tied else "changed"), sorted(tied), few
 
 
 def advise(rs, figs):
