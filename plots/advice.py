@@ -13,7 +13,6 @@ one Scenario(...) to SCENARIOS. Standard library only.
 """
 
 from claims.core import MIN_RUNS, f_rate
-from resultset_summary import load_text
 from stats import median
 import marks
 
@@ -307,7 +306,8 @@ def recommend(rs, figs, sc):
         row["value"] += ", %g bytes per counter" % bytes_at(rs, sources[0], t)[best]
     if sc.max_error_pct is not None:
         row["value"] += ", worst |error| %.3g%%" % errors.get(best, 0.0)
-    nbusy, nruns = busy_runs(rs, sources, best.split("[")[0], t)
+    # the point's own runs: those of the figure its value was read from
+    nbusy, nruns = busy_runs(rs, [figs.entry(bfig[0]).source], best.split("[")[0], t)
     if nbusy:
         row["busy"] = ("busy point: %d of its %d runs ran on a busy machine (the busy column)"
                        % (nbusy, nruns))
@@ -372,11 +372,15 @@ def set_caveats(machine):
     load = machine.get("load")
     if load and load.get("busy_runs"):
         # the share in the headline: "busy" alone read the same for 3 runs in
-        # 3,567 as for all of them (each number that comes from a busy run is
-        # flagged in its row: report_answer.py's marked numbers)
-        out.append(("the machine was busy during %d of %d runs" % (load["busy_runs"],
-                                                                  load["runs"]),
-                    load_text(load)))
+        # 3,567 as for all of them; the timed runs (those the answers read)
+        # apart from the count-to-N ones, which no answer reads
+        share = ["%d of %d runs" % (load["busy_runs"], load["runs"])]
+        if (load.get("timed") or [0, 0])[1] and (load.get("count") or [0, 0])[1]:
+            share = ["%d of %d timed runs (the answers read these)" % tuple(load["timed"]),
+                     "%d of %d count-to-N runs" % tuple(load["count"])]
+        out.append(("the machine was busy during %s" % " and ".join(share),
+                    "a busy run was taken while %s; its numbers measure that load as much as "
+                    "the counters" % load["rule"]))
     emu = machine.get("cpu_emulation") or {}
     if emu.get("emulated") is True:
         out.append(("the CPU was emulated", "%s: every throughput and cost here measures the "
