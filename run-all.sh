@@ -31,9 +31,10 @@ bundle=no
 export PYTHONDONTWRITEBYTECODE=1 RUNALL_TOP=$top PYTHONPATH="$top/harness${PYTHONPATH:+:$PYTHONPATH}"
 
 # Options first (usage errors and --help need nothing installed or built):
-# 0 go on, 10 --help answered, anything else is the status to exit with.
+# 0 go on, 10 --help answered, anything else is the status to exit with
+# (SCBENCH_GIVEN: whether scbench is the given one, which is never built).
 status=0
-RUNALL_STAGE=check SCBENCH=${SCBENCH:-$top/harness/scbench} "$py" -m runall "$@" || status=$?
+RUNALL_STAGE=check SCBENCH_GIVEN=${SCBENCH:+yes} SCBENCH=${SCBENCH:-$top/harness/scbench} "$py" -m runall "$@" || status=$?
 case $status in
 0) ;;
 10) exit 0 ;;

@@ -15,6 +15,9 @@
 # particular (uid 0 in the archive, the unpacking user's when unpacked), so
 # that any user can unpack and run it anywhere.
 set -eu
+case ${1:-} in
+-h | --help) sed -n '3,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 [ $# -eq 4 ] || { echo "usage: harness/bundle.sh SRCDIR SCBENCH NAME VERSION" >&2; exit 2; }
 src=$1 scbench=$2 name=$3 version=$4
 say() { echo "bundle: $*"; }

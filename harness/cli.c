@@ -191,6 +191,45 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/*
+ * What getopt_long refused in the word bad, said as getopt_long decides it: a
+ * long option is named by its full name or by a unique prefix of one, so a
+ * prefix of several is ambiguous (the possibilities named), not unknown; then
+ * a value given to an option that takes none, or missing. A short option
+ * (optopt, its letter) other than -h is unknown.
+ */
+static int option_error(const char *bad, int letter)
+{
+	if (letter >= OPT_LIST) {
+		for (const struct option *l = long_opts; l->name; l++)
+			if (l->val == letter) {
+				char opt[64];
+				snprintf(opt, sizeof opt, "--%s", l->name);
+				return usage_error(opt, NULL, "%s; see scbench --help",
+				                   l->has_arg == no_argument ? "takes no value"
+				                                             : "needs a value");
+			}
+	}
+	if (strncmp(bad, "--", 2) != 0) {
+		char opt[3] = {'-', letter > ' ' && letter < 127 ? (char)letter : '?', '\0'};
+		return usage_error(opt, NULL, "unknown option; see scbench --help");
+	}
+	int len = (int)strcspn(bad + 2, "=");
+	char names[512] = "", opt[128];
+	unsigned hits = 0;
+	for (const struct option *l = long_opts; l->name; l++)
+		if (strncmp(l->name, bad + 2, (size_t)len) == 0 &&
+		    strlen(names) + strlen(l->name) + 4 < sizeof names) {
+			hits++;
+			strcat(names, " --");
+			strcat(names, l->name);
+		}
+	snprintf(opt, sizeof opt, "--%.*s", len < 100 ? len : 100, bad + 2);
+	if (hits > 1)
+		return usage_error(opt, NULL, "ambiguous option; possibilities:%s", names);
+	return usage_error(opt, NULL, "unknown option; see scbench --help");
+}
+
 /* The options whose value is a number: --ops, --duration, --warmup, --runs, ... */
 static int parse_number(cli_opts *o, int c, const char *arg, bool *work_given)
 {
@@ -354,14 +393,8 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 	optind = 1;
 	int c;
 	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			const char *bad = argv[optind - 1];
-			/* optopt: a long option's value (>= OPT_LIST), a short option's letter. */
-			if (optopt >= OPT_LIST)
-				return usage_error(bad, NULL,
-				                   "option needs a value or takes none; see scbench --help");
-			return usage_error(bad, NULL, "unknown option; see scbench --help");
-		}
+		if (c == '?' || c == ':')
+			return option_error(argv[optind - 1], optopt);
 		duration_given |= c == OPT_DURATION;
 		warmup_given |= c == OPT_WARMUP;
 		int rc = parse_one(o, c, optarg, pus, &work_given);

@@ -54,6 +54,8 @@ void cli_usage(FILE *f)
 	      "  -h, --help           this text on standard output\n"
 	      "  --version            the version and revision on standard output\n"
 	      "\n"
+	      "A long option may be shortened to a unique prefix (--dur=1); an\n"
+	      "ambiguous one is an error that names the options it could be.\n"
 	      "A parameter applies to every chosen variant that accepts its key; a key no\n"
 	      "chosen variant accepts is an error. Before a run longer than a minute, the\n"
 	      "number of runs and an estimate of the time go to standard error.\n"

@@ -13,7 +13,6 @@ one Scenario(...) to SCENARIOS. Standard library only.
 """
 
 from claims.core import MIN_RUNS, f_rate
-from resultset_summary import load_text
 from stats import median
 import marks
 
@@ -307,13 +306,15 @@ def recommend(rs, figs, sc):
         row["value"] += ", %g bytes per counter" % bytes_at(rs, sources[0], t)[best]
     if sc.max_error_pct is not None:
         row["value"] += ", worst |error| %.3g%%" % errors.get(best, 0.0)
-    nbusy, nruns = busy_runs(rs, sources, best.split("[")[0], t)
+    # the point's own runs: those of the figure its value was read from
+    nbusy, nruns = busy_runs(rs, [figs.entry(bfig[0]).source], best.split("[")[0], t)
     if nbusy:
         row["busy"] = ("busy point: %d of its %d runs ran on a busy machine (the busy column)"
                        % (nbusy, nruns))
     if bp.get("marked"):   # the flag of a number read from a point drawn hollow
         row["marked"] = marks.letters(bp["marked"])
     runs = min(c[1]["n"] for _, c in ranked)
+    row["runs"] = runs
     if runs < MIN_RUNS:
         row["provisional"] = (
             "provisional: %d run%s per point here (a --quick or smoke set?); at least %d are "
@@ -338,6 +339,25 @@ def recommend(rs, figs, sc):
     return row
 
 
+def judge(rows):
+    """The one judgement of whether a scenario's answer differs between result
+    sets (plots/compare's headline, plots/atlas's disagreements). rows: the
+    scenario's row of each set, {label: row}; those naming no best are left
+    out. Returns (verdict, tied, few): verdict "same" (one best everywhere),
+    "noise" (the bests differ, but the variants in tied are tied for best in
+    every set: their min-max bands overlap each best's, so the difference is
+    within run-to-run noise) or "changed" (no variant is tied for best
+    everywhere); few, the labels whose answer rests on fewer than MIN_RUNS
+    runs per point (provisional: no winner with confidence)."""
+    named = {k: r for k, r in rows.items() if r.get("best")}
+    few = sorted(k for k, r in named.items() if r.get("runs", MIN_RUNS) < MIN_RUNS)
+    bests = set(r["best"] for r in named.values())
+    if len(bests) < 2:
+        return "same", sorted(bests), few
+    tied = set.intersection(*(set([r["best"]] + r["ties"]) for r in named.values()))
+    return ("noise" if tied else "changed"), sorted(tied), few
+
+
 def advise(rs, figs):
     """The table: one dict per scenario of SCENARIOS, in order."""
     return [recommend(rs, figs, sc) for sc in SCENARIOS]
@@ -352,11 +372,15 @@ def set_caveats(machine):
     load = machine.get("load")
     if load and load.get("busy_runs"):
         # the share in the headline: "busy" alone read the same for 3 runs in
-        # 3,567 as for all of them (each number that comes from a busy run is
-        # flagged in its row: report_answer.py's marked numbers)
-        out.append(("the machine was busy during %d of %d runs" % (load["busy_runs"],
-                                                                  load["runs"]),
-                    load_text(load)))
+        # 3,567 as for all of them; the timed runs (those the answers read)
+        # apart from the count-to-N ones, which no answer reads
+        share = ["%d of %d runs" % (load["busy_runs"], load["runs"])]
+        if (load.get("timed") or [0, 0])[1] and (load.get("count") or [0, 0])[1]:
+            share = ["%d of %d timed runs (the answers read these)" % tuple(load["timed"]),
+                     "%d of %d count-to-N runs" % tuple(load["count"])]
+        out.append(("the machine was busy during %s" % " and ".join(share),
+                    "a busy run was taken while %s; its numbers measure that load as much as "
+                    "the counters" % load["rule"]))
     emu = machine.get("cpu_emulation") or {}
     if emu.get("emulated") is True:
         out.append(("the CPU was emulated", "%s: every throughput and cost here measures the "

@@ -56,15 +56,13 @@ def disagreement(sc, ms, rows, answers):
               if o is not m and r["best"] not in measured(o)]
     if absent:
         shaky += " Not measured everywhere: %s." % ", ".join(sorted(set(absent)))
-    bests = set(r["best"] for _, r in named)
-    if len(bests) < 2:
+    verdict, common, _ = advice.judge({m.label: r for m, r in named})
+    if verdict == "same":
         return None
-    groups = [set([r["best"]] + r["ties"]) for _, r in named]
-    common = set.intersection(*groups)
     where = "; ".join("%s on %s (%d thr)" % (r["best"], m.label, r["threads"]) for m, r in named)
-    if common:
+    if verdict == "noise":
         return ("*%s*: %s; within run-to-run noise: %s tied for best on every machine.%s"
-                % (sc.text, where, ", ".join(sorted(common)), shaky))
+                % (sc.text, where, ", ".join(common), shaky))
     threads = set(r["threads"] for _, r in named)
     why = (" (judged at different thread counts: the contention differs)"
            if len(threads) > 1 else "")

@@ -3,13 +3,14 @@
 with --version (harness/version.sh, the one version line of the scripts) and
 usage errors in one line on standard error, exit status 2."""
 
-import argparse
 import os
 import re
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "harness"))
+from runall import gnuargs  # noqa: E402  (the one reading of options, run-all.sh's too)
 
 
 def version_line(prog):
@@ -21,11 +22,12 @@ def version_line(prog):
         return "%s (scounters)" % prog
 
 
-class Parser(argparse.ArgumentParser):
-    """One line per usage error (not argparse's usage block), status 2."""
+class Parser(gnuargs.Parser):
+    """Options as getopt_long reads them (harness/runall/gnuargs.py); one
+    line per usage error (not argparse's usage block), status 2."""
 
     def __init__(self, prog, **kw):
-        super().__init__(prog=prog, allow_abbrev=False, **kw)
+        super().__init__(prog=prog, **kw)
         self.add_argument("--version", action="version", version=version_line(prog),
                           help="the version (and git revision), on standard output")
 
@@ -36,7 +38,7 @@ class Parser(argparse.ArgumentParser):
             self.error("--out is empty: give a directory")
         return ns
 
-    def error(self, message):
+    def usage_error(self, message):
         print("%s: %s (see --help)" % (self.prog, escaped(message)), file=sys.stderr)
         sys.exit(2)
 

@@ -7,6 +7,7 @@ not flagged, the quantized points, the points of only one set, and the method
 """
 
 import math
+import re
 
 from compare_points import ALPHA, CSV_POINTS, MIN_EFFECT, QUANT_STEPS, SKIPPED, set_runs
 from compare_stats import RESAMPLES, SEED
@@ -156,8 +157,16 @@ def f_ratio(v):
 
 
 def unit_of(measure):
-    """The unit of a measure column (ops_per_ms, read_ns, ..., seconds)."""
+    """The unit of a measure: a figure panel's label ("throughput (ops/ms)",
+    "|relative error| (%)", "value / N", "bytes per counter") or a CSV
+    column (ops_per_ms, read_ns, ..., seconds)."""
     m = (measure or "").split(":")[0].strip()
+    paren = re.search(r"\(([^()]*)\)$", m)
+    if paren:
+        unit = paren.group(1)
+        return {"seconds": "s"}.get(unit, unit)
+    if m == "value / N":
+        return "of N"
     if m.endswith("per_ms"):
         return "ops/ms"
     if m.endswith("_ns") or m == "ns":
@@ -172,7 +181,9 @@ def unit_of(measure):
 def f_value(v, measure):
     """f_num with the measure's unit after it ("-" stays bare)."""
     text, unit = f_num(v), unit_of(measure)
-    return text if text == "-" or not unit else "%s %s" % (text, unit)
+    if text == "-" or not unit:
+        return text
+    return text + unit if unit == "%" else "%s %s" % (text, unit)
 
 
 def f_p(v):
@@ -235,7 +246,9 @@ def blind_text(power):
 
 def recommendation_line(a, b):
     """One line: whether the counter plots/advice.py recommends changed from A to B,
-    scenario by scenario (only result sets have scenarios)."""
+    scenario by scenario (only result sets have scenarios), judged as plots/atlas
+    judges machines (advice.judge): a different best within run-to-run noise
+    is no change; an answer on fewer runs than advice needs says provisional."""
     if a.figs is None or b.figs is None:
         return ("Recommendation: not compared (scbench CSVs have no scenarios; "
                 "compare two result sets, or see plots/atlas)")
@@ -247,14 +260,31 @@ def recommendation_line(a, b):
     both = [k for k in rec[0] if rec[0][k]["best"] and k in rec[1] and rec[1][k]["best"]]
     if not both:
         return "Recommendation: not compared (no scenario is answered in both sets)"
-    moved = [k for k in both if rec[0][k]["best"] != rec[1][k]["best"]]
-    if not moved:
-        return ("Recommendation unchanged: the same counter in all %d scenarios answered in "
-                "both sets" % len(both))
-    return "Recommendation changed in %d of %d scenarios: %s" % (
-        len(moved), len(both), "; ".join("%s: %s -> %s" % (rec[0][k]["scenario"],
-                                                            rec[0][k]["best"], rec[1][k]["best"])
-                                         for k in moved))
+    judged = {k: advice.judge({"A": rec[0][k], "B": rec[1][k]}) for k in both}
+    few = sorted(set(x for k in both for x in judged[k][2]))
+    prov = ""
+    if few:
+        runs = min(rec[i][k].get("runs", advice.MIN_RUNS) for k in both for i in (0, 1))
+        prov = (" (provisional: %s %s as few as %d run%s per point, under the %d needed to "
+                "tell a winner from run-to-run noise)"
+                % (" and ".join(few), "has" if len(few) == 1 else "have", runs,
+                   "" if runs == 1 else "s", advice.MIN_RUNS))
+
+    def moves(verdict):
+        return ["%s: %s -> %s" % (rec[0][k]["scenario"], rec[0][k]["best"], rec[1][k]["best"])
+                for k in both if judged[k][0] == verdict]
+    changed, noise = moves("changed"), moves("noise")
+    within = ("; in %d more the best differs within run-to-run noise (tied for best in both): "
+              "%s" % (len(noise), "; ".join(noise))) if noise else ""
+    if changed:
+        return "Recommendation changed in %d of %d scenarios%s: %s%s" % (
+            len(changed), len(both), prov, "; ".join(changed), within)
+    if noise:
+        return ("Recommendation unchanged within run-to-run noise in all %d scenarios answered "
+                "in both sets%s: in %d the best differs, tied for best in both: %s"
+                % (len(both), prov, len(noise), "; ".join(noise)))
+    return ("Recommendation unchanged: the same counter in all %d scenarios answered in "
+            "both sets%s" % (len(both), prov))
 
 
 def render(rows, a, b, figures, power, warn, recommendation=None):
@@ -303,7 +333,7 @@ def render(rows, a, b, figures, power, warn, recommendation=None):
         ratios = sorted(r["ratio"] for r in rr)
         s = [r for r in rr if r["significant"] == "yes"]
         fid = rr[0]["figure_id"]
-        out.append("| %s | %s | %d | %d (%d / %d) | %.3g | %.3g-%.3g | %s |" % (
+        out.append("| %s | %s | %d | %d (%d / %d) | %.3gx | %.3gx-%.3gx | %s |" % (
             pid, rr[0]["measure"].replace("|", "\\|"), len(rr), len(s),
             sum(1 for r in s if direction(r) == "better"),
             sum(1 for r in s if direction(r) == "worse"),

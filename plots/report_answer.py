@@ -117,17 +117,55 @@ def answer_section(rows, rs, links):
     return out
 
 
-def terminal_lines(rows, rs, report_path):
+def sentences(text, first_upper=True):
+    """text's clauses ("a; b") as short sentences: "A. B." (the first one's
+    case kept when not first_upper)."""
+    parts = [p.strip().rstrip(".") for p in text.split("; ") if p.strip()]
+    return " ".join("%s." % (p if i == 0 and not first_upper else p[0].upper() + p[1:])
+                    for i, p in enumerate(parts))
+
+
+def wrapped(line, width):
+    """line wrapped (never cut) to width columns, each continuation indented
+    two more than its first line."""
+    import textwrap
+    lead = line[:len(line) - len(line.lstrip(" "))]
+    return textwrap.wrap(line, width=max(width, 40), subsequent_indent=lead + "  ",
+                         break_long_words=False, break_on_hyphens=False) or [line]
+
+
+def terminal_width():
+    """The terminal's columns ($COLUMNS first, as the shell sets it); None
+    (lines left whole) when standard output is no terminal and COLUMNS is
+    not set: a file or a pipe reads one answer per line."""
+    import os
+    import sys
+    try:
+        return int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        pass
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
+    except (OSError, ValueError):
+        return None
+
+
+def terminal_lines(rows, rs, report_path, width=None):
     """The scenario lines run-all prints when it ends: per scenario the
-    counter, its figure and the runner-up, under one caveat. [] when the set
-    has no advice."""
+    counter, its figure and the runner-up, under the caveats, each in short
+    sentences, every line wrapped to width (the terminal's). A busy flag
+    every answer shares is said once, above them. [] when the set has no
+    advice."""
     if not rows:
         return []
+    width = width or terminal_width()
     out = ["Which counter to use here (the table that opens %s):" % report_path]
-    c = caveats(rs, rows)
-    if c:
-        out.append("  Caveat: %s: %s." % ("; ".join(h for h, _ in c), c[0][1]))
-        out += ["  %s%s." % (d[0].upper(), d[1:]) for h, d in c[1:] if h == "marked numbers"]
+    for h, d in caveats(rs, rows):
+        out.append("  Caveat: %s %s" % (sentences(h, False), sentences(d)))
+    answered = [r for r in rows if r.get("best")]
+    shared = len(answered) > 1 and all(r.get("busy") for r in answered)
+    if shared:
+        out.append("  Every answer's point ran on a busy machine (the busy column of its runs).")
     for r in rows:
         out.append("  %s" % r["scenario"])
         if not r.get("best"):
@@ -146,7 +184,7 @@ def terminal_lines(rows, rs, report_path):
                 " (%s)" % gap.group(1) if gap else "")
             if r.get("ties"):
                 line += "; tied within noise with %d more" % len(r["ties"])
-        if r.get("busy"):
+        if r.get("busy") and not shared:
             line += " [%s]" % r["busy"]
         out.append(line)
-    return out
+    return out if not width else [w for line in out for w in wrapped(line, width)]

@@ -62,19 +62,25 @@ def cpu_emulation(metas):
 
 
 def load_summary(rs, names=PLAN_SOURCES):
-    """{"runs", "busy_runs", "rule"} over the set's CSVs (names) with a busy
-    column (results/README.md, columns 30-34), or None when none has one."""
+    """{"runs", "busy_runs", "rule", "timed", "count"} over the set's CSVs
+    (names) with a busy column (results/README.md, columns 30-34), timed and
+    count (busy, runs) of that mode; None when no CSV has the column."""
     busy = total = 0
     rule = None
+    by_mode = {"timed": [0, 0], "count": [0, 0]}
     for name in names:
         for r in rs.csv(name) or []:
             if r.get("busy") is not None:
                 total += 1
                 busy += r.get("busy") == 1
+                if r.get("mode") in by_mode:
+                    by_mode[r["mode"]][0] += r.get("busy") == 1
+                    by_mode[r["mode"]][1] += 1
         rule = rule or ((rs.meta(name) or {}).get("load") or {}).get("busy_rule")
     if not total:
         return None
-    return {"runs": total, "busy_runs": busy, "rule": rule or "see results/README.md"}
+    return {"runs": total, "busy_runs": busy, "rule": rule or "see results/README.md",
+            "timed": tuple(by_mode["timed"]), "count": tuple(by_mode["count"])}
 
 
 def load_text(load):

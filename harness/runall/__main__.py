@@ -18,6 +18,7 @@ from .guard import guarded  # first: a Ctrl-C from here on ends quietly
 from . import PROG, Failure, Usage, say
 from . import confirm as CF
 from . import dryrun as DR
+from . import gnuargs
 from . import lock as L
 from . import merge as M
 from . import parts as P
@@ -30,16 +31,17 @@ from . import usage
 HELP_ANSWERED = 10
 
 
-class UsageParser(argparse.ArgumentParser):
-    """argparse whose errors are run-all's: one line, exit status 2 (Usage)."""
+class UsageParser(gnuargs.Parser):
+    """Options as getopt_long reads them (gnuargs); errors are run-all's: one
+    line, exit status 2 (Usage)."""
 
     def error(self, message):
         m = re.match(r"argument (\S+): not allowed with argument (\S+)", message)
         if m:
             message = "%s and %s: give one mode" % (m.group(2), m.group(1))
-        m = re.match(r"unrecognized arguments: (.*)", message)
-        if m:
-            message = "unknown option '%s'" % m.group(1)
+        super().error(message)
+
+    def usage_error(self, message):
         raise Usage("%s (see --help)" % message)
 
 
@@ -54,7 +56,7 @@ class Version(argparse.Action):
 
 
 def parser():
-    ap = UsageParser(prog="run-all.sh", add_help=False, allow_abbrev=False)
+    ap = UsageParser(prog="run-all.sh", add_help=False)
     mode = ap.add_mutually_exclusive_group()
     for m in ("quick", "paper", "paper-errors"):
         mode.add_argument("--" + m, dest="mode", action="store_const", const=m)
@@ -79,10 +81,11 @@ def parser():
 
 def parse(argv):
     """The options, checked as far as they can be without the result set."""
-    if "-h" in argv or "--help" in argv:
-        argv = ["--help"]  # help whatever else is given, as before
     # "--slurm=OPTS" only: a bare --slurm never takes the next word as its options.
     argv = ["--slurm=" if a == "--slurm" else a for a in argv]
+    argv = parser().expand(argv)  # each option by its full name, as getopt_long reads them
+    if "-h" in argv or "--help" in argv:
+        argv = ["--help"]  # help whatever else is given, as before
     seen = set()
     for a in argv:
         if a == "--":
@@ -342,9 +345,15 @@ def main(argv, top, scbench, stage):
                     reg = PL.registry(scbench)
                 except Failure:
                     reg = None
-            sys.stdout.write(usage.text(reg, o.max_threads))
+            sys.stdout.write(usage.text(reg, o.max_threads,
+                                        os.path.isfile(os.path.join(top, "harness", "BUNDLE"))))
             sys.stdout.flush()
             return HELP_ANSWERED if stage == "check" else 0
+        if o.dry_run and not os.access(scbench, os.X_OK) and not os.environ.get("SCBENCH_GIVEN") \
+                and not os.path.isfile(os.path.join(top, "harness", "BUNDLE")):
+            say("--dry-run: scbench is not built yet, and the plan needs its list of variants: "
+                "it is built first (about %s, log: build.log); then nothing is run or written"
+                % DR.minutes(usage.BUILD_S))
         return 0
     if o.resume is not None:
         d, conf, plan, order = open_result_set(o)

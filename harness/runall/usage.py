@@ -30,8 +30,16 @@ def confirm_line(mode):
     return "\n             then at most %d min of --confirm runs" % CF.DEFAULT_MINUTES[mode]
 
 
-def text(reg, max_threads):
-    """The help; reg None (no scbench to list the variants yet): without the times."""
+def build_line(bundle):
+    """What the first run adds: the build, or nothing in a bundle (its scbench is built)."""
+    if bundle:
+        return "and nothing to build: this bundle's scbench is built"
+    return "plus about %s to build scbench the first time" % DR.minutes(BUILD_S)
+
+
+def text(reg, max_threads, bundle=False):
+    """The help; reg None (no scbench to list the variants yet): without the
+    times; bundle: the tree is a bundle (make bundle), which builds nothing."""
     if reg is not None:
         errors = ",".join(reg.errors())
         errtime = "About %s here" % DR.minutes(sum(mode_seconds(reg, "paper-errors", max_threads)))
@@ -41,12 +49,12 @@ to calibrate --work, and the figures and REPORT.md after:
   --quick    %s
   default    %s%s
   --paper    %s%s
-plus about %s to build scbench the first time. --dry-run lists a plan
+%s. --dry-run lists a plan
 per experiment with its time, and runs nothing.""" % (
             pu_count(), " ".join(map(str, thread_list(max_threads))), INVOKE_S, CALIB_S,
             mode_line(reg, "quick", max_threads), mode_line(reg, "default", max_threads),
             confirm_line("default"), mode_line(reg, "paper", max_threads), confirm_line("paper"),
-            DR.minutes(BUILD_S))
+            build_line(bundle))
     else:
         errors = "the probabilistic counters and Serial"
         errtime = "Its time is given here once scbench is built"
@@ -129,7 +137,8 @@ Options:
                    --variants=FetchAdd,RBONuma,Multiline
   --dry-run        list what the plan runs, per experiment (variants, thread
                    counts, invocations, time), and the requests it drops;
-                   write nothing, run nothing
+                   write nothing, run nothing (where scbench is not built yet,
+                   it is built first, for its list of variants, and said)
   --plan-only      write a new result set's plan (run-all.conf, run-all.plan,
                    run-all.order) to --out DIR, print DIR and run nothing: the
                    pieces below then run it, on one machine or several
