@@ -80,8 +80,12 @@ SC_OP_RANGE_FULL(batched)
  * finished (the batch is in the shared word, in the child's copy too), one
  * that begins after sees the gate and leaves its batch in the slot, which
  * the child's handler hands over. So a child's copy counts every increment
- * completed before the fork, in both readings. Library-internal; written
- * by the fork handlers only.
+ * completed before the fork, in both readings. While the gate is up (from
+ * the fork's prepare handler to its end in the parent) every other
+ * thread keeps what it counts in its slot: the fast reading then trails by
+ * that too, beyond B - 1 per thread, until each thread's next increment or
+ * flush after the fork hands it over; get_sum stays exact. Library-internal;
+ * written by the fork handlers only.
  */
 extern SC_ATOMIC(uint32_t) sc_batched_fork_gate_;
 #define SC_BATCHED_HANDING_ (UINT64_C(1) << 63)
@@ -207,7 +211,9 @@ static inline void sc_batched_flush(sc_batched_t *c, const sc_batched_cfg *cfg, 
 /*
  * The contract (sc_contract.h): the fast reading trails by at most B - 1
  * per thread that owns a slot (a signal handler's increments made while
- * its thread is inside a hand-over are held back with the thread's), the
+ * its thread is inside a hand-over are held back with the thread's, and
+ * while another thread forks every thread holds what it counts: see
+ * fork() above), the
  * sum is exact; both are async-signal-safe; a thread holds increments back
  * until it flushes.
  */
