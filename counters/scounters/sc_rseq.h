@@ -171,12 +171,21 @@ const char *sc_percpu_index_name(uint64_t index);
  * descriptor, the sequence's own abort handler, through the register
  * that still holds the copy's address.
  */
+#ifndef SC_RSEQ_OWN_DESCRIPTOR
 #define SC_RSEQ_SLOT_                                                                      \
 	".pushsection __sc_rseq_slots, \"aw\"\n\t"                                          \
 	".balign 8\n\t"                                                                    \
 	"5:\n\t"                                                                           \
 	".quad 3b\n\t"                                                                     \
 	".popsection\n\t"
+#else
+/*
+ * SC_RSEQ_OWN_DESCRIPTOR defined before the headers: the sequences arm the
+ * object's own descriptors (no slot, no load: an object that is never
+ * unloaded, or whose threads call sc_rseq_prepare_unload first).
+ */
+#define SC_RSEQ_SLOT_ ""
+#endif
 
 /*
  * Not for programs: replaces each descriptor slot in [first, last) (the
@@ -247,10 +256,15 @@ __attribute__((constructor, used)) static void sc_rseq_intern_object_(void)
 	"jmp 0b\n\t"                                                                       \
 	".popsection\n\t"
 /* the descriptor, its slot, and the slot's value stored in the area's rseq_cs at CS */
+#ifndef SC_RSEQ_OWN_DESCRIPTOR
+#define SC_RSEQ_LOAD_SLOT_ "movq 5b(%%rip), %%r11\n\t"
+#else
+#define SC_RSEQ_LOAD_SLOT_ "leaq 3b(%%rip), %%r11\n\t"
+#endif
 #define SC_RSEQ_ARM_(CS)                                                                   \
 	SC_RSEQ_DESCRIPTOR_                                                                \
 	SC_RSEQ_SLOT_                                                                      \
-	"movq 5b(%%rip), %%r11\n\t"                                                        \
+	SC_RSEQ_LOAD_SLOT_                                                                 \
 	"movq %%r11, " CS "\n\t"
 #define SC_RSEQ_AT_SEQ_                                                                    \
 	SC_RSEQ_ARM_("(%[cs])")                                                            \
@@ -284,11 +298,15 @@ __attribute__((constructor, used)) static void sc_rseq_intern_object_(void)
 	"b 0b\n\t"                                                                         \
 	".popsection\n\t"
 /* the descriptor, its slot, and the slot's value stored in the area's rseq_cs at CS */
+#ifndef SC_RSEQ_OWN_DESCRIPTOR
+#define SC_RSEQ_LOAD_SLOT_ "adrp x11, 5b\n\tldr x11, [x11, :lo12:5b]\n\t"
+#else
+#define SC_RSEQ_LOAD_SLOT_ "adrp x11, 3b\n\tadd x11, x11, :lo12:3b\n\t"
+#endif
 #define SC_RSEQ_ARM_(CS)                                                                   \
 	SC_RSEQ_DESCRIPTOR_                                                                \
 	SC_RSEQ_SLOT_                                                                      \
-	"adrp x11, 5b\n\t"                                                                 \
-	"ldr x11, [x11, :lo12:5b]\n\t"                                                     \
+	SC_RSEQ_LOAD_SLOT_                                                                 \
 	"str x11, " CS "\n\t"
 #define SC_RSEQ_AT_SEQ_                                                                    \
 	SC_RSEQ_ARM_("[%[cs]]")                                                            \
@@ -557,8 +575,9 @@ SC_ALWAYS_INLINE void sc_percpu_cursor_add(sc_percpu_cursor *cur, uint64_t v)
  * sequences live on, and nothing needs to be called first.
  *
  * sc_rseq_prepare_unload clears the calling thread's rseq_cs, as before
- * copies existed: an object built with older headers (which armed its own
- * descriptor) still needs every thread that ran one of its sequences and
+ * copies existed: an object built with older headers, or with
+ * SC_RSEQ_OWN_DESCRIPTOR (both arm the object's own descriptor, a load
+ * fewer per add), still needs every thread that ran one of its sequences and
  * lives on to call it before the object is closed; so does one whose
  * copies the library could not make (no memory for them at load). Cheap
  * (one store), never fails, async-signal-safe; a no-op where no area is
