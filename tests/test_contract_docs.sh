@@ -130,7 +130,9 @@ void probe(sc_group *g, sc_pcgroup *pg, sc_counter *h, sc_percpu_cursor *cur, sc
 	$call
 }
 EOF
-		if ! $CC -std=c11 -O2 -D_GNU_SOURCE $incs -c "$tmp/c.c" -o "$tmp/c.o" 2>"$tmp/err"; then
+		# -fPIC as for a plugin: code built for a program arms its own
+		# descriptors and has no slot section (sc_rseq.h)
+		if ! $CC -std=c11 -O2 -fPIC -D_GNU_SOURCE $incs -c "$tmp/c.c" -o "$tmp/c.o" 2>"$tmp/err"; then
 			not_ok "$name compiles: $(head -3 "$tmp/err")"
 			continue
 		fi
@@ -146,10 +148,20 @@ EOF
 		done | sort
 	}
 	same "sc_rseq.h's inlined entry points" "$want" \
-		"$(fns "$(between "$hdr/sc_rseq.h" "These entry points inline" "Each")")"
+		"$(fns "$(between "$hdr/sc_rseq.h" "These entry points inline" "code built for a shared object")")"
 	same "sc_rseq_prepare_unload(3)'s inlined entry points" "$want" \
 		"$(fns "$(between "$man3/sc_rseq_prepare_unload.3" "These entry points inline" ".PP")")"
 	same "doc/embedding.md's inlined entry points" "$want" \
 		"$(fns "$(between "$TOP_SRCDIR/doc/embedding.md" "These entry points inline" "A sequence leaves")")"
+	# Which descriptor: slots (copies the library keeps) exactly where the
+	# object may be a shared object, or where asked for.
+	printf '#include <scounters/scounters.h>\nint probe(sc_group *g) { return sc_group_inc(g, 0); }\n' >"$tmp/d.c"
+	slots() { # compiler flags: "slots" or "own" for sc_group_inc's sequence
+		$CC -std=c11 -O2 -D_GNU_SOURCE $incs "$@" -c "$tmp/d.c" -o "$tmp/d.o" 2>/dev/null &&
+			if readelf -S "$tmp/d.o" | grep -q '__sc_rseq_slots'; then echo slots; else echo own; fi
+	}
+	same "the descriptor armed by -fPIC, -fPIE, no PIC, -fPIC -DSC_RSEQ_OWN_DESCRIPTOR, -fPIE -DSC_RSEQ_SLOTTED" \
+		"slots own own own slots" \
+		"$(slots -fPIC) $(slots -fPIE) $(slots -fno-pic) $(slots -fPIC -DSC_RSEQ_OWN_DESCRIPTOR) $(slots -fPIE -DSC_RSEQ_SLOTTED)"
 fi
 tap_done

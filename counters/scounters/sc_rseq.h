@@ -157,6 +157,25 @@ const char *sc_percpu_index_name(uint64_t index);
 	".popsection\n\t"
 
 /*
+ * Which descriptor a sequence arms, decided per translation unit from what
+ * the compiler is building. Code that may end up in a shared object (built
+ * -fPIC and not -fPIE) arms a copy the library keeps (the slot below): such
+ * an object may be closed while its threads live on. Code built for a
+ * program (-fPIE, or not position-independent) is never unloaded, and arms
+ * its own descriptor: one load fewer per add. Defined before the headers,
+ * SC_RSEQ_OWN_DESCRIPTOR takes the object's own descriptors anyway (a
+ * shared object that is never closed, as libscounters itself, linked with
+ * -z nodelete), and SC_RSEQ_SLOTTED takes the copies anyway (a -fPIE object
+ * that is linked into a shared object after all).
+ */
+#if defined(SC_RSEQ_OWN_DESCRIPTOR) ||                                                    \
+	(!defined(SC_RSEQ_SLOTTED) && (defined(__PIE__) || !defined(__PIC__)))
+#define SC_RSEQ_OWN_ 1
+#else
+#define SC_RSEQ_OWN_ 0
+#endif
+
+/*
  * The descriptor's slot (label 5, in section __sc_rseq_slots): a pointer
  * to the descriptor the sequence arms, which it loads into a register of
  * its own (SC_RSEQ_ARM_CLOBBER_: x86-64's r11, aarch64's x11), kept to the
@@ -171,7 +190,7 @@ const char *sc_percpu_index_name(uint64_t index);
  * descriptor, the sequence's own abort handler, through the register
  * that still holds the copy's address.
  */
-#ifndef SC_RSEQ_OWN_DESCRIPTOR
+#if !SC_RSEQ_OWN_
 #define SC_RSEQ_SLOT_                                                                      \
 	".pushsection __sc_rseq_slots, \"aw\"\n\t"                                          \
 	".balign 8\n\t"                                                                    \
@@ -179,11 +198,7 @@ const char *sc_percpu_index_name(uint64_t index);
 	".quad 3b\n\t"                                                                     \
 	".popsection\n\t"
 #else
-/*
- * SC_RSEQ_OWN_DESCRIPTOR defined before the headers: the sequences arm the
- * object's own descriptors (no slot, no load: an object that is never
- * unloaded, or whose threads call sc_rseq_prepare_unload first).
- */
+/* the object's own descriptors (SC_RSEQ_OWN_ above): no slot, no load */
 #define SC_RSEQ_SLOT_ ""
 #endif
 
@@ -256,7 +271,7 @@ __attribute__((constructor, used)) static void sc_rseq_intern_object_(void)
 	"jmp 0b\n\t"                                                                       \
 	".popsection\n\t"
 /* the descriptor, its slot, and the slot's value stored in the area's rseq_cs at CS */
-#ifndef SC_RSEQ_OWN_DESCRIPTOR
+#if !SC_RSEQ_OWN_
 #define SC_RSEQ_LOAD_SLOT_ "movq 5b(%%rip), %%r11\n\t"
 #else
 #define SC_RSEQ_LOAD_SLOT_ "leaq 3b(%%rip), %%r11\n\t"
@@ -298,7 +313,7 @@ __attribute__((constructor, used)) static void sc_rseq_intern_object_(void)
 	"b 0b\n\t"                                                                         \
 	".popsection\n\t"
 /* the descriptor, its slot, and the slot's value stored in the area's rseq_cs at CS */
-#ifndef SC_RSEQ_OWN_DESCRIPTOR
+#if !SC_RSEQ_OWN_
 #define SC_RSEQ_LOAD_SLOT_ "adrp x11, 5b\n\tldr x11, [x11, :lo12:5b]\n\t"
 #else
 #define SC_RSEQ_LOAD_SLOT_ "adrp x11, 3b\n\tadd x11, x11, :lo12:3b\n\t"
@@ -567,19 +582,22 @@ SC_ALWAYS_INLINE void sc_percpu_cursor_add(sc_percpu_cursor *cur, uint64_t v)
  * promises include SC_PROMISE_INLINE_RSEQ), sc_group_inc, sc_group_add,
  * sc_pcgroup_inc, sc_pcgroup_add, sc_percpu_add_ix, sc_percpu_add_at,
  * sc_percpu_cursor_add, sc_percpu_inc, sc_percpu_add, sc_percpu_group_inc,
- * sc_percpu_group_add, sc_percpu_tree_inc and sc_percpu_tree_add. Each
- * arms a copy of its descriptor that the library made when the object was
- * loaded (SC_RSEQ_SLOT_), with its abort address in libscounters, which is
- * linked with -z nodelete and stays mapped: a shared object built with
- * these headers may be closed (dlclose) while the threads that ran its
- * sequences live on, and nothing needs to be called first.
+ * sc_percpu_group_add, sc_percpu_tree_inc and sc_percpu_tree_add. In
+ * code built for a shared object (-fPIC, not -fPIE), each arms a copy of
+ * its descriptor that the library made when the object was loaded
+ * (SC_RSEQ_SLOT_), with its abort address in libscounters, which is linked
+ * with -z nodelete and stays mapped: a shared object built with these
+ * headers may be closed (dlclose) while the threads that ran its sequences
+ * live on, and nothing needs to be called first. Code built for a program
+ * arms its own descriptors (SC_RSEQ_OWN_ above).
  *
  * sc_rseq_prepare_unload clears the calling thread's rseq_cs, as before
- * copies existed: an object built with older headers, or with
- * SC_RSEQ_OWN_DESCRIPTOR (both arm the object's own descriptor, a load
- * fewer per add), still needs every thread that ran one of its sequences and
- * lives on to call it before the object is closed; so does one whose
- * copies the library could not make (no memory for them at load). Cheap
+ * copies existed: a shared object built with older headers, with
+ * SC_RSEQ_OWN_DESCRIPTOR, or from -fPIE code without SC_RSEQ_SLOTTED (all
+ * arm the object's own descriptor) still needs every thread that ran one
+ * of its sequences and lives on to call it before the object is closed; so
+ * does one whose copies the library could not make (no memory for them at
+ * load). Cheap
  * (one store), never fails, async-signal-safe; a no-op where no area is
  * registered or the adds take the locked path.
  */
