@@ -148,6 +148,12 @@ run_all --slurm='--array=1-3' $plan --out "$tmp/bad1"
 check own_option_refused sh -c "test $? -eq 2 && test ! -e '$tmp/bad1'"
 run_all --slurm="-p 'debug" $plan --out "$tmp/bad2"
 check unbalanced_quote_refused test $? -eq 2
+# A word that is no option's value would reach sbatch as its script.
+for opts in '--hold batch' '-p debug extra' '--time=10:00 job.sh' '-p'; do
+	run_all --slurm="$opts" $plan --out "$tmp/bad5"
+	rc=$?
+	check "stray_word_refused ($opts: $(head -1 "$tmp/err"))" sh -c "test $rc -eq 2 && test ! -e '$tmp/bad5'"
+done
 run_all --slurm --slurm-tasks=0 $plan --out "$tmp/bad3"
 check tasks_zero_refused test $? -eq 2
 run_all --slurm-tasks=3 $plan --out "$tmp/bad4"

@@ -39,6 +39,15 @@ MAX_TASKS = 10000
 OWN_OPTIONS = ("--array", "-a", "--dependency", "-d", "--wrap", "--parsable", "--output", "-o",
                "--error", "-e", "--chdir", "-D", "--job-name", "-J", "--exclusive",
                "--nodes", "-N", "--kill-on-invalid-dep")
+# sbatch options that take no value, or one only after "=" (--exclusive[=user]):
+# a word after them is not theirs. Any other option written without its value
+# takes the next word as it (getopt's rule, which sbatch follows).
+NO_VALUE_OPTIONS = ("--contiguous", "-H", "--hold", "--ignore-pbs", "-O", "--overcommit", "-Q",
+                    "--quiet", "--requeue", "--no-requeue", "--reboot", "-s", "--oversubscribe",
+                    "--spread-job", "--test-only", "-v", "--verbose", "-V", "--version", "-W",
+                    "--wait", "--usage", "-h", "--help", "--exclusive", "--parsable", "-k",
+                    "--no-kill", "--get-user-env", "--use-min-nodes", "--nice", "--propagate",
+                    "--kill-on-invalid-dep", "--spread-segments", "--exact")
 RECORD = "run-all.slurm"
 # squeue states in which a job may still write into the set.
 ENDED = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
@@ -53,11 +62,24 @@ def sbatch_options(text):
         words = shlex.split(text)
     except ValueError as e:
         raise Usage("--slurm=%s: %s" % (text, e))
+    value_due = None  # the option whose value the next word is
     for w in words:
+        if value_due is not None:
+            value_due = None
+            continue
+        if not w.startswith("-") or w in ("-", "--"):
+            raise Usage("--slurm: %r is not an option or an option's value (sbatch would take it "
+                        "as its script); give a value as --name=VALUE or after an option that "
+                        "takes one" % w)
+        attached = "=" in w if w.startswith("--") else len(w) > 2
+        if not attached and w not in NO_VALUE_OPTIONS:
+            value_due = w
         name = w.split("=", 1)[0] if w.startswith("--") else w[:2]
-        if w.startswith("-") and name in OWN_OPTIONS:
+        if name in OWN_OPTIONS:
             raise Usage("--slurm: %s is run-all.sh's to set (the array, its dependency, one whole "
                         "node per task, the output files, the job names)" % name)
+    if value_due is not None:
+        raise Usage("--slurm: %s needs a value" % value_due)
     return words
 
 
