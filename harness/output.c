@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -271,6 +272,7 @@ int out_open(out_file *o, const char *path, sc_err *err)
 		}
 		return 0;
 	}
+	(void)out_remove_stale(o->path);
 	size_t n = strlen(o->path) + 16;
 	o->tmp_path = malloc(n);
 	if (!o->tmp_path) {
@@ -288,6 +290,8 @@ int out_open(out_file *o, const char *path, sc_err *err)
 		return -1;
 	}
 	track(o->tmp_path, true);
+	/* held until the rename or removal: out_remove_stale leaves a locked temporary */
+	(void)flock(fd, LOCK_EX | LOCK_NB);
 	/* mkstemp makes 0600: a replaced file keeps its mode, a new one is as any file. */
 	struct stat old;
 	mode_t mask = umask(0);

@@ -62,6 +62,14 @@ int out_check_sidecar(const char *path, const char *ext, char *why, size_t whyle
  * when the open of a FIFO is interrupted by a signal, -1 with errno EINTR.
  */
 int out_open(out_file *o, const char *path, sc_err *err);
+
+/*
+ * Remove the temporaries of path (PATH.tmp.XXXXXX) that a writer killed
+ * before it could remove them left (output_stale.c says how a live one is
+ * told apart). The number removed; never fails (what cannot be read is
+ * left). out_open calls it.
+ */
+unsigned out_remove_stale(const char *path);
 /*
  * After each CSV row: streams (standard output, FIFOs, devices) are flushed
  * so a reader sees whole rows as they complete. 0, or -1 with err set when a

@@ -68,6 +68,36 @@ wait "$pid"
 check scbench_count_SIGINT_exit_130 test $? -eq 130
 check scbench_count_SIGINT_nothing_written test ! -e "$tmp/count.csv"
 
+# SIGKILL leaves the temporary; the next run on the same output removes it
+# once it is 10 s old and unlocked, and keeps what is not a dead writer's: a
+# temporary another process holds locked, a young one, and other names.
+"$SCBENCH" --counter=FetchAdd --threads=1 --ops=100000000000 --runs=1 --events=none \
+	--output="$tmp/killed.csv" 2>"$tmp/err" &
+pid=$!
+wait_for "$tmp/killed.csv.tmp.*"
+kill -KILL "$pid"
+wait "$pid"
+left=$(compgen -G "$tmp/killed.csv.tmp.*")
+check "scbench_SIGKILL_leaves_its_temporary (${left##*/})" test -n "$left" -a -f "$left"
+touch -d '1 minute ago' "$left"
+echo live >"$tmp/killed.csv.tmp.Locked" && touch -d '1 minute ago' "$tmp/killed.csv.tmp.Locked"
+echo young >"$tmp/killed.csv.tmp.Young1"
+echo other >"$tmp/killed.csv.tmp.toolong" && touch -d '1 minute ago' "$tmp/killed.csv.tmp.toolong"
+echo other >"$tmp/other.csv.tmp.AbC123" && touch -d '1 minute ago' "$tmp/other.csv.tmp.AbC123"
+flock "$tmp/killed.csv.tmp.Locked" sleep 60 &
+holder=$!
+for ((i = 0; i < 50; i++)); do # until the holder has its lock (a hang guard)
+	flock -n "$tmp/killed.csv.tmp.Locked" true || break
+	sleep 0.1
+done
+"$SCBENCH" --counter=FetchAdd --threads=1 --ops=1000 --runs=1 --events=none \
+	--output="$tmp/killed.csv" 2>"$tmp/err"
+check "scbench_next_run_removes_the_dead_writers_temporary (exit $?)" test ! -e "$left" -a -s "$tmp/killed.csv"
+check scbench_next_run_keeps_a_locked_a_young_and_other_names sh -c "test -e '$tmp/killed.csv.tmp.Locked' &&
+	test -e '$tmp/killed.csv.tmp.Young1' && test -e '$tmp/killed.csv.tmp.toolong' && test -e '$tmp/other.csv.tmp.AbC123'"
+kill -- -"$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+
 # Standard output: the rows of finished runs stand, whole, and the line says so.
 : >"$tmp/stream.csv"
 "$SCBENCH" --counter=CAS --threads=1 --duration=0.05 --warmup=0.01 --runs=400 --events=none \
