@@ -27,8 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
+from runall.guard import guarded  # noqa: E402 - first: a Ctrl-C from here on ends quietly
 from figdata import read_index  # noqa: E402
-from runall.guard import guarded  # noqa: E402
 
 PROG = "gpvars.py"
 DAT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.dat")
