@@ -11,6 +11,9 @@ import re
 
 from resultset import PLAN_SOURCES
 
+# run-all's plan in a result set (harness/runall/plan.py writes it).
+PLAN_NAME = "run-all.plan"
+
 
 def option_of(cmd, name):
     for a in cmd or []:
@@ -93,10 +96,29 @@ def load_text(load):
             "as much as the counters" % (load["busy_runs"], load["runs"], load["rule"]))
 
 
-def machine_summary(rs, names=PLAN_SOURCES):
-    """The summary of result set rs from its CSVs names (every CSV of run-all's
-    plan; plots/compare gives one plain scbench CSV) and their .meta.json, and
-    its run-all.conf."""
+def planned_sources(rs):
+    """The CSVs of PLAN_SOURCES that the set's run-all.plan plans (a set
+    restricted with --experiments plans fewer), in PLAN_SOURCES' order; all
+    of them where the set has no plan that can be read (a plan line is
+    "ID CHUNK ARGS": only an ID that names one of them counts)."""
+    path = os.path.join(rs.path, PLAN_NAME)
+    if os.path.islink(path) or not os.path.isfile(path):
+        return PLAN_SOURCES
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            ids = {line.split(None, 1)[0] + ".csv" for line in f if line.strip()}
+    except OSError:
+        return PLAN_SOURCES
+    planned = [n for n in PLAN_SOURCES if n in ids]
+    return planned or PLAN_SOURCES
+
+
+def machine_summary(rs, names=None):
+    """The summary of result set rs from its CSVs names (by default every CSV
+    that its run-all.plan plans, planned_sources; plots/compare gives one plain
+    scbench CSV) and their .meta.json, and its run-all.conf."""
+    if names is None:
+        names = planned_sources(rs)
     metas = [(n, rs.meta(n)) for n in names]
     metas = [(n, m) for n, m in metas if m]
     present = [n for n in names if rs.csv(n) is not None]
