@@ -22,6 +22,7 @@ Standard library only.
 import os
 import re
 import sys
+import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -39,6 +40,28 @@ HEADER = re.compile(r"# ([^:]+): (.*)")
 def gp_string(text):
     """text as a gnuplot single-quoted string literal."""
     return "'%s'" % re.sub(r"[\x00-\x1f\x7f]", " ", text).replace("'", "''")
+
+
+# The header lines drawn as the figure's title and subtitles, wrapped at
+# TITLE_WIDTH characters: the narrowest figure (1100 pixels) holds about 190
+# of DejaVu Sans 10 in one line, and gnuplot cuts a longer one at both edges.
+TITLE_KEYS = ("title", "measured", "drawn", "caption", "note")
+TITLE_WIDTH = 150
+
+
+def gp_text(key, value, meta):
+    """The gnuplot expression of a header value: a string literal, or for
+    the title's keys the literals of its wrapped lines joined by line breaks
+    (the first line shorter by what common.gp's TITLE_TEXT puts before it)."""
+    if key not in TITLE_KEYS:
+        return gp_string(value)
+    before = {"title": len(meta["reproduces"]) + 2 if meta.get("reproduces") else 0,
+              "measured": len("measured: ")}.get(key, 0)
+    lines = textwrap.wrap(value, TITLE_WIDTH, initial_indent="x" * before,
+                          break_long_words=True, break_on_hyphens=False)
+    if lines:
+        lines[0] = lines[0][before:]
+    return '."\\n".'.join(gp_string(line) for line in lines) if lines else gp_string("")
 
 
 def header(path):
@@ -73,8 +96,9 @@ def main(argv):
         out = ["# written by %s: data only, in single-quoted strings" % PROG,
                "FILES = %s" % gp_string(" ".join(files))]
         for n, name in enumerate(files, 1):
-            for key, value in header(os.path.join(figdata, name)).items():
-                out.append("META_%d_%s = %s" % (n, key, gp_string(value)))
+            meta = header(os.path.join(figdata, name))
+            for key, value in meta.items():
+                out.append("META_%d_%s = %s" % (n, key, gp_text(key, value, meta)))
     except (OSError, UnicodeDecodeError) as e:
         print("%s: %s" % (PROG, getattr(e, "strerror", None) or e), file=sys.stderr)
         return 1
