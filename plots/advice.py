@@ -311,7 +311,7 @@ def recommend(rs, figs, sc):
     if nbusy:
         row["busy"] = ("busy point: %d of its %d runs ran on a busy machine (the busy column)"
                        % (nbusy, nruns))
-    if bp.get("marked"):   # the flag of a number read from a point drawn hollow
+    if bp.get("marked"):   # the flag of a number read from a point drawn boxed
         row["marked"] = marks.letters(bp["marked"])
     runs = min(c[1]["n"] for _, c in ranked)
     row["runs"] = runs

@@ -20,7 +20,7 @@ A .dat file is plain text:
     lines (so gnuplot's 'index i' selects the i-th series), one row per x,
     whitespace-separated; an undefined number is written NaN. The last
     column, marked, is 0 for a point drawn as usual, else the sum of
-    plots/marks.py's bits (1 busy, 2 time off, 4 outlier): drawn hollow.
+    plots/marks.py's bits (1 busy, 2 time off, 4 outlier): drawn boxed.
 Standard library only.
 """
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Which points of a figure are marked (drawn hollow), and why: the one statement
+"""Which points of a figure are marked (drawn boxed: an open square around the variant's own marker), and why: the one statement
 in Python of the rule scbench's table flags b, t and o follow (harness/summary.h).
 
 A point is one series at one x of one figure; its runs are the CSV rows behind
@@ -95,5 +95,5 @@ def letters(bits):
 
 def caption(n):
     """The caption line of a figure with n marked points."""
-    return ("hollow: a busy run, a run off its time target, or an outlier run; %d point%s"
+    return ("boxed: a busy run, a run off its time target, or an outlier run; %d point%s"
             % (n, "" if n == 1 else "s"))

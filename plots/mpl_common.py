@@ -65,21 +65,20 @@ def at_floor(v, floor):
 def mark_points(ax, name, rows, xs, ys):
     """Over the points of rows (at xs, ys) whose 'marked' column is set
     (plots/marks.py: a busy run, a run off its time target, an outlier run):
-    a hollow, crossed marker in the series' colour. Nothing when none is."""
+    an open square around the point's own marker, in the series' colour (the
+    variant's marker stays visible). Nothing when none is."""
     at = [k for k, r in enumerate(rows) if (r.get("marked") or 0) > 0]
     if not at:
         return
     c = style.look(name)["color"]
     px, py = [xs[k] for k in at], [ys[k] for k in at]
-    ax.plot(px, py, linestyle="none", marker="o", markersize=11, markerfacecolor="white",
-            markeredgecolor=c, markeredgewidth=1.6, zorder=5, label="_nolegend_")
-    ax.plot(px, py, linestyle="none", marker="x", markersize=6, color=c, markeredgewidth=1.4,
-            zorder=6, label="_nolegend_")
+    ax.plot(px, py, linestyle="none", marker="s", markersize=12, markerfacecolor="none",
+            markeredgecolor=c, markeredgewidth=1.3, zorder=5, label="_nolegend_")
 
 
 def xlabel_text(dat):
     """The x axis label of a figure's data, and under it, when the data has a
-    marked point, the caption saying what a hollow marker means and how many."""
+    marked point, the caption saying what a boxed marker means and how many."""
     m = dat["meta"]
     return m["xlabel"] + ("\n" + m["marked_caption"] if m.get("marked_caption") else "")
 

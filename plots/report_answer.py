@@ -43,7 +43,7 @@ def caveats(rs, rows):
     out.extend(set_caveats(rs))
     if any(r.get("marked") or r.get("runner_marked") for r in rows or []):
         out.append(("marked numbers", "a number followed by %s comes from a point drawn "
-                    "hollow in its figure: %s" % (marked_flag("b t o"), MARK_WHY)))
+                    "boxed in its figure: %s" % (marked_flag("b t o"), MARK_WHY)))
     return out
 
 

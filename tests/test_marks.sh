@@ -105,7 +105,7 @@ got = {(r["series"], r["x"]): int(r["marked"]) for r in d["rows"]}
 want = {("RBO", 2): 1, ("CAS", 1): 2, ("FetchAdd", 2): 4}
 assert {k: v for k, v in got.items() if v} == want, got
 assert len(got) > 10 and all(got[k] == 0 for k in got if k not in want)
-assert d["meta"]["marked_caption"] == ("hollow: a busy run, a run off its time target, "
+assert d["meta"]["marked_caption"] == ("boxed: a busy run, a run off its time target, "
                                        "or an outlier run; 3 points"), d["meta"]
 assert "RBO 2 thr: b" in d["meta"]["marked"] and "CAS 1 thr: t" in d["meta"]["marked"]
 assert "FetchAdd 2 thr: o" in d["meta"]["marked"], d["meta"]["marked"]
@@ -122,7 +122,7 @@ for f in sorted(glob.glob(sys.argv[2] + "/*.dat")):
     assert "marked_caption" not in d["meta"] and "marked" not in d["meta"], f
 ' "$plots" "$tmp/clean/figdata"
 check gpvars_carries_the_caption sh -c \
-	"'$PY' '$plots/gpvars.py' '$tmp/mk/figdata' dice-fig4-high | grep -q \"^META_1_marked_caption = 'hollow: .*; 3 points'\$\""
+	"'$PY' '$plots/gpvars.py' '$tmp/mk/figdata' dice-fig4-high | grep -q \"^META_1_marked_caption = 'boxed: .*; 3 points'\$\""
 
 # gnuplot: the points the overlay of throughput.gp draws, from gnuplot itself
 # (its table output of the plot command common.gp's MARKS builds).
@@ -162,7 +162,7 @@ for f in "$tmp/all"/*.csv; do
 		mv "$f.new" "$f"
 done
 "$PY" "$plots/aggregate.py" "$tmp/all" >/dev/null 2>&1
-check every_figure_has_a_marked_point sh -c '! grep -L "^# marked_caption: hollow: " "$1"/*.dat |
+check every_figure_has_a_marked_point sh -c '! grep -L "^# marked_caption: boxed: " "$1"/*.dat |
 	grep -v -e ayers-accuracy-detail -e baselines-w99 | grep -q .' _ "$tmp/all/figdata"
 gp_table() { # gp_table SET FIG: the figure's plots as gnuplot's table, in $tmp/FIG.SETNAME.tab
 	# (the script still opens its PNG, in SET/figures, as plots/regen makes it)
@@ -194,10 +194,11 @@ else
 	skip gnuplot_overlay_at_marked_points "gnuplot not installed"
 fi
 
-# matplotlib: the hollow markers drawn over the marked points, and the caption
+# matplotlib: an open square (see-through: the variant's own marker stays
+# visible inside it) drawn around each marked point, and the caption
 # under the axis (the artists of the figure, not its pixels).
 if [ -n "$mpl" ]; then
-	check mpl_hollow_markers_at_marked_points env MPLBACKEND=Agg "$mpl" -c '
+	check mpl_boxes_at_marked_points env MPLBACKEND=Agg "$mpl" -c '
 import sys
 sys.path.insert(0, sys.argv[1])
 import figdata, mpl_figures
@@ -205,25 +206,25 @@ fig = mpl_figures.DRAW["dice-fig4-high"]([sys.argv[2]])
 ax = fig.axes[0]
 d = figdata.read_dat(sys.argv[2])
 dodge = d["meta"].get("draw") == "points"
-hollow = [l for l in ax.lines if l.get_marker() == "o" and l.get_markerfacecolor() == "white"
-          and l.get_markersize() == 11]
-pts = sorted(round(y, 6) for l in hollow for y in l.get_ydata())
+boxes = [l for l in ax.lines if l.get_marker() == "s" and l.get_markerfacecolor() == "none"
+          and l.get_markersize() == 12]
+pts = sorted(round(y, 6) for l in boxes for y in l.get_ydata())
 want = sorted(round(r["median"], 6) for r in d["rows"] if r["marked"])
 assert pts == want and len(want) == 3, (pts, want)
 assert ax.get_xlabel().endswith("; 3 points"), ax.get_xlabel()
 ' "$plots" "$tmp/mk/figdata/dice-fig4-high.dat"
-	check mpl_nothing_hollow_on_clean_set env MPLBACKEND=Agg "$mpl" -c '
+	check mpl_nothing_boxed_on_clean_set env MPLBACKEND=Agg "$mpl" -c '
 import sys
 sys.path.insert(0, sys.argv[1])
 import mpl_figures
 fig = mpl_figures.DRAW["dice-fig4-high"]([sys.argv[2]])
 ax = fig.axes[0]
-assert not [l for l in ax.lines if l.get_markersize() == 11]
-assert "hollow" not in ax.get_xlabel()
+assert not [l for l in ax.lines if l.get_markersize() == 12]
+assert "boxed" not in ax.get_xlabel()
 ' "$plots" "$tmp/clean/figdata/dice-fig4-high.dat"
 else
-	skip mpl_hollow_markers_at_marked_points "no python3 with matplotlib"
-	skip mpl_nothing_hollow_on_clean_set "no python3 with matplotlib"
+	skip mpl_boxes_at_marked_points "no python3 with matplotlib"
+	skip mpl_nothing_boxed_on_clean_set "no python3 with matplotlib"
 fi
 # The advice rows: a number read from a marked point carries the short flag,
 # the caveat line above the table explains it once; clean rows and the clean

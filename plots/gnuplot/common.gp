@@ -76,8 +76,8 @@ PANEL_R(j, n) = 0.06 + j * 0.79 / n - 0.05
 # outlier run; column 12 of a .dat file is non-zero): XLABEL(f) is the x label
 # with, under it, the caption a file with a marked point carries;
 # MARKS_L(on, list, x, y) is the text to append to a plot command over file F
-# for the series named in the gnuplot variable list (S, or a part of it): a
-# hollow circle with a cross over each marked point, i the series' place in
+# for the series named in the gnuplot variable list (S, or a part of it): an
+# open square around each marked point's own marker, i the series' place in
 # list, x and y gnuplot expressions of a row; "" when on is 0 (no marked
 # point: the figure is drawn as before). MARKS(f, x, y): over every series S
 # of f, on when f has a marked point. A macro (@MK) is expanded when the block
@@ -86,9 +86,7 @@ PANEL_R(j, n) = 0.06 + j * 0.79 / n - 0.05
 XLABEL(f) = META(f, "xlabel").(META(f, "marked_caption") eq "" ? "" : "\n".META(f, "marked_caption"))
 MARK_1(l, x, y, how) = sprintf(", for [i=1:words(%s)] F index IDX(S, word(%s,i)) using (%s):(column(12) > 0 ? %s : NaN) with points %s notitle", l, l, x, y, how)
 MARK_C(l) = sprintf("lc rgb COLOR(word(%s,i))", l)
-MARKS_L(on, l, x, y) = !on ? "" : \
-	MARK_1(l, x, y, "pt 7 ps 2.2 lc rgb 'white'").MARK_1(l, x, y, "pt 6 ps 2.2 lw 2 ".MARK_C(l)). \
-	MARK_1(l, x, y, "pt 2 ps 1.1 lw 2 ".MARK_C(l))
+MARKS_L(on, l, x, y) = !on ? "" : MARK_1(l, x, y, "pt 4 ps 2.4 lw 1.5 ".MARK_C(l))
 MARKS(f, x, y) = MARKS_L(META(f, "marked_caption") ne "", "S", x, y)
 MARKED_ANY = 0
 do for [w in FILES] { if (META(FIGDATA.w, "marked_caption") ne "") { MARKED_ANY = 1 } }
