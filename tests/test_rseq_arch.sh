@@ -42,7 +42,8 @@ strays() {
 
 archs=$(arch_headers "$hdr")
 check "there are architectures' headers (x86-64 and aarch64 at least)" \
-	sh -c 'echo "$1" | grep -q "sc_rseq_x86_64.h" && echo "$1" | grep -q "sc_rseq_aarch64.h"' _ "$archs"
+	sh -c 'echo "$1" | grep -q "sc_rseq_x86_64.h" && echo "$1" | grep -q "sc_rseq_aarch64.h"' \
+	_ "$archs"
 
 found=$(strays "$src")
 if [ -z "$found" ]; then
@@ -79,7 +80,8 @@ for f in $archs; do
 	if cmp -s "$tmp/$first.macros" "$tmp/$name.macros"; then
 		ok "$name defines the macros $first defines"
 	else
-		not_ok "$name and $first define different macros: $(diff "$tmp/$first.macros" "$tmp/$name.macros" | grep '^[<>]' | tr '\n' ' ')"
+		d=$(diff "$tmp/$first.macros" "$tmp/$name.macros" | grep '^[<>]' | tr '\n' ' ')
+		not_ok "$name and $first define different macros: $d"
 	fi
 done
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sc_rseq_prim.h - the primitives of sc_rseq.h: the inline functions that
- * wrap the architecture's restartable sequences (sc_rseq_<arch>.h, chosen
- * by sc_rseq.h) for the per-CPU adds and PerCPUTree's add, and each
- * object's constructor that hands its descriptor slots to the library.
+ * sc_rseq_prim.h - the primitives of sc_rseq.h: the inline functions (and
+ * one statement, PerCPUTree's) that wrap the architecture's restartable
+ * sequences (sc_rseq_<arch>.h, chosen by sc_rseq.h) for the per-CPU adds
+ * and PerCPUTree's add, and each object's constructor that hands its
+ * descriptor slots to the library.
  * Not for programs: sc_rseq.h includes it where SC_RSEQ_INLINE is 1, after
  * the choice of architecture and descriptor; included alone, it includes
  * sc_rseq.h, which includes it there. Nothing here is part of the API.
@@ -118,7 +119,7 @@ miss:
  * writes nothing and jumps to the caller's label OUT, with OFF, OLD and
  * NOW unset. OFF, OLD and NOW are uint64_t lvalues. A statement, not a
  * function: a function's "out of range" result, tested by its caller,
- * costs the tree's add two register moves that the label does not.
+ * costs the tree's add register moves that the label does not (gcc 12).
  */
 #define SC_RSEQ_FETCH_ADD_CPU_ID_LINE_(AREA, SLOT0, SLOTS, V, OFF, OLD, NOW, OUT)            \
 	__asm__ goto(SC_RSEQ_FETCH_ADD_SEQ_                                                \
