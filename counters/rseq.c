@@ -16,11 +16,8 @@
 SC_ATOMIC(uint64_t) sc_rseq_where_;
 
 #if SC_RSEQ_INLINE
-#if defined(__x86_64__)
-SC_STATIC_ASSERT(RSEQ_SIG == 0x53053053, "the abort signature in sc_rseq.h is glibc's RSEQ_SIG");
-#else
-SC_STATIC_ASSERT(RSEQ_SIG == 0xd428bc00, "the abort signature in sc_rseq.h is glibc's RSEQ_SIG");
-#endif
+SC_STATIC_ASSERT(RSEQ_SIG == SC_RSEQ_SIG_,
+                 "the abort signature of sc_rseq_" SC_RSEQ_ARCH_ ".h is glibc's RSEQ_SIG");
 #define AUX_RSEQ_FEATURE_SIZE 27 /* AT_RSEQ_FEATURE_SIZE (Linux 6.3) */
 #define RSEQ_CPU_ID_OFFSET 4
 #define RSEQ_MM_CID_OFFSET 24

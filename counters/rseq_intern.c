@@ -51,31 +51,11 @@ typedef struct sc_rseq_desc {
 
 #if SC_RSEQ_INLINE
 /*
- * The trampoline: glibc's signature (as sc_rseq.h's SC_RSEQ_ABORT_ places
- * it), then a jump to the handler of the copy whose address the aborted
- * sequence holds in its register.
+ * The trampoline (the architecture's, sc_rseq.h): glibc's signature, as
+ * before every abort handler, then a jump to the handler of the copy whose
+ * address the aborted sequence holds in its register.
  */
-#if defined(__x86_64__)
-__asm__(".pushsection .text, \"ax\"\n\t"
-        ".balign 16\n\t"
-        ".byte 0x0f, 0xb9, 0x3d\n\t"
-        ".long 0x53053053\n\t"
-        ".globl sc_rseq_trampoline_\n\t"
-        ".hidden sc_rseq_trampoline_\n\t"
-        "sc_rseq_trampoline_:\n\t"
-        "jmp *32(%r11)\n\t"
-        ".popsection");
-#else
-__asm__(".pushsection .text, \"ax\"\n\t"
-        ".balign 16\n\t"
-        ".inst 0xd428bc00\n\t"
-        ".globl sc_rseq_trampoline_\n\t"
-        ".hidden sc_rseq_trampoline_\n\t"
-        "sc_rseq_trampoline_:\n\t"
-        "ldr x11, [x11, #32]\n\t"
-        "br x11\n\t"
-        ".popsection");
-#endif
+__asm__(SC_RSEQ_TRAMPOLINE_("sc_rseq_trampoline_"));
 extern const char sc_rseq_trampoline_[] __attribute__((visibility("hidden")));
 SC_STATIC_ASSERT(offsetof(sc_rseq_copy, handler) == 32, "the trampoline reads byte 32");
 #endif

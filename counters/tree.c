@@ -14,34 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-SC_ATOMIC(uint64_t) sc_tree_where_;
-
-#define TREE_LOCK_ (UINT64_C(1) << 62)
-#define TREE_ON_ (UINT64_C(1) << 63)
-
-/*
- * The tree's path, from the process's per-CPU path (sc_percpu_path: fixed
- * for the process, so every thread chooses the same): the inlined sequence
- * where the process takes a restartable sequence, else the locked add.
- */
-static uint64_t tree_where(void)
-{
-	/* relaxed: the value carries its own meaning; see sc_percpu_tree_add. */
-	uint64_t w = atomic_load_explicit(&sc_tree_where_, memory_order_relaxed);
-	if (w)
-		return w;
-	uint64_t mine = TREE_LOCK_, none = 0;
-#if SC_RSEQ_INLINE && defined(SC_TREE_LINE_SHIFT_)
-	if (strcmp(sc_percpu_path(), "lock") != 0)
-		mine = TREE_ON_ | (uint32_t)(int32_t)__rseq_offset;
-#endif
-	/* relaxed: every chooser computes the same value; the first store wins. */
-	if (atomic_compare_exchange_strong_explicit(&sc_tree_where_, &none, mine,
-	                                            memory_order_relaxed, memory_order_relaxed))
-		return mine;
-	return none;
-}
-
 static sc_padded_u64 *node_at(sc_percpu_tree_t *c, const sc_percpu_tree_cfg *cfg, uint32_t level,
                               uint32_t j)
 {
@@ -73,9 +45,10 @@ void sc_percpu_tree_carry_(sc_percpu_tree_t *c, const sc_percpu_tree_cfg *cfg, u
 
 void sc_percpu_tree_add_slow_(sc_percpu_tree_t *c, const sc_percpu_tree_cfg *cfg, uint64_t v)
 {
-	uint64_t w = tree_where();
-#if SC_RSEQ_INLINE && defined(SC_TREE_LINE_SHIFT_)
-	if (w & TREE_ON_) {
+	/* the process's path (sc_rseq.h), chosen here if no add has chosen it yet */
+	uint64_t w = sc_percpu_index(SC_PERCPU_SHARED);
+#if SC_RSEQ_INLINE
+	if (w & SC_RSEQ_ON_) {
 		sc_percpu_tree_add(c, cfg, NULL, v); /* now takes the sequence */
 		return;
 	}
@@ -213,7 +186,7 @@ int sc_percpu_tree_describe(const sc_percpu_tree_t *c, const sc_percpu_tree_cfg 
 	return snprintf(buf, size,
 	                "path=%s;cpus=%u;levels=%u;nodes=%u;fanout=%s;order=%s;batch=%llu;width=%llu;"
 	                "root=%llu",
-	                (tree_where() & TREE_ON_) ? "rseq-cpu_id" : "lock", cfg->cpus, cfg->levels,
+	                sc_percpu_index_name(sc_percpu_index(SC_PERCPU_SHARED)), cfg->cpus, cfg->levels,
 	                cfg->nodes, fan, cfg->order ? "machine" : "ids",
 	                (unsigned long long)(UINT64_C(1) << cfg->batch_shift),
 	                (unsigned long long)cfg->width, (unsigned long long)root);

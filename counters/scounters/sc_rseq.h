@@ -66,10 +66,41 @@
 
 #include "sc_common.h"
 
-#if !defined(SC_NO_RSEQ) && (defined(__x86_64__) || (defined(__aarch64__) && !defined(__AARCH64EB__))) && \
-	defined(__GLIBC__) && defined(__has_include) &&                                          \
+/*
+ * The architectures. The sequences' assembly is written once per
+ * architecture, in its own header, each defining the same macros (the
+ * text that sc_rseq_prim.h's primitives wrap; the labels 0 to 5 and the operand
+ * names are theirs):
+ *   SC_RSEQ_ARCH_           the architecture's name;
+ *   SC_RSEQ_SIG_            glibc's RSEQ_SIG (rseq.c checks it), and
+ *   SC_RSEQ_SIGNATURE_      the bytes that hold it before an abort address;
+ *   SC_RSEQ_DESCRIPTOR_     the start (label 0) and the descriptor (label 3);
+ *   SC_RSEQ_ABORT_          the abort handler (label 4), after the signature;
+ *   SC_RSEQ_LOAD_OWN_,      the descriptor's own address, or its slot's value
+ *   SC_RSEQ_LOAD_SLOTTED_   (label 5), into the register SC_RSEQ_ARM_CLOBBER_;
+ *   SC_RSEQ_ARM_(CS)        the descriptor, SC_RSEQ_SLOT_ and SC_RSEQ_LOAD_
+ *                           (chosen below), then the store in rseq_cs at CS;
+ *   SC_RSEQ_SEQ_(CHECK, SCALE), SC_RSEQ_CHECK_CPU_ID_, SC_RSEQ_CHECK_MM_CID_,
+ *   SC_RSEQ_SHIFT_, SC_RSEQ_MUL_, SC_RSEQ_V_, SC_RSEQ_CLOBBER_
+ *                           the add by an index (sc_rseq_add_<id>_<scale>_);
+ *   SC_RSEQ_AT_SEQ_, SC_RSEQ_AT_CLOBBER_
+ *                           the add at an id known in advance (sc_rseq_add_at_);
+ *   SC_RSEQ_FETCH_ADD_SEQ_  the fetch-and-add at cpu_id
+ *                           (sc_rseq_fetch_add_cpu_id_line_);
+ *   SC_RSEQ_TRAMPOLINE_(N)  the library's trampoline (rseq_intern.c).
+ * Another architecture is one more such header, and its line below. On
+ * every other, and without glibc >= 2.35's area, SC_RSEQ_INLINE is 0.
+ */
+#define SC_RSEQ_STR2_(x) #x
+#define SC_RSEQ_STR_(x) SC_RSEQ_STR2_(x)
+#if !defined(SC_NO_RSEQ) && defined(__GLIBC__) && defined(__has_include) && \
 	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
-#if __has_include(<sys/rseq.h>) && defined(__has_builtin)
+#if defined(__x86_64__)
+#include "sc_rseq_x86_64.h"
+#elif defined(__aarch64__) && !defined(__AARCH64EB__)
+#include "sc_rseq_aarch64.h"
+#endif
+#if defined(SC_RSEQ_ARCH_) && __has_include(<sys/rseq.h>) && defined(__has_builtin)
 #if __has_builtin(__builtin_thread_pointer) && (defined(__clang__) || __GNUC__ >= 11)
 #include <sys/rseq.h>
 #define SC_RSEQ_INLINE 1
@@ -143,20 +174,6 @@ uint64_t sc_percpu_index(unsigned how);
 const char *sc_percpu_index_name(uint64_t index);
 
 /*
- * The start (label 0) and the descriptor (label 3, in section __rseq_cs:
- * version 0, flags 0, start_ip 1, post_commit_offset 2 - 1, abort_ip 4) of
- * the sequence below, the same on every architecture.
- */
-#define SC_RSEQ_DESCRIPTOR_                                                                \
-	"0:\n\t"                                                                           \
-	".pushsection __rseq_cs, \"aw\"\n\t"                                               \
-	".balign 32\n\t"                                                                   \
-	"3:\n\t"                                                                           \
-	".long 0x0, 0x0\n\t"                                                               \
-	".quad 1f, 2f - 1f, 4f\n\t"                                                        \
-	".popsection\n\t"
-
-/*
  * Which descriptor a sequence arms, decided per translation unit from what
  * the compiler is building. Code that may end up in a shared object (built
  * -fPIC and not -fPIE) arms a copy the library keeps (the slot below): such
@@ -177,18 +194,18 @@ const char *sc_percpu_index_name(uint64_t index);
 
 /*
  * The descriptor's slot (label 5, in section __sc_rseq_slots): a pointer
- * to the descriptor the sequence arms, which it loads into a register of
- * its own (SC_RSEQ_ARM_CLOBBER_: x86-64's r11, aarch64's x11), kept to the
- * commit, and stores in the area's rseq_cs. It starts as the descriptor's
- * own address (label 3); the object's constructor below replaces it,
- * before the object's code can run, by the address of a copy the library
- * keeps for the rest of the process (sc_rseq_intern_), so that a thread's
- * rseq_cs never points into an object that may be unloaded (see "Plugins
- * and unloading"). The copy's abort address is the library's trampoline,
- * after glibc's signature (the kernel reads the signature whenever it
- * reads a descriptor): it jumps to the address the copy keeps beside the
- * descriptor, the sequence's own abort handler, through the register
- * that still holds the copy's address.
+ * (the sequences are inlined on 64-bit architectures only) to the
+ * descriptor the sequence arms, which it loads into a register of its own
+ * (SC_RSEQ_ARM_CLOBBER_), kept to the commit, and stores in the area's
+ * rseq_cs. It starts as the descriptor's own address (label 3); the
+ * object's constructor (sc_rseq_prim.h) replaces it, before the object's code can
+ * run, by the address of a copy the library keeps for the rest of the
+ * process (sc_rseq_intern_), so that a thread's rseq_cs never points into
+ * an object that may be unloaded (see "Plugins and unloading"). The copy's
+ * abort address is the library's trampoline, after glibc's signature (the
+ * kernel reads the signature whenever it reads a descriptor): it jumps to
+ * the address the copy keeps beside the descriptor, the sequence's own
+ * abort handler, through the register that still holds the copy's address.
  */
 #if !SC_RSEQ_OWN_
 #define SC_RSEQ_SLOT_                                                                      \
@@ -197,9 +214,11 @@ const char *sc_percpu_index_name(uint64_t index);
 	"5:\n\t"                                                                           \
 	".quad 3b\n\t"                                                                     \
 	".popsection\n\t"
+#define SC_RSEQ_LOAD_ SC_RSEQ_LOAD_SLOTTED_
 #else
 /* the object's own descriptors (SC_RSEQ_OWN_ above): no slot, no load */
 #define SC_RSEQ_SLOT_ ""
+#define SC_RSEQ_LOAD_ SC_RSEQ_LOAD_OWN_
 #endif
 
 /*
@@ -208,231 +227,15 @@ const char *sc_percpu_index_name(uint64_t index);
  * library's copy of the descriptor it points to, made on the first call
  * for that descriptor's contents and never freed (a plugin loaded again at
  * the same address finds its copies). Called by each object's constructor
- * below; a slot that already points at a copy is left as it is.
+ * (sc_rseq_prim.h); a slot that already points at a copy is left as it is.
  * Thread-safe; never fails (without memory for a copy, the slot keeps the
  * object's own descriptor, as before this mechanism).
  */
 void sc_rseq_intern_(void **first, void **last);
 
 #if SC_RSEQ_INLINE
-/*
- * Every object (program or shared object) that compiles a sequence has the
- * section; the linker names its bounds. Weak and hidden: each object finds
- * its own, and an object with no sequence finds none (both NULL).
- */
-extern void *__start___sc_rseq_slots[] __attribute__((weak, visibility("hidden")));
-extern void *__stop___sc_rseq_slots[] __attribute__((weak, visibility("hidden")));
-
-/* Each translation unit's copy of the constructor; the first one of an object does the work. */
-__attribute__((constructor, used)) static void sc_rseq_intern_object_(void)
-{
-	void **first = __start___sc_rseq_slots, **last = __stop___sc_rseq_slots;
-	if (first != last)
-		sc_rseq_intern_(first, last);
-}
-
-/* log2 of SC_LINE_SIZE (a power of two): a stride of one line is a shift */
-#define SC_RSEQ_LINE_SHIFT_ __builtin_ctz(SC_LINE_SIZE)
-
-/*
- * The restartable sequence (linux/rseq.h): label 3 is the descriptor
- * (version 0, flags 0, start 1, length to the commit's end 2, abort 4),
- * 32-byte aligned as the ABI asks. The abort handler is preceded by
- * glibc's signature, RSEQ_SIG (x86-64: inside a ud1 instruction, as
- * Linux's selftests place it; aarch64: the brk #0x45e0 instruction
- * itself), and jumps back to 0, which re-arms the descriptor (the kernel
- * clears rseq_cs when it aborts). Between 1 and 2, the id's check (CHECK),
- * the id times the stride (SCALE), and the id's word gets v: one plain add
- * to memory (x86-64), or a load, an add and the store that commits
- * (aarch64). The word is read concurrently by sums with atomic loads: an
- * aligned 8-byte store is single-copy atomic on both, so they see the old
- * or the new value. No barrier: the kernel reads rseq_cs on the thread's
- * own CPU. "memory": the add writes the array and the area.
- *
- * The checks. cpu_id: one unsigned compare with slots, which also sends
- * the negative ids of an area that is not registered (glibc's
- * "uninitialised" -1 and "registration failed" -2) to the overflow word.
- * mm_cid: an unregistered area reads mm_cid 0, so cpu_id's sign is tested
- * first, then mm_cid against slots.
- */
-#if defined(__x86_64__)
-#define SC_RSEQ_CHECK_CPU_ID_ "movl 4(%[area]), %%eax\n\t"
-#define SC_RSEQ_CHECK_MM_CID_                                                              \
-	"movl 4(%[area]), %%eax\n\t"                                                       \
-	"testl %%eax, %%eax\n\t"                                                           \
-	"js %l[overflow]\n\t"                                                              \
-	"movl 24(%[area]), %%eax\n\t"
-/* glibc's signature inside a ud1, then the abort handler: back to 0 */
-#define SC_RSEQ_ABORT_                                                                     \
-	".pushsection __rseq_failure, \"ax\"\n\t"                                          \
-	".byte 0x0f, 0xb9, 0x3d\n\t"                                                       \
-	".long 0x53053053\n\t"                                                             \
-	"4:\n\t"                                                                           \
-	"jmp 0b\n\t"                                                                       \
-	".popsection\n\t"
-/* the descriptor, its slot, and the slot's value stored in the area's rseq_cs at CS */
-#if !SC_RSEQ_OWN_
-#define SC_RSEQ_LOAD_SLOT_ "movq 5b(%%rip), %%r11\n\t"
-#else
-#define SC_RSEQ_LOAD_SLOT_ "leaq 3b(%%rip), %%r11\n\t"
+#include "sc_rseq_prim.h" /* the primitives over the architecture's sequences */
 #endif
-#define SC_RSEQ_ARM_(CS)                                                                   \
-	SC_RSEQ_DESCRIPTOR_                                                                \
-	SC_RSEQ_SLOT_                                                                      \
-	SC_RSEQ_LOAD_SLOT_                                                                 \
-	"movq %%r11, " CS "\n\t"
-#define SC_RSEQ_AT_SEQ_                                                                    \
-	SC_RSEQ_ARM_("(%[cs])")                                                            \
-	"1:\n\t"                                                                           \
-	"cmpl %[id], (%[idp])\n\t"                                                         \
-	"jne %l[miss]\n\t"                                                                 \
-	"addq %[v], (%[word])\n\t"                                                         \
-	"2:\n\t" SC_RSEQ_ABORT_
-#define SC_RSEQ_SHIFT_ "shlq %[scale], %%rax\n\t"
-#define SC_RSEQ_MUL_ "imulq %[scale], %%rax\n\t"
-#define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
-	SC_RSEQ_ARM_("8(%[area])")                                                         \
-	"1:\n\t" CHECK "cmpl %[slots], %%eax\n\t"                                          \
-	"jae %l[overflow]\n\t" SCALE "addq %[v], (%[slot0], %%rax)\n\t"                    \
-	"2:\n\t" SC_RSEQ_ABORT_
-#define SC_RSEQ_V_ "er"
-#define SC_RSEQ_ARM_CLOBBER_ "r11"
-#define SC_RSEQ_CLOBBER_ "rax", SC_RSEQ_ARM_CLOBBER_
-#define SC_RSEQ_AT_CLOBBER_ SC_RSEQ_ARM_CLOBBER_
-#else
-#define SC_RSEQ_CHECK_CPU_ID_ "ldr w9, [%[area], #4]\n\t"
-#define SC_RSEQ_CHECK_MM_CID_                                                              \
-	"ldr w9, [%[area], #4]\n\t"                                                        \
-	"tbnz w9, #31, %l[overflow]\n\t"                                                   \
-	"ldr w9, [%[area], #24]\n\t"
-/* glibc's signature, the brk #0x45e0 instruction, then the abort handler */
-#define SC_RSEQ_ABORT_                                                                     \
-	".pushsection __rseq_failure, \"ax\"\n\t"                                          \
-	".inst 0xd428bc00\n\t"                                                             \
-	"4:\n\t"                                                                           \
-	"b 0b\n\t"                                                                         \
-	".popsection\n\t"
-/* the descriptor, its slot, and the slot's value stored in the area's rseq_cs at CS */
-#if !SC_RSEQ_OWN_
-#define SC_RSEQ_LOAD_SLOT_ "adrp x11, 5b\n\tldr x11, [x11, :lo12:5b]\n\t"
-#else
-#define SC_RSEQ_LOAD_SLOT_ "adrp x11, 3b\n\tadd x11, x11, :lo12:3b\n\t"
-#endif
-#define SC_RSEQ_ARM_(CS)                                                                   \
-	SC_RSEQ_DESCRIPTOR_                                                                \
-	SC_RSEQ_SLOT_                                                                      \
-	SC_RSEQ_LOAD_SLOT_                                                                 \
-	"str x11, " CS "\n\t"
-#define SC_RSEQ_AT_SEQ_                                                                    \
-	SC_RSEQ_ARM_("[%[cs]]")                                                            \
-	"1:\n\t"                                                                           \
-	"ldr w9, [%[idp]]\n\t"                                                             \
-	"cmp w9, %w[id]\n\t"                                                               \
-	"b.ne %l[miss]\n\t"                                                                \
-	"ldr x10, [%[word]]\n\t"                                                           \
-	"add x10, x10, %[v]\n\t"                                                           \
-	"str x10, [%[word]]\n\t"                                                           \
-	"2:\n\t" SC_RSEQ_ABORT_
-#define SC_RSEQ_SHIFT_ "add x9, %[slot0], x9, lsl %[scale]\n\t"
-#define SC_RSEQ_MUL_ "madd x9, x9, %[scale], %[slot0]\n\t"
-#define SC_RSEQ_SEQ_(CHECK, SCALE)                                                         \
-	SC_RSEQ_ARM_("[%[area], #8]")                                                      \
-	"1:\n\t" CHECK "cmp w9, %w[slots]\n\t"                                             \
-	"b.hs %l[overflow]\n\t" SCALE "ldr x10, [x9]\n\t"                                  \
-	"add x10, x10, %[v]\n\t"                                                           \
-	"str x10, [x9]\n\t"                                                                \
-	"2:\n\t" SC_RSEQ_ABORT_
-#define SC_RSEQ_V_ "r"
-#define SC_RSEQ_ARM_CLOBBER_ "x11"
-#define SC_RSEQ_CLOBBER_ "x9", "x10", SC_RSEQ_ARM_CLOBBER_
-#define SC_RSEQ_AT_CLOBBER_ SC_RSEQ_CLOBBER_
-#endif
-
-/*
- * sc_rseq_add_<id>_<scale>_: the sequence on a registered-or-not area, the
- * id read by CHECK, the stride as a shift of one line (line) or a multiply
- * (mul). 0 when the add landed on the id's word; 1 when the id was out of
- * range (the caller adds to the overflow word).
- */
-#define SC_RSEQ_DEFINE_(NAME, CHECK, SCALE, SCALE_C)                                       \
-	SC_ALWAYS_INLINE int NAME(unsigned char *area, unsigned char *slot0, size_t stride,     \
-	                          uint32_t slots, uint64_t v)                                  \
-	{                                                                                      \
-		(void)stride;                                                                  \
-		__asm__ goto(SC_RSEQ_SEQ_(CHECK, SCALE)                                        \
-		             :                                                                 \
-		             : [area] "r"(area), [slots] "r"(slots), [scale] SCALE_C,          \
-		               [slot0] "r"(slot0), [v] SC_RSEQ_V_(v)                           \
-		             : SC_RSEQ_CLOBBER_, "memory", "cc"                                \
-		             : overflow);                                                      \
-		return 0;                                                                      \
-	overflow:                                                                              \
-		return 1;                                                                      \
-	}
-SC_RSEQ_DEFINE_(sc_rseq_add_cpu_id_line_, SC_RSEQ_CHECK_CPU_ID_, SC_RSEQ_SHIFT_,
-                "i"(SC_RSEQ_LINE_SHIFT_))
-SC_RSEQ_DEFINE_(sc_rseq_add_mm_cid_line_, SC_RSEQ_CHECK_MM_CID_, SC_RSEQ_SHIFT_,
-                "i"(SC_RSEQ_LINE_SHIFT_))
-SC_RSEQ_DEFINE_(sc_rseq_add_cpu_id_mul_, SC_RSEQ_CHECK_CPU_ID_, SC_RSEQ_MUL_, "r"(stride))
-SC_RSEQ_DEFINE_(sc_rseq_add_mm_cid_mul_, SC_RSEQ_CHECK_MM_CID_, SC_RSEQ_MUL_, "r"(stride))
-#undef SC_RSEQ_DEFINE_
-
-/*
- * sc_rseq_add_at_: the sequence for an id known in advance (a cursor's,
- * below): cs is the area's rseq_cs field, idp its id field (cpu_id or
- * mm_cid); v lands on word, that id's word, if the id field still reads id,
- * with no scaling and no range test (the caller checked id < slots when it
- * computed word). 0 when it landed; 1 when the thread's id is another
- * (migrated, or an area the kernel does not know: the caller finds the id
- * anew). word's address is the caller's, so a loop of adds that keeps it
- * in a register adds to one base address as a thread-private counter does:
- * some cores forward such a store to the next load with no latency, but
- * not a store to an address computed from an id loaded in the sequence.
- */
-SC_ALWAYS_INLINE int sc_rseq_add_at_(unsigned char *cs, unsigned char *idp, unsigned char *word,
-                                     uint32_t id, uint64_t v)
-{
-	__asm__ goto(SC_RSEQ_AT_SEQ_
-	             :
-	             : [cs] "r"(cs), [idp] "r"(idp), [word] "r"(word), [id] "r"(id),
-	               [v] SC_RSEQ_V_(v)
-	             : SC_RSEQ_AT_CLOBBER_, "memory", "cc"
-	             : miss);
-	return 0;
-miss:
-	return 1;
-}
-
-/*
- * The add on the area of the calling thread, by the index's id: the
- * stride a shift when the compiler sees it is one line, else a multiply;
- * an id out of range adds to the overflow word (relaxed: the overflow
- * word's adds are atomic whatever the order).
- */
-#ifndef SC_RSEQ_KIND_
-#define SC_RSEQ_KIND_(cpu_id) (cpu_id) /* harness/mca_loops.c states the likely kind */
-#endif
-SC_ALWAYS_INLINE void sc_rseq_add_area_(unsigned char *area, int cpu_id, unsigned char *slot0,
-                                        size_t stride, uint32_t slots, uint64_t v)
-{
-	int out;
-	if (__builtin_constant_p(stride) && stride == SC_LINE_SIZE)
-		out = SC_RSEQ_KIND_(cpu_id) ? sc_rseq_add_cpu_id_line_(area, slot0, stride, slots, v)
-		             : sc_rseq_add_mm_cid_line_(area, slot0, stride, slots, v);
-	else
-		out = SC_RSEQ_KIND_(cpu_id) ? sc_rseq_add_cpu_id_mul_(area, slot0, stride, slots, v)
-		             : sc_rseq_add_mm_cid_mul_(area, slot0, stride, slots, v);
-	if (__builtin_expect(out, 0))
-		atomic_fetch_add_explicit((SC_ATOMIC(uint64_t) *)(void *)(slot0 + (size_t)slots * stride),
-		                          v, memory_order_relaxed);
-}
-
-/* The calling thread's rseq area, by an index or path word with bit 63 set. */
-SC_ALWAYS_INLINE unsigned char *sc_rseq_area_(uint64_t index)
-{
-	return (unsigned char *)__builtin_thread_pointer() + (int32_t)(uint32_t)index;
-}
-#endif /* SC_RSEQ_INLINE */
 
 /*
  * Add v to the calling CPU's word of the array at slot0 (slots >= 1 CPU

@@ -155,29 +155,6 @@ void sc_percpu_tree_carry_(sc_percpu_tree_t *c, const sc_percpu_tree_cfg *cfg, u
 /* The add where the inlined sequence is not taken (tree.c): the same contract as add. */
 void sc_percpu_tree_add_slow_(sc_percpu_tree_t *c, const sc_percpu_tree_cfg *cfg, uint64_t v);
 
-/*
- * The tree's rseq path (library-internal): 0 until chosen; else bit 63 set
- * when the inlined sequence is taken, with the rseq area's offset from the
- * thread pointer in bits 0-31; bit 62 alone: the locked path. Set once,
- * from sc_percpu_path(), by tree.c.
- */
-extern SC_ATOMIC(uint64_t) sc_tree_where_;
-
-/* log2 of the line size, as a number and as the asm's text (the words are lines) */
-#if SC_LINE_SIZE == 32
-#define SC_TREE_LINE_SHIFT_ "5"
-#define SC_TREE_LINE_LOG_ 5
-#elif SC_LINE_SIZE == 64
-#define SC_TREE_LINE_SHIFT_ "6"
-#define SC_TREE_LINE_LOG_ 6
-#elif SC_LINE_SIZE == 128
-#define SC_TREE_LINE_SHIFT_ "7"
-#define SC_TREE_LINE_LOG_ 7
-#elif SC_LINE_SIZE == 256
-#define SC_TREE_LINE_SHIFT_ "8"
-#define SC_TREE_LINE_LOG_ 8
-#endif
-
 /* The carry of a word that went from old to old + v under batch 2^shift: 0 if none. */
 static inline uint64_t sc_tree_carry_of_(uint64_t old, uint64_t v, uint32_t shift)
 {
@@ -194,73 +171,35 @@ SC_ALWAYS_INLINE void sc_percpu_tree_add(sc_percpu_tree_t *c, const sc_percpu_tr
                                          sc_thread *t, uint64_t v)
 {
 	(void)t;
-#if SC_RSEQ_INLINE && defined(SC_TREE_LINE_SHIFT_)
-	/* relaxed: written once with a CAS; 0 (not chosen) takes the library's path. */
-	uint64_t where = atomic_load_explicit(&sc_tree_where_, memory_order_relaxed);
-	if (__builtin_expect((where >> 63) != 0, 1)) {
-		unsigned char *area =
-			(unsigned char *)__builtin_thread_pointer() + (int32_t)(uint32_t)where;
+#if SC_RSEQ_INLINE
+	/*
+	 * The process's path (sc_rseq.h): relaxed, written once with a CAS; 0
+	 * (not chosen) takes the library's path, which chooses it.
+	 */
+	uint64_t where = atomic_load_explicit(&sc_rseq_where_, memory_order_relaxed);
+	if (__builtin_expect((where & SC_RSEQ_ON_) != 0, 1)) {
+		unsigned char *area = sc_rseq_area_(where);
 		unsigned char *slot0 = (unsigned char *)(void *)c->words;
 		/* taken before the sequence, whose "memory" clobber would reload them */
 		uint32_t cpus = cfg->cpus;
 		uint64_t mask = cfg->carry_mask, off, old, now;
 		/*
-		 * The restartable sequence (label 3, armed by SC_RSEQ_ARM_ as in
-		 * sc_rseq.h; SC_RSEQ_ABORT_'s handler after glibc's signature
-		 * jumps back to 0, which re-arms it). Between 1 and 2: the area's cpu_id
-		 * (an unregistered area's is negative, so one unsigned compare
-		 * sends it and ids >= cpus out at 2 without writing); then a load
-		 * of the id's word into old and the store of old + v, which
-		 * commits. The word has no other writer while the thread holds
-		 * the id without interruption, so old is its previous value.
-		 * Sums read the word with atomic loads: an aligned 8-byte store
-		 * is single-copy atomic, they see old or old + v. "memory": the
-		 * sequence writes the area and the word.
+		 * The sequence (sc_rseq.h) adds v to the word of the area's
+		 * cpu_id and hands back its previous and new values; an
+		 * unregistered area's cpu_id, or one >= cpus, writes nothing and
+		 * adds to the overflow word below.
 		 */
-/* the sequence's outputs and inputs, the same on both architectures */
-#define SC_TREE_OPERANDS_                                                                  \
-	: [off] "=&r"(off), [old] "=&r"(old), [now] "=&r"(now)                             \
-	: [area] "r"(area), [cpus] "r"(cpus), [slot0] "r"(slot0), [v] "r"(v)
-#if defined(__x86_64__)
-		__asm__ goto(SC_RSEQ_ARM_("8(%[area])")
-		                     "1:\n\t"
-		                     "movl 4(%[area]), %k[off]\n\t"
-		                     "cmpl %[cpus], %k[off]\n\t"
-		                     "jae %l[overflow]\n\t"
-		                     "shlq $" SC_TREE_LINE_SHIFT_ ", %[off]\n\t"
-		                     "movq (%[slot0], %[off]), %[old]\n\t"
-		                     "leaq (%[old], %[v]), %[now]\n\t"
-		                     "movq %[now], (%[slot0], %[off])\n\t"
-		                     "2:\n\t" SC_RSEQ_ABORT_
-		                     SC_TREE_OPERANDS_
-		                     : SC_RSEQ_ARM_CLOBBER_, "memory", "cc"
-		                     : overflow);
-#else
-		__asm__ goto(SC_RSEQ_ARM_("[%[area], #8]")
-		                     "1:\n\t"
-		                     "ldr %w[off], [%[area], #4]\n\t"
-		                     "cmp %w[off], %w[cpus]\n\t"
-		                     "b.hs %l[overflow]\n\t"
-		                     "lsl %[off], %[off], #" SC_TREE_LINE_SHIFT_ "\n\t"
-		                     "ldr %[old], [%[slot0], %[off]]\n\t"
-		                     "add %[now], %[old], %[v]\n\t"
-		                     "str %[now], [%[slot0], %[off]]\n\t"
-		                     "2:\n\t" SC_RSEQ_ABORT_
-		                     SC_TREE_OPERANDS_
-		                     : SC_RSEQ_ARM_CLOBBER_, "memory", "cc"
-		                     : overflow);
-#endif
-#undef SC_TREE_OPERANDS_
+		SC_RSEQ_FETCH_ADD_CPU_ID_LINE_(area, slot0, cpus, v, off, old, now, overflow);
 		if (0) {
 		overflow:
-			off = (uint64_t)cpus << SC_TREE_LINE_LOG_;
+			off = (uint64_t)cpus << SC_RSEQ_LINE_SHIFT_;
 			/* relaxed: the overflow word's adds are atomic whatever the order. */
 			old = atomic_fetch_add_explicit(&c->words[cpus].v, v, memory_order_relaxed);
 			now = old + v;
 		}
 		/* the batch's bits changed: carry their change (sc_tree_carry_of_) */
 		if (__builtin_expect(((old ^ now) & mask) != 0, 0))
-			sc_percpu_tree_carry_(c, cfg, (uint32_t)(off >> SC_TREE_LINE_LOG_),
+			sc_percpu_tree_carry_(c, cfg, (uint32_t)(off >> SC_RSEQ_LINE_SHIFT_),
 			                      (now & mask) - (old & mask));
 		return;
 	}
