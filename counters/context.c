@@ -26,7 +26,13 @@
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned char *index_used; /* index_used[i]: index i belongs to a live thread */
 static uint32_t index_cap;
-static sc_counter *flush_list; /* the live Batched counters */
+/*
+ * The live counters whose threads hold updates back (SC_PROMISE_HOLDS_BACK):
+ * thread exit flushes them through the variant's flush; the fork handlers
+ * below hand over what other threads hold as Batched's slots, Batched being
+ * the one variant that promises it (a second would bring its own hand-over).
+ */
+static sc_counter *flush_list;
 static sc_counter *all_list;   /* every live counter (fork locks their reset locks) */
 
 /* Base of every context's seed; the sequence number makes each context's streams unique. */
@@ -366,7 +372,7 @@ static sc_thread *context_for(const sc_counter *c)
 void sc_handle_register_(sc_counter *c)
 {
 	registry_enter();
-	if (c->id == SC_ID_batched) {
+	if (c->t.v->promises & SC_PROMISE_HOLDS_BACK) {
 		c->next = flush_list;
 		if (flush_list)
 			flush_list->pprev = &c->next;

@@ -13,24 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/*
- * Scalable without runtime=dotnet, for the handle: the registry's increment
- * also holds the dotnet branch, whose call keeps the context in a saved
- * register (a push and a pop at every increment); without it the handle's
- * Scalable increment took 1.49x the inlined one in make bench's pairs, 1.33x
- * with it (same run).
- */
-static void scalable_ayers_inc_(void *obj, const void *cfg, sc_thread *t)
-{
-	sc_scalable_ayers_inc_(obj, cfg, t);
-}
-
 /* ---- counters ------------------------------------------------------------------ */
-
-/* Each variant's family (the header sc_<family>.h): "numa" marks the ones that read t->node. */
-#define SC_FAMILY_(P, NAME, ALIAS, KIND, LAYOUT, SUMMARY, PARAMS, FAMILY, ...) [SC_ID_##P] = FAMILY,
-static const char *const family_of[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_FAMILY_)};
-#undef SC_FAMILY_
 
 /* Per-thread slots of the Sharded and Batched counters made here. */
 static uint32_t handle_threads(void)
@@ -102,23 +85,6 @@ static int parse_params(sc_params *p, const sc_variant *v, char *buf, sc_err *er
 }
 
 /*
- * The Scalable family defaults to width=64 here (not 32, the inlined API's
- * and scbench's default, which the papers measure): a handle counter is
- * meant to count for as long as a program runs, and 32 bits wrap after
- * about 4e9 increments. An explicit width is kept.
- */
-static int widen_default(sc_params *p, const sc_variant *v, sc_err *err)
-{
-	if (v != &sc_variants[SC_ID_scalable] && v != &sc_variants[SC_ID_scalable_cas] &&
-	    v != &sc_variants[SC_ID_scalable_capped])
-		return 0;
-	for (unsigned i = 0; i < p->n; i++)
-		if (strcmp(p->key[i], "width") == 0)
-			return 0;
-	return sc_params_add(p, "width=64", err);
-}
-
-/*
  * "unknown variant 'NAME'; valid: LIST": the whole list always fits the
  * message; the name given gets the room left, its control bytes as \xNN
  * and cut with "..." (or left out) when it is too long.
@@ -158,6 +124,44 @@ static void unknown_variant(sc_err *err, const char *variant)
 	sc_err_set(err, "unknown variant '%s%s'; valid: %s", shown, cut ? "..." : "", names);
 }
 
+/*
+ * The head the inlined increment reads (sc_counter_head.h), from the path
+ * the variant's family declares (sc_handle_path): the mode, the inlined
+ * op, and the copies of the counter's fixed parts that the mode reads.
+ */
+static void fill_head(sc_counter *c, const sc_variant *v)
+{
+	sc_handle_path path = v->hooks.handle_path ? v->hooks.handle_path(c->obj, c->t.cfg)
+	                                           : sc_path_of_kind_(SC_PATH_CALL);
+	c->head.inc = path.inc ? path.inc : v->inc;
+	c->head.add = v->add;
+	c->head.obj = c->obj;
+	c->head.cfg = c->t.cfg;
+	c->head.mode = SC_HEAD_CALL_;
+	/* the node (refreshed by context_for) or the seeded stream: the slow context */
+	if (path.kind == SC_PATH_NODE || c->t.thread_seed != 0) {
+		c->head.mode = SC_HEAD_SLOW_;
+	} else if (path.kind == SC_PATH_SHARDED) {
+		c->head.mode = SC_HEAD_SHARDED_;
+		c->head.sharded = *(const sc_sharded_t *)c->obj; /* the slot pointer, fixed by init */
+		c->head.sharded_cfg = *(const sc_sharded_cfg *)c->t.cfg;
+	} else if (path.kind == SC_PATH_PERCPU) {
+		/* the array and its shape, fixed by init (sc_percpu_add_ix's arguments) */
+		c->head.mode = SC_HEAD_PERCPU_;
+		c->head.percpu_slot0 = path.slot0;
+		c->head.percpu_stride = path.stride;
+		c->head.percpu_slots = path.slots;
+		c->head.percpu_index = path.index;
+	} else if (path.kind == SC_PATH_FETCHADD) {
+		/* the increments sc_counter_inc inlines in mode SC_HEAD_CALL_ (sc_counter.h) */
+		c->head.op = SC_HEAD_OP_FETCHADD_;
+	} else if (path.kind == SC_PATH_MORRIS) {
+		c->head.op = SC_HEAD_OP_MORRIS_;
+	} else if (path.kind == SC_PATH_SCALABLE) {
+		c->head.op = SC_HEAD_OP_SCALABLE_;
+	}
+}
+
 sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 {
 	sc_err local;
@@ -182,7 +186,8 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 	/* Every online node its own index (sc_node.h); RBONuma takes at most 256. */
 	uint32_t nodes = sc_node_count();
 	sc_env env = {handle_threads(), nodes < SC_RBONUMA_MAX_NODES ? nodes : SC_RBONUMA_MAX_NODES, 0};
-	if (parse_params(&p, v, buf, err) || widen_default(&p, v, err) ||
+	if (parse_params(&p, v, buf, err) ||
+	    (v->hooks.handle_defaults && v->hooks.handle_defaults(&p, err)) ||
 	    sc_table_create(&c->t, v, &p, &env, 1, err)) {
 		free(buf);
 		free(c);
@@ -201,42 +206,7 @@ sc_counter *sc_counter_new(const char *variant, const char *params, sc_err *err)
 	}
 	c->obj = sc_table_at(&c->t, 0);
 	c->id = (int)(v - sc_variants);
-	c->head.inc = v->inc;
-	if (c->id == SC_ID_scalable && !((const sc_scalable_cfg *)c->t.cfg)->dotnet)
-		c->head.inc = scalable_ayers_inc_;
-	c->head.add = v->add;
-	c->head.obj = c->obj;
-	c->head.cfg = c->t.cfg;
-	/* the node (refreshed by context_for) or the seeded stream: the slow context */
-	if (strcmp(family_of[c->id], "numa") == 0 || c->t.thread_seed != 0) {
-		c->head.mode = SC_HEAD_SLOW_;
-	} else if (c->id == SC_ID_sharded) {
-		c->head.mode = SC_HEAD_SHARDED_;
-		c->head.sharded = *(const sc_sharded_t *)c->obj; /* the slot pointer, fixed by init */
-		c->head.sharded_cfg = *(const sc_sharded_cfg *)c->t.cfg;
-	} else if (c->id == SC_ID_percpu) {
-		/* the array and its shape, fixed by init (sc_percpu_add's arguments) */
-		c->head.mode = SC_HEAD_PERCPU_;
-		c->head.percpu_slot0 = (unsigned char *)(void *)((const sc_percpu_t *)c->obj)->slots;
-		c->head.percpu_stride = sizeof(sc_padded_u64);
-		c->head.percpu_slots = ((const sc_percpu_cfg *)c->t.cfg)->cpus;
-		c->head.percpu_index = ((const sc_percpu_cfg *)c->t.cfg)->index;
-	} else if (c->id == SC_ID_percpu_group) {
-		c->head.mode = SC_HEAD_PERCPU_; /* as PerCPU: sc_percpu_group_add's arguments */
-		c->head.percpu_slot0 = ((const sc_percpu_group_t *)c->obj)->col;
-		c->head.percpu_stride = ((const sc_percpu_group_cfg *)c->t.cfg)->row;
-		c->head.percpu_slots = ((const sc_percpu_group_cfg *)c->t.cfg)->cpus;
-		c->head.percpu_index = ((const sc_percpu_group_cfg *)c->t.cfg)->index;
-	} else {
-		c->head.mode = SC_HEAD_CALL_;
-		/* the increments sc_counter_inc inlines in this mode (sc_counter.h) */
-		if (c->id == SC_ID_fetchadd)
-			c->head.op = SC_HEAD_OP_FETCHADD_;
-		else if (c->id == SC_ID_morris)
-			c->head.op = SC_HEAD_OP_MORRIS_;
-		else if (c->id == SC_ID_scalable && c->head.inc == scalable_ayers_inc_)
-			c->head.op = SC_HEAD_OP_SCALABLE_;
-	}
+	fill_head(c, v);
 	/* A precise value wraps after its range, 2^bits - 1 for every precise variant. */
 	c->mask = v->range(c->t.cfg);
 	atomic_init(&c->origin, 0);

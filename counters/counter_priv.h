@@ -22,7 +22,7 @@ struct sc_counter {
 	uint64_t mask;             /* precise: the value's range, 2^bits - 1 (v->range) */
 	SC_ATOMIC(uint64_t) origin; /* precise: the raw value at the last read_and_reset */
 	pthread_mutex_t reset_lock; /* serialises read_and_reset of a precise counter */
-	sc_counter *next, **pprev; /* in flush_list (Batched only) */
+	sc_counter *next, **pprev; /* in flush_list (SC_PROMISE_HOLDS_BACK only) */
 	sc_counter *all_next, **all_pprev; /* in all_list */
 };
 

@@ -12,76 +12,17 @@
 #include <string.h>
 
 /*
- * x rounded to an integer at random, up with probability frac(x): unbiased
- * (E = x), unlike rounding to nearest, which at a Morris projection of
- * n + 0.087 (30 increments at a = 5000) always takes 0.087 off. The uniform
- * has 2^-32 resolution.
- */
-static uint64_t round_randomly(double x, uint32_t *rng)
-{
-	double whole = floor(x);
-	double u = (double)(sc_xorshift_dice(rng) - 1) * 0x1p-32;
-	return (uint64_t)whole + (u < x - whole ? 1 : 0);
-}
-
-/*
- * The unbiased projection of Morris threshold bits tbits, exactly: the sum
- * of 1/p over the thresholds the chain passed through from T0, p being the
- * probability with which an update is applied at each (sc_morris_chosen_:
- * floor(T)/MaxInt, 1 at T0). sc_morris_projection's closed form,
- * (MaxInt/T - 1) scale, is that sum only for thresholds that are exact
- * powers of the factor; the stored ones are rounded to float at every step,
- * and the closed form's error at them is a bias that does not average out
- * (about -1e-4 per reading of 2 increments at a = 5000: 2 increments read
- * as 1.9999006 on average). The walk costs one float multiplication and one
- * division per update applied since T0, a ln(1 + n/a) of them at count n
- * (26,500 at n = 10^6, a = 5000). A tbits not on the chain (only a word
- * not made by the increments) takes the closed form once the walk passes it.
- */
-static double morris_exact_projection(uint32_t tbits, const sc_morris_cfg *cfg)
-{
-	if (tbits == SC_MORRIS_ADAPT_ZERO_BITS) /* MorrisAdapt's reset word: nothing counted */
-		return 0.0;
-	double sum = 0.0;
-	float target = sc_morris_float_(tbits);
-	for (uint32_t at = SC_MORRIS_T0_BITS; at != tbits;) {
-		float t = sc_morris_float_(at);
-		if (t < target)
-			return sc_morris_projection(tbits, cfg);
-		int64_t floor_t = (int64_t)t;
-		sum += floor_t >= (int64_t)UINT32_MAX ? 1.0 : (double)UINT32_MAX / (double)floor_t;
-		at = sc_morris_next_(at, cfg);
-		if (at == SC_MORRIS_T0_BITS) /* wrapped: tbits is not on the chain */
-			return sc_morris_projection(tbits, cfg);
-	}
-	return sum;
-}
-
-/*
- * The value of a probabilistic or Serial word w as one reading of
- * read_and_reset: the variant's get, but for Morris and MorrisAdapt, whose
- * get rounds the closed-form projection to the nearest integer (biased: the
- * projections of small counts sit just above integers, and the closed form
- * is off at rounded thresholds), the exact projection rounded at random, so
- * that readings summed over many resets are unbiased.
+ * The value of a probabilistic or Serial word w (this call's private copy)
+ * as one reading of read_and_reset: the variant's get, or its unbiased
+ * value where the family gives one (Morris and MorrisAdapt: sc_morris.h),
+ * drawing from the calling thread's stream.
  */
 static uint64_t unbiased_value(const sc_counter *c, const void *w)
 {
-	const sc_morris_cfg *mcfg = c->t.cfg;
-	if (c->id == SC_ID_morris) {
-		/* relaxed: w is this call's private copy. */
-		uint32_t tbits = atomic_load_explicit(&((const sc_morris_t *)w)->t, memory_order_relaxed);
-		return round_randomly(morris_exact_projection(tbits, mcfg), &sc_counter_context_(c)->rng);
-	}
-	if (c->id == SC_ID_morris_adapt) {
-		/* relaxed: as above. */
-		uint64_t word = atomic_load_explicit(&((const sc_morris_adapt_t *)w)->w,
-		                                     memory_order_relaxed);
-		return (uint32_t)word +
-		       round_randomly(morris_exact_projection((uint32_t)(word >> 32), mcfg),
-		                      &sc_counter_context_(c)->rng);
-	}
-	return c->t.v->get(w, c->t.cfg);
+	const sc_variant *v = c->t.v;
+	if (v->hooks.value_unbiased)
+		return v->hooks.value_unbiased(w, c->t.cfg, &sc_counter_context_(c)->rng);
+	return v->get(w, c->t.cfg);
 }
 
 /*

@@ -69,7 +69,8 @@ SC_VARIANTS(SC_WRAP_)
 	               P##_init_,     P##_inc_,   P##_add_,    P##_get_,        P##_reset_, \
 	               P##_flush_,                                                         \
 	               P##_destroy_,  P##_heap_bytes_, P##_range_, P##_describe_,          \
-	               P##_reading_fast_, P##_reading_sum_, P##_bound_, SC_PROMISES_##P},
+	               P##_reading_fast_, P##_reading_sum_, P##_bound_, SC_PROMISES_##P,   \
+	               SC_HOOKS_##P},
 const sc_variant sc_variants[SC_VARIANT_COUNT] = {SC_VARIANTS(SC_ENTRY_)};
 #undef SC_ENTRY_
 
@@ -137,10 +138,10 @@ int sc_table_create(sc_table *t, const sc_variant *v, sc_params *p, const sc_env
 		return -1;
 	}
 	t->same_seed = same_seed != 0;
-	if (v == &sc_variants[SC_ID_scalable])
-		t->thread_seed = sc_scalable_thread_seed(t->cfg);
-	/* PerCPUGroup: the table's counters are one group (sc_group.h), made here. */
-	if (v == &sc_variants[SC_ID_percpu_group] && sc_percpu_group_reserve(t->cfg, n, err)) {
+	if (v->hooks.thread_seed)
+		t->thread_seed = v->hooks.thread_seed(t->cfg);
+	/* what the inits take their counters from (PerCPUGroup: one group, sc_group.h) */
+	if (v->hooks.table_reserve && v->hooks.table_reserve(t->cfg, n, err)) {
 		sc_table_destroy(t);
 		return -1;
 	}
@@ -160,8 +161,8 @@ void sc_table_destroy(sc_table *t)
 	if (t->base)
 		for (size_t i = 0; i < t->n; i++)
 			t->v->destroy(sc_table_at(t, i), t->cfg);
-	if (t->cfg && t->v == &sc_variants[SC_ID_percpu_group])
-		sc_percpu_group_release(t->cfg);
+	if (t->cfg && t->v->hooks.table_release)
+		t->v->hooks.table_release(t->cfg);
 	sc_free_lines(t->base);
 	sc_free_lines(t->cfg);
 	t->base = NULL;

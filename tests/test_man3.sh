@@ -87,7 +87,7 @@ done <"$tmp/functions"
 # The pages of the inlined API and its helpers (tests/test_man.sh checks their
 # synopses) name functions of these headers and of the sc_P_* contract at the
 # top of scounters.h; sc_inline is that contract's page.
-for h in scounters.h sc_common.h sc_abi.h; do
+for h in scounters.h sc_common.h sc_random.h sc_error.h sc_params.h sc_alloc.h sc_abi.h; do
 	"$PY" - "$src/counters/scounters/$h" <<'PYEOF' || exit 1
 import re, sys
 for m in re.finditer(r"\b(sc_\w+)\s*\(", open(sys.argv[1]).read()):

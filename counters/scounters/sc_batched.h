@@ -240,6 +240,7 @@ enum {
 	                      SC_PROMISE_READINGS_DIFFER | SC_PROMISE_HOLDS_BACK |
 	                      SC_PROMISE_LAG_BOUNDED
 };
+#define SC_HOOKS_batched SC_HOOKS_NONE
 
 SC_OP_DECLARE_DESCRIBE(batched)
 

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sc_common.h - pieces every counter family shares: cache-line padding, the
- * per-thread context, the xorshift generators, randomized exponential backoff,
- * named parameters and error reporting.
+ * sc_common.h - pieces every counter family shares: cache-line padding,
+ * the kind and layout of a variant, the environment and the per-thread
+ * context, and randomized exponential backoff; and the umbrella of the rest,
+ * one header per concept, which it includes: random numbers (sc_random.h),
+ * error reporting (sc_error.h), named parameters (sc_params.h), aligned
+ * allocation (sc_alloc.h), the operations many variants share (sc_ops.h)
+ * and the contract (sc_contract.h).
  *
  * Nothing here knows about threads, hwloc, PAPI or the command line: a thread
  * context is plain data that the caller fills in (index, node, seeds) and
@@ -17,7 +21,11 @@
 #include <stdint.h>
 
 #include "sc_abi.h"
+#include "sc_alloc.h"
 #include "sc_atomic.h"
+#include "sc_error.h"
+#include "sc_params.h"
+#include "sc_random.h"
 #include "scounters/sc_config.h"
 
 #ifdef __cplusplus
@@ -97,44 +105,6 @@ void sc_thread_init(sc_thread *t, uint32_t index, uint32_t node, uint64_t seed,
                     bool same_seed);
 
 /*
- * splitmix64 finalizer: a bijective mix used to derive independent seeds
- * from (base seed, thread index, stream number).
- */
-static inline uint64_t sc_mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-/* Derive a non-zero 32-bit xorshift state for stream `stream` of thread `index`. */
-uint32_t sc_derive_seed32(uint64_t seed, uint32_t index, uint32_t stream);
-
-/*
- * Marsaglia xorshift32 with shifts (6,21,7), as Dice §3.2 uses. Returns a
- * value in 1 .. 2^32-1 (the state never becomes 0).
- */
-static inline uint32_t sc_xorshift_dice(uint32_t *s)
-{
-	uint32_t x = *s;
-	x ^= x << 6;
-	x ^= x >> 21;
-	x ^= x << 7;
-	return *s = x;
-}
-
-/* xorshift32 with shifts (13,17,5), as the .NET runtime uses for Ayers's counter. */
-static inline uint32_t sc_xorshift_ayers(uint32_t *s)
-{
-	uint32_t x = *s;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
-
-/*
  * For the few fast-path helpers a compiler might decline to inline in a large
  * loop: "static inline" is only a hint, and one call per increment is what
  * the measured loops must never pay (doc/design.md §2).
@@ -189,178 +159,6 @@ static inline void sc_backoff(const sc_backoff_cfg *b, uint32_t failures, uint32
 		sc_cpu_relax();
 }
 
-/*
- * For the probabilistic variants' add(n): the number of independent trials,
- * each a success with probability p (0 < p < 1), up to and including the
- * first success, drawn from one uniform 32-bit value r in 1 .. 2^32-1 (an
- * xorshift output). With u = r/2^32 it is 1 + floor(log(u) / log(1-p)), so
- * P(gap > k) = P(u < (1-p)^k): the geometric distribution, up to the 2^-32
- * resolution of u. log1m is log(1-p), computed by the caller once per p.
- * Saturates at UINT64_MAX.
- */
-uint64_t sc_geometric_gap(uint32_t r, double log1m);
-
-/*
- * For add(n) of BFP-CSUP: the number of successes among n independent
- * trials of probability p (0 <= p <= 1), Binomial(n, p), in O(log n) draws
- * from the xorshift state *rng (sc_xorshift_dice; Knuth's recursion: a
- * Beta-distributed order statistic splits the trials in halves, each Beta
- * a ratio of two Marsaglia-Tsang gamma variates, and the last 64 or fewer
- * trials are drawn one by one). Exact up to double rounding and the 2^-64
- * resolution of the uniforms (two draws each). Thread-safe (the caller
- * owns *rng); never fails.
- */
-uint64_t sc_binomial(uint64_t n, double p, uint32_t *rng);
-
-/* Error message sink for configuration and allocation failures. */
-typedef struct sc_err {
-	char msg[256];
-} sc_err;
-
-void sc_err_set(sc_err *err, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
-
-/*
- * Named parameters ("key=value"), as given by --param. Each variant's config
- * function reads the keys it knows with the sc_param_* readers, which mark
- * them used; sc_params_check_unused() then rejects whatever is left.
- */
-#define SC_MAX_PARAMS 16
-
-#define SC_MAX_KEY 32
-
-typedef struct sc_params {
-	unsigned n;
-	char key[SC_MAX_PARAMS][SC_MAX_KEY];
-	const char *value[SC_MAX_PARAMS];
-	bool used[SC_MAX_PARAMS];
-} sc_params;
-
-void sc_params_clear(sc_params *p);
-/* Add "key=value" (the string must outlive p). -1 and err on bad form or too many. */
-int sc_params_add(sc_params *p, const char *kv, sc_err *err);
-
-/*
- * Readers. Each returns 0 and stores the default when the key is absent,
- * 0 and the parsed value when it is present and in [min, max], -1 with a
- * message naming the variant, key, value and accepted range otherwise.
- */
-int sc_param_u64(sc_params *p, const char *variant, const char *key, uint64_t def,
-                 uint64_t min, uint64_t max, uint64_t *out, sc_err *err);
-int sc_param_double(sc_params *p, const char *variant, const char *key, double def,
-                    double min, double max, double *out, sc_err *err);
-bool sc_param_present(const sc_params *p, const char *key);
-/* Reads backoff-min and backoff-max into b. */
-int sc_param_backoff(sc_params *p, const char *variant, sc_backoff_cfg *b, sc_err *err);
-/* -1 with a message listing the unknown key and the accepted ones. */
-int sc_params_check_unused(const sc_params *p, const char *variant, const char *accepted,
-                           sc_err *err);
-
-/* Cache-line aligned zeroed allocation (size rounded up to the alignment). */
-void *sc_alloc_lines(size_t size);
-void sc_free_lines(void *p);
-
-/*
- * The per-variant operations that many variants share word for word (the
- * contract is at the top of scounters.h). Each macro defines, for prefix P,
- * static inline functions with the contract's names and signatures, so that
- * a family header writes only what is its own.
- */
-
-/* sc_P_config, _init, _reset, _destroy: declared here, defined in the family's .c. */
-#define SC_OP_DECLARE_OUT_OF_LINE(P)                                                       \
-	int sc_##P##_config(sc_##P##_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err); \
-	int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err);            \
-	void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg);                       \
-	void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg);
-
-/* sc_P_size: one counter is its type, whatever the configuration. */
-#define SC_OP_SIZEOF(P)                                                                    \
-	static inline size_t sc_##P##_size(const sc_##P##_cfg *cfg)                        \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		return sizeof(sc_##P##_t);                                                 \
-	}
-
-/* sc_P_flush: a no-op, for variants that hold nothing back per thread. */
-#define SC_OP_NO_FLUSH(P)                                                                  \
-	static inline void sc_##P##_flush(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_thread *t) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		(void)t;                                                                   \
-	}
-
-/* sc_P_destroy: a no-op, for variants that allocate nothing. */
-#define SC_OP_NO_DESTROY(P)                                                                \
-	static inline void sc_##P##_destroy(sc_##P##_t *c, const sc_##P##_cfg *cfg)        \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-	}
-
-/* sc_P_heap_bytes: 0, for variants that allocate nothing. */
-#define SC_OP_NO_HEAP(P)                                                                   \
-	static inline size_t sc_##P##_heap_bytes(const sc_##P##_t *c, const sc_##P##_cfg *cfg) \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		return 0;                                                                  \
-	}
-
-/* sc_P_range: the full 64-bit range (the counter wraps only after 2^64 - 1). */
-#define SC_OP_RANGE_FULL(P)                                                                \
-	static inline uint64_t sc_##P##_range(const sc_##P##_cfg *cfg)                     \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		return UINT64_MAX;                                                         \
-	}
-
-/* flush, destroy and heap_bytes of a counter that allocates nothing and holds nothing back. */
-#define SC_OPS_SELF_CONTAINED(P) SC_OP_NO_FLUSH(P) SC_OP_NO_DESTROY(P) SC_OP_NO_HEAP(P)
-
-/*
- * sc_P_init and sc_P_reset of a counter that is one atomic field FIELD
- * whose state at the start is the constant INITIAL. reset is relaxed: it
- * runs only while nothing increments, and later increments start after the
- * caller's barrier or join.
- */
-#define SC_OP_WORD_INIT_RESET(P, FIELD, INITIAL)                                           \
-	static inline int sc_##P##_init(sc_##P##_t *c, const sc_##P##_cfg *cfg, sc_err *err) \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		(void)err;                                                                 \
-		sc_atomic_init(&c->FIELD, INITIAL);                                           \
-		return 0;                                                                  \
-	}                                                                                  \
-	static inline void sc_##P##_reset(sc_##P##_t *c, const sc_##P##_cfg *cfg)          \
-	{                                                                                  \
-		(void)cfg;                                                                 \
-		atomic_store_explicit(&c->FIELD, INITIAL, memory_order_relaxed);           \
-	}
-
-/*
- * sc_P_describe (contract at the top of scounters.h): declared here, defined
- * in the family's .c; SC_OP_NO_STATE_DESCRIBE for a variant whose only state
- * is its value, which describes it as "".
- */
-#define SC_OP_DECLARE_DESCRIBE(P)                                                          \
-	int sc_##P##_describe(const sc_##P##_t *c, const sc_##P##_cfg *cfg, char *buf, size_t size);
-
-#define SC_OP_NO_STATE_DESCRIBE(P)                                                         \
-	static inline int sc_##P##_describe(const sc_##P##_t *c, const sc_##P##_cfg *cfg,  \
-	                                    char *buf, size_t size)                        \
-	{                                                                                  \
-		(void)c;                                                                   \
-		(void)cfg;                                                                 \
-		if (size)                                                                  \
-			buf[0] = '\0';                                                     \
-		return 0;                                                                  \
-	}
-
 /* ceil(log2(n)) for n >= 1: bits needed to store ids 0 .. n-1. */
 static inline unsigned sc_bits_for(uint32_t n)
 {
@@ -377,4 +175,5 @@ SC_API_END
 
 #endif /* SC_COMMON_H */
 
+#include "sc_ops.h"      /* needs the definitions above */
 #include "sc_contract.h" /* needs the definitions above */

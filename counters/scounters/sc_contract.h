@@ -2,9 +2,11 @@
 /*
  * sc_contract.h - what a variant promises, declared once, in its family
  * header: the bound of each reading (sc_P_bound), the two readings
- * themselves where they differ (sc_P_reading_fast, sc_P_reading_sum), and a word of
- * promises (SC_PROMISES_P). The registry gathers them into the variant
- * table (scounters.h), sc_counter_error_bound answers from it, and the
+ * themselves where they differ (sc_P_reading_fast, sc_P_reading_sum), a
+ * word of promises (SC_PROMISES_P), and what the handle API and sc_table
+ * ask of the variant beyond its operations (SC_HOOKS_P, each hook
+ * optional). The registry gathers them into the variant table
+ * (scounters.h), sc_counter_error_bound answers from it, and the
  * conformance suite (tests/test_conformance*) checks every promise under
  * concurrency. sc_common.h includes it.
  */
@@ -94,6 +96,84 @@ typedef struct sc_counter_bound {
 #define SC_PROMISE_READINGS_DIFFER (1u << 4)
 #define SC_PROMISE_HOLDS_BACK (1u << 5)
 #define SC_PROMISE_LAG_BOUNDED (1u << 6)
+
+/*
+ * How the handle API's inlined increment (sc_counter.h) reaches a variant,
+ * as its family declares it (the handle_path hook below; the handle copies
+ * it into the counter's head when the counter is made, so the increment
+ * itself tests only the head). SC_PATH_CALL: the variant's increment
+ * through a pointer (the default); SC_PATH_NODE: the same, with the
+ * context from the library, which keeps the thread's node fresh (for a
+ * variant whose increment reads t->node); the others name the increment that
+ * sc_counter_inc inlines: FetchAdd's, Morris's and Scalable's on the
+ * counter and its configuration, Sharded's on copies of both, and the
+ * per-CPU add on the array given by slot0, stride, slots and index (the
+ * arguments of sc_percpu_add_ix).
+ */
+typedef enum sc_path_kind {
+	SC_PATH_CALL = 0,
+	SC_PATH_FETCHADD = 1,
+	SC_PATH_MORRIS = 2,
+	SC_PATH_SCALABLE = 3,
+	SC_PATH_SHARDED = 4,
+	SC_PATH_PERCPU = 5,
+	SC_PATH_NODE = 6
+} sc_path_kind;
+
+typedef struct sc_handle_path {
+	sc_path_kind kind;
+	/* the increment the handle calls instead of the variant's (NULL: the variant's) */
+	void (*inc)(void *c, const void *cfg, sc_thread *t);
+	unsigned char *slot0; /* SC_PATH_PERCPU: the array; NULL and 0 otherwise */
+	size_t stride;
+	uint32_t slots;
+	uint64_t index;
+} sc_handle_path;
+
+/* A path of one kind, nothing else set. */
+static inline sc_handle_path sc_path_of_kind_(sc_path_kind kind)
+{
+	sc_handle_path p;
+	p.kind = kind;
+	p.inc = NULL;
+	p.slot0 = NULL;
+	p.stride = 0;
+	p.slots = 0;
+	p.index = 0;
+	return p;
+}
+
+/*
+ * What the handle API and sc_table ask of a variant beyond its operations
+ * and its contract, each optional: NULL is the default, stated at each
+ * field. A family header declares them for each of its variants P as
+ * SC_HOOKS_P, a C initialiser of this struct (SC_HOOKS_NONE when the
+ * variant needs none); the registry puts it in the variant table (the
+ * `hooks` of sc_variant, scounters.h). Each hook is called with the
+ * table's configuration (and counter) and is safe wherever the call that
+ * uses it is: set-up (sc_table_create, sc_counter_new), teardown, or a
+ * reading.
+ */
+typedef struct sc_variant_hooks {
+	/* Add the handle API's defaults (sc_counter_new) for the keys p does not
+	 * give: 0, or -1 with err set. NULL: the variant's own defaults. */
+	int (*handle_defaults)(sc_params *p, sc_err *err);
+	/* How the handle's increment reaches counter c. NULL: SC_PATH_CALL. */
+	sc_handle_path (*handle_path)(const void *c, const void *cfg);
+	/* The value of counter word w (a private copy) as one reading of
+	 * sc_counter_read_and_reset, unbiased over many, drawing from *rng.
+	 * NULL: get. */
+	uint64_t (*value_unbiased)(const void *w, const void *cfg, uint32_t *rng);
+	/* The state every thread's counter stream must start from (sc_table's
+	 * thread_seed), or 0 for per-thread seeds. NULL: 0. */
+	uint32_t (*thread_seed)(const void *cfg);
+	/* Before the table's n inits: what they take their counters from (0, or
+	 * -1 with err set); after every destroy: release it (also after a
+	 * failed reserve). NULL: nothing. */
+	int (*table_reserve)(void *cfg, size_t n, sc_err *err);
+	void (*table_release)(void *cfg);
+} sc_variant_hooks;
+#define SC_HOOKS_NONE {NULL, NULL, NULL, NULL, NULL, NULL}
 
 /* The bound of a reading that is the same for both readings. */
 static inline sc_counter_bound sc_bound_of_kind_(sc_bound_kind kind)

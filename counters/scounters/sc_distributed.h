@@ -364,6 +364,29 @@ enum {
 	SC_PROMISES_percpu = SC_PROMISE_SIGNAL_SAFE | SC_PROMISE_FORK_EXACT | SC_PROMISE_INLINE_RSEQ
 };
 
+/*
+ * The handle inlines Sharded's increment on copies of the slot pointer and
+ * the configuration (fixed by init), and PerCPU's add on its array.
+ */
+static inline sc_handle_path sc_sharded_handle_path_(const void *c, const void *cfg)
+{
+	(void)c;
+	(void)cfg;
+	return sc_path_of_kind_(SC_PATH_SHARDED);
+}
+static inline sc_handle_path sc_percpu_handle_path_(const void *c, const void *cfg)
+{
+	sc_handle_path p = sc_path_of_kind_(SC_PATH_PERCPU);
+	p.slot0 = (unsigned char *)(void *)((const sc_percpu_t *)c)->slots;
+	p.stride = sizeof(sc_padded_u64);
+	p.slots = ((const sc_percpu_cfg *)cfg)->cpus;
+	p.index = ((const sc_percpu_cfg *)cfg)->index;
+	return p;
+}
+#define SC_HOOKS_sharded {.handle_path = sc_sharded_handle_path_}
+#define SC_HOOKS_striped SC_HOOKS_NONE
+#define SC_HOOKS_percpu {.handle_path = sc_percpu_handle_path_}
+
 SC_API_END
 #ifdef __cplusplus
 }

@@ -395,6 +395,28 @@ enum {
 		SC_PROMISE_SIGNAL_SAFE | SC_PROMISE_FORK_EXACT | SC_PROMISE_INLINE_RSEQ
 };
 
+/* The table's group, reserved and released around its counters; the handle inlines the add. */
+static inline int sc_percpu_group_reserve_(void *cfg, size_t n, sc_err *err)
+{
+	return sc_percpu_group_reserve((sc_percpu_group_cfg *)cfg, n, err);
+}
+static inline void sc_percpu_group_release_(void *cfg)
+{
+	sc_percpu_group_release((sc_percpu_group_cfg *)cfg);
+}
+static inline sc_handle_path sc_percpu_group_handle_path_(const void *c, const void *cfg)
+{
+	sc_handle_path p = sc_path_of_kind_(SC_PATH_PERCPU);
+	p.slot0 = ((const sc_percpu_group_t *)c)->col;
+	p.stride = ((const sc_percpu_group_cfg *)cfg)->row;
+	p.slots = ((const sc_percpu_group_cfg *)cfg)->cpus;
+	p.index = ((const sc_percpu_group_cfg *)cfg)->index;
+	return p;
+}
+#define SC_HOOKS_percpu_group                                                              \
+	{.handle_path = sc_percpu_group_handle_path_, .table_reserve = sc_percpu_group_reserve_, \
+	 .table_release = sc_percpu_group_release_}
+
 SC_API_END
 #ifdef __cplusplus
 }

@@ -414,6 +414,34 @@ enum {
 	SC_PROMISES_morris_adapt = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY
 };
 
+/*
+ * The value for readings that are summed (the handle's read_and_reset): get
+ * rounds the closed-form projection to nearest, biased (small counts project
+ * just above integers; the closed form is off at rounded thresholds); this
+ * is the exact projection (the sum of 1/p over the thresholds passed)
+ * rounded at random from the caller's stream *rng, so sums are unbiased.
+ * One relaxed load: safe while other threads increment. Never fails.
+ */
+uint64_t sc_morris_get_unbiased(const sc_morris_t *c, const sc_morris_cfg *cfg, uint32_t *rng);
+uint64_t sc_morris_adapt_get_unbiased(const sc_morris_adapt_t *c, const sc_morris_adapt_cfg *cfg,
+                                      uint32_t *rng);
+static inline sc_handle_path sc_morris_handle_path_(const void *c, const void *cfg)
+{
+	(void)c;
+	(void)cfg;
+	return sc_path_of_kind_(SC_PATH_MORRIS); /* the handle inlines sc_morris_inc */
+}
+#define SC_MORRIS_UNBIASED_(P)                                                             \
+	static inline uint64_t sc_##P##_unbiased_(const void *w, const void *cfg, uint32_t *rng) \
+	{                                                                                  \
+		return sc_##P##_get_unbiased((const sc_##P##_t *)w, (const sc_##P##_cfg *)cfg, rng); \
+	}
+SC_MORRIS_UNBIASED_(morris)
+SC_MORRIS_UNBIASED_(morris_adapt)
+#undef SC_MORRIS_UNBIASED_
+#define SC_HOOKS_morris {.handle_path = sc_morris_handle_path_, .value_unbiased = sc_morris_unbiased_}
+#define SC_HOOKS_morris_adapt {.value_unbiased = sc_morris_adapt_unbiased_}
+
 SC_API_END
 #ifdef __cplusplus
 }

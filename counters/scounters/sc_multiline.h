@@ -251,6 +251,9 @@ enum {
 	SC_PROMISES_multiline = SC_PROMISE_FORK_EXACT,
 	SC_PROMISES_multiline_adapt = SC_PROMISE_FORK_EXACT
 };
+/* The increments read the thread's node (sc_numa_handle_path_, sc_numa.h). */
+#define SC_HOOKS_multiline {.handle_path = sc_numa_handle_path_}
+#define SC_HOOKS_multiline_adapt {.handle_path = sc_numa_handle_path_}
 
 SC_API_END
 #ifdef __cplusplus

@@ -303,6 +303,16 @@ enum {
 	SC_PROMISES_rbonuma_adapt = SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY
 };
 
+/* The increments read the thread's node: the handle's context comes from the library. */
+static inline sc_handle_path sc_numa_handle_path_(const void *c, const void *cfg)
+{
+	(void)c;
+	(void)cfg;
+	return sc_path_of_kind_(SC_PATH_NODE);
+}
+#define SC_HOOKS_rbonuma {.handle_path = sc_numa_handle_path_}
+#define SC_HOOKS_rbonuma_adapt {.handle_path = sc_numa_handle_path_}
+
 SC_API_END
 #ifdef __cplusplus
 }

@@ -202,6 +202,18 @@ enum {
 };
 #undef SC_WORD_PROMISES_
 
+/* The handle inlines FetchAdd's increment (no context); the others need no hook. */
+static inline sc_handle_path sc_fetchadd_handle_path_(const void *c, const void *cfg)
+{
+	(void)c;
+	(void)cfg;
+	return sc_path_of_kind_(SC_PATH_FETCHADD);
+}
+#define SC_HOOKS_serial SC_HOOKS_NONE
+#define SC_HOOKS_cas SC_HOOKS_NONE
+#define SC_HOOKS_fetchadd {.handle_path = sc_fetchadd_handle_path_}
+#define SC_HOOKS_rbo SC_HOOKS_NONE
+
 /* describe: "" for all four; their only state is the value (get). */
 SC_OP_NO_STATE_DESCRIBE(serial)
 SC_OP_NO_STATE_DESCRIBE(cas)

@@ -340,6 +340,7 @@ static inline sc_counter_bound sc_percpu_tree_bound(const sc_percpu_tree_cfg *cf
 	return b;
 }
 enum { SC_PROMISES_percpu_tree = SC_PROMISE_FORK_EXACT | SC_PROMISE_READINGS_DIFFER };
+#define SC_HOOKS_percpu_tree SC_HOOKS_NONE
 
 SC_API_END
 #ifdef __cplusplus

@@ -62,6 +62,9 @@
  *                  reading r's error bound (sc_contract.h), and the enum
  *                  constant SC_PROMISES_P, the variant's SC_PROMISE_* bits:
  *                  the contract, declared once in the family header
+ *   SC_HOOKS_P     what the handle API and sc_table ask of the variant
+ *                  beyond these (sc_variant_hooks, sc_contract.h: each hook
+ *                  optional, SC_HOOKS_NONE for none), in the family header
  *   int    sc_P_describe(const sc_P_t *, const sc_P_cfg *, char *buf, size_t size);
  *                  the counter's internal state, for explaining a run, as
  *                  "key=value;key=value" (no commas, quotes or spaces): the
@@ -227,6 +230,7 @@ typedef struct sc_variant {
 	uint64_t (*reading_sum)(const void *c, const void *cfg);
 	sc_counter_bound (*bound)(const void *cfg, sc_reading r);
 	unsigned promises;
+	sc_variant_hooks hooks; /* SC_HOOKS_P (sc_contract.h): NULL where the default holds */
 } sc_variant;
 
 /* Stable ids, in list order. */
