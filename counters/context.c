@@ -145,6 +145,11 @@ static void self_seed(uint32_t index, uint64_t salt)
  * first, the order sc_counter_free also takes), parent releases them.
  */
 SC_ATOMIC(uint32_t) sc_batched_fork_gate_;
+/*
+ * The forking thread's signal mask while the gate is up, to restore
+ * (written and read under registry_lock, and in the child by its one thread).
+ */
+static sigset_t fork_saved_mask;
 
 static void fork_prepare(void)
 {
@@ -152,12 +157,17 @@ static void fork_prepare(void)
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_lock(&c->reset_lock);
 	/*
-	 * No Batched hand-over across the fork (sc_distributed.h): the gate up,
-	 * then every other thread's hand-over in flight waited for. seq_cst:
+	 * No Batched hand-over across the fork (sc_batched.h): the forking
+	 * thread's signals blocked (a handler of its own that hands over would
+	 * wait at the gate for this very fork), the gate up, then every other
+	 * thread's hand-over in flight waited for. seq_cst:
 	 * see sc_batched_hand_over_. The calling thread's own slot is skipped:
 	 * a handler of its own that forks may have interrupted its hand-over,
 	 * which it finishes itself, in both processes.
 	 */
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &fork_saved_mask);
 	atomic_store_explicit(&sc_batched_fork_gate_, 1, memory_order_seq_cst);
 	for (sc_counter *c = flush_list; c; c = c->next) {
 		sc_batched_t *b = c->obj;
@@ -174,8 +184,9 @@ static void fork_prepare(void)
 
 static void fork_parent(void)
 {
-	/* relaxed: a hand-over that sees the gate late keeps its batch, still exact */
+	/* relaxed: a hand-over waiting at the gate only needs to see it down at last */
 	atomic_store_explicit(&sc_batched_fork_gate_, 0, memory_order_relaxed);
+	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_unlock(&c->reset_lock);
 	registry_leave();

@@ -39,8 +39,9 @@
  * other threads held back in a Batched counter is handed over to the
  * child's copy by the child's handler, so the copy counts (get and get_sum)
  * every increment completed before the fork: the fork handler waits for
- * the hand-overs of batches in flight (sc_distributed.h) and keeps new ones
- * from starting until the process is copied.
+ * the hand-overs of batches in flight, and a hand-over that would start
+ * while the process is copied waits until the copy is made (sc_batched.h),
+ * so the fast reading keeps its bound across the fork.
  *
  * Any number of threads. Sharded and Batched counters made here have
  * per-thread slots for 2 x (the OS's configured CPU count) threads, at
