@@ -76,6 +76,14 @@ static _Thread_local uint32_t seeded_from SC_TLS_FAST;
  */
 static _Thread_local volatile sig_atomic_t self_busy SC_TLS_FAST;
 static _Thread_local sc_thread busy_ctx SC_TLS_FAST;
+/*
+ * 1 once the thread's exit destructor ran: from then on the thread counts
+ * with self_ctx at index UINT32_MAX (every Sharded and Batched counter's
+ * shared path, exact, nothing held back) and never makes a context again,
+ * since no exit destructor may be left to flush one (a signal handler after
+ * the destructors' last round, or a later destructor in that round).
+ */
+static _Thread_local volatile sig_atomic_t self_exited SC_TLS_FAST;
 
 static void registry_enter(void)
 {
@@ -118,13 +126,14 @@ static void thread_exit(void *arg)
 	if (t->index < index_cap)
 		index_used[t->index] = 0;
 	/*
-	 * A later destructor that counts again gets a fresh context and index.
-	 * Both cleared before the index can pass to another thread, so this
-	 * thread's inlined Sharded increment (see SC_TLS_INIT_) never writes a
-	 * slot it no longer owns.
+	 * A later destructor or signal handler that counts again uses the
+	 * shared paths (see self_exited). Both cleared before the index can
+	 * pass to another thread, so this thread's inlined Sharded increment
+	 * (see SC_TLS_INIT_) never writes a slot it no longer owns.
 	 */
 	self_ready = 0;
 	self_ctx.index = UINT32_MAX;
+	self_exited = 1;
 	registry_leave();
 	seeded_from = 0;
 }
@@ -337,7 +346,7 @@ static SC_NOINLINE sc_thread *self_slow(void)
 			sc_thread_init(&busy_ctx, UINT32_MAX, 0, SC_HANDLE_SEED ^ 0x51c5, false);
 		return &busy_ctx;
 	}
-	if (!self_ready)
+	if (!self_ready && !self_exited)
 		return self_create();
 	sc_node_refresh(&self_ctx);
 	return &self_ctx;

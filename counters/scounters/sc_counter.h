@@ -22,7 +22,9 @@
  * reused), the node the kernel reports (sc_node.h), and its own RNG streams (seeded from a process-wide
  * sequence number, so no two contexts ever share a stream). Threads never
  * register. When a thread exits (a pthread key destructor), what it holds
- * back in any live Batched counter is flushed, and its index is freed.
+ * back in any live Batched counter is flushed, and its index is freed;
+ * what it counts after that (a later destructor, a signal handler during
+ * its exit) goes to each counter's shared path, held back nowhere.
  * The main thread's destructors do not run at exit(); call
  * sc_counter_flush from it if a Batched counter must see its last
  * increments. Counters of a variant that fixes every thread's start state
