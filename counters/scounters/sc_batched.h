@@ -262,6 +262,7 @@ static inline sc_counter_bound sc_batched_bound(const sc_batched_cfg *cfg, sc_re
 }
 enum {
 	SC_PROMISES_batched = SC_PROMISE_SIGNAL_SAFE | SC_PROMISE_FORK_EXACT |
+	                      SC_PROMISE_FORK_FAST_EXACT |
 	                      SC_PROMISE_READINGS_DIFFER | SC_PROMISE_HOLDS_BACK |
 	                      SC_PROMISE_LAG_BOUNDED
 };
