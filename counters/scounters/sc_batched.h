@@ -103,7 +103,10 @@ extern SC_ATOMIC(uint32_t) sc_batched_fork_gate_;
  * which clears the mark. A signal handler that lands inside the hand-over
  * sees the mark and leaves its increments in the total for the next one.
  * Every increment is in the total before the hand-over starts, so get_sum
- * never misses one, whatever the hand-over's progress.
+ * never misses one, whatever the hand-over's progress. Out of line (noinline
+ * and cold, a copy in each object that uses it): it runs once per batch,
+ * and the increment's inlined path without it is no longer than it was
+ * when the hand-over was inlined (gcc -O2, x86-64: 14 instructions, was 16).
  */
 #if defined(__GNUC__)
 #define SC_BATCHED_COLD_ __attribute__((noinline, cold, unused))
@@ -135,8 +138,7 @@ static SC_BATCHED_COLD_ void sc_batched_hand_over_(sc_batched_t *c, sc_batched_s
 /*
  * Another thread forks (see fork() above): the mark dropped, so that the
  * fork handler goes on, then the hand-over waits until the gate is down and
- * starts again. Out of line (and its own copy in each object that uses
- * it), so that the increment's inlined path stays as short as it was.
+ * starts again.
  */
 static SC_BATCHED_COLD_ void sc_batched_gate_wait_(sc_batched_t *c, sc_batched_slot *slot,
                                                    uint64_t h)
@@ -238,9 +240,9 @@ static inline void sc_batched_flush(sc_batched_t *c, const sc_batched_cfg *cfg, 
 /*
  * The contract (sc_contract.h): the fast reading trails by at most B - 1
  * per thread that owns a slot (a signal handler's increments made while
- * its thread is inside a hand-over are held back with the thread's; while
- * another thread forks too: see fork() above), the sum is exact; both are async-signal-safe; a thread holds increments back
- * until it flushes.
+ * its thread is inside a hand-over are held back with the thread's), also
+ * while another thread forks (see fork() above); the sum is exact; both
+ * are async-signal-safe; a thread holds increments back until it flushes.
  */
 static inline uint64_t sc_batched_reading_fast(const sc_batched_t *c, const sc_batched_cfg *cfg)
 {
