@@ -82,6 +82,14 @@ static _Thread_local uint32_t seeded_from SC_TLS_FAST;
  */
 static _Thread_local volatile sig_atomic_t self_busy SC_TLS_FAST;
 static _Thread_local sc_thread busy_ctx SC_TLS_FAST;
+/*
+ * 1 once the thread's exit destructor ran: from then on the thread counts
+ * with self_ctx at index UINT32_MAX (every Sharded and Batched counter's
+ * shared path, exact, nothing held back) and never makes a context again,
+ * since no exit destructor may be left to flush one (a signal handler after
+ * the destructors' last round, or a later destructor in that round).
+ */
+static _Thread_local volatile sig_atomic_t self_exited SC_TLS_FAST;
 
 static void registry_enter(void)
 {
@@ -124,13 +132,14 @@ static void thread_exit(void *arg)
 	if (t->index < index_cap)
 		index_used[t->index] = 0;
 	/*
-	 * A later destructor that counts again gets a fresh context and index.
-	 * Both cleared before the index can pass to another thread, so this
-	 * thread's inlined Sharded increment (see SC_TLS_INIT_) never writes a
-	 * slot it no longer owns.
+	 * A later destructor or signal handler that counts again uses the
+	 * shared paths (see self_exited). Both cleared before the index can
+	 * pass to another thread, so this thread's inlined Sharded increment
+	 * (see SC_TLS_INIT_) never writes a slot it no longer owns.
 	 */
 	self_ready = 0;
 	self_ctx.index = UINT32_MAX;
+	self_exited = 1;
 	registry_leave();
 	seeded_from = 0;
 }
@@ -151,6 +160,11 @@ static void self_seed(uint32_t index, uint64_t salt)
  * first, the order sc_counter_free also takes), parent releases them.
  */
 SC_ATOMIC(uint32_t) sc_batched_fork_gate_;
+/*
+ * The forking thread's signal mask while the gate is up, to restore
+ * (written and read under registry_lock, and in the child by its one thread).
+ */
+static sigset_t fork_saved_mask;
 
 static void fork_prepare(void)
 {
@@ -158,12 +172,17 @@ static void fork_prepare(void)
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_lock(&c->reset_lock);
 	/*
-	 * No Batched hand-over across the fork (sc_distributed.h): the gate up,
-	 * then every other thread's hand-over in flight waited for. seq_cst:
+	 * No Batched hand-over across the fork (sc_batched.h): the forking
+	 * thread's signals blocked (a handler of its own that hands over would
+	 * wait at the gate for this very fork), the gate up, then every other
+	 * thread's hand-over in flight waited for. seq_cst:
 	 * see sc_batched_hand_over_. The calling thread's own slot is skipped:
 	 * a handler of its own that forks may have interrupted its hand-over,
 	 * which it finishes itself, in both processes.
 	 */
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &fork_saved_mask);
 	atomic_store_explicit(&sc_batched_fork_gate_, 1, memory_order_seq_cst);
 	for (sc_counter *c = flush_list; c; c = c->next) {
 		sc_batched_t *b = c->obj;
@@ -180,8 +199,9 @@ static void fork_prepare(void)
 
 static void fork_parent(void)
 {
-	/* relaxed: a hand-over that sees the gate late keeps its batch, still exact */
+	/* relaxed: a hand-over waiting at the gate only needs to see it down at last */
 	atomic_store_explicit(&sc_batched_fork_gate_, 0, memory_order_relaxed);
+	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
 	for (sc_counter *c = all_list; c; c = c->all_next)
 		pthread_mutex_unlock(&c->reset_lock);
 	registry_leave();
@@ -332,7 +352,7 @@ static SC_NOINLINE sc_thread *self_slow(void)
 			sc_thread_init(&busy_ctx, UINT32_MAX, 0, SC_HANDLE_SEED ^ 0x51c5, false);
 		return &busy_ctx;
 	}
-	if (!self_ready)
+	if (!self_ready && !self_exited)
 		return self_create();
 	sc_node_refresh(&self_ctx);
 	return &self_ctx;

@@ -93,7 +93,7 @@ static int json_params(FILE *f, const sc_variant *v, const sc_env *env)
 /* The JSON names of the SC_PROMISE_* bits (sc_contract.h), in bit order. */
 static const char *const promise_names[] = {"signal-safe", "inline-rseq", "fork-exact",
                                              "shared-memory", "readings-differ", "holds-back",
-                                             "lag-bounded"};
+                                             "lag-bounded", "fork-fast-exact"};
 
 static const char *bound_kind_name(sc_bound_kind k)
 {

@@ -64,10 +64,10 @@ typedef struct cf_run {
 	atomic_uint_least64_t handler_updates, migrations, threads_made;
 	unsigned forks, fork_bad;
 	/*
-	 * Odd while the main thread is inside fork(); readings of a lag bound
-	 * that overlap one are counted apart (fork_window_low): Batched's
-	 * threads hold their batches back while a fork is prepared, so its
-	 * fast reading can lag by more than its bound then.
+	 * Odd while the main thread is inside fork(); readings below their
+	 * bound that overlap one are also counted apart (fork_window_low), so
+	 * that a failure says whether it came with a fork (Batched's
+	 * hand-overs wait at the fork handler's gate while a fork is made).
 	 */
 	atomic_uint fork_gen;
 	atomic_uint_least64_t fork_window_low;

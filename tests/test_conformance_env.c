@@ -138,17 +138,19 @@ void cf_fork_check(cf_run *r)
 		if (pid > 0)
 			ok = waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 && ok;
 		/*
-		 * Each reading within its bound; a variant that holds updates
-		 * back hands them over in the child (no thread of the child
-		 * holds them), so there every reading counts all of d.
+		 * As the table says (sc_contract.h): the sum, and a fast
+		 * reading that is the same reading or is fork-exact, keep the
+		 * sum's bound (exact: all of d; Serial: at most b); another fast
+		 * reading (PerCPUTree's root) keeps its own bound with the
+		 * parent's writers counted (their carries cut by the fork). A
+		 * fork-exact fast reading that differs is the child's sum.
 		 */
 		uint64_t by;
-		sc_counter_bound exact = sc_bound_of_kind_(SC_BOUND_EXACT);
-		bool held = r->v->promises & SC_PROMISE_HOLDS_BACK;
+		unsigned p = r->v->promises;
+		bool fast_exact = (p & SC_PROMISE_FORK_FAST_EXACT) || !(p & SC_PROMISE_READINGS_DIFFER);
 		for (int k = 0; ok && k < CF_READINGS; k++)
-			ok = cf_check(held ? &exact : &r->bound[k == 2], r->writers, d, in[k], b, &by) == 0;
-		/* and (held) nothing is held back in the child: its fast reading is its sum */
-		ok = ok && (!held || in[1] == in[2]);
+			ok = cf_check(&r->bound[k == 2 || fast_exact], r->writers, d, in[k], b, &by) == 0;
+		ok = ok && (!(p & SC_PROMISE_FORK_FAST_EXACT) || in[1] == in[2]);
 		ok = ok && in[CF_READINGS + 1] == in[CF_READINGS] + 1;
 		if (!ok) {
 			r->fork_bad++;

@@ -75,7 +75,15 @@ typedef struct sc_counter_bound {
  *   inline a restartable sequence into the caller (sc_rseq.h, "Plugins and
  *   unloading", says what that means for an object that is unloaded).
  * SC_PROMISE_FORK_EXACT: a child's copy of a handle counter counts every
- *   update completed before the fork, in every reading.
+ *   update completed before the fork in its exact reading (get_sum; and
+ *   in get_fast, the same reading, where the readings do not differ).
+ * SC_PROMISE_FORK_FAST_EXACT: where the readings differ
+ *   (SC_PROMISE_READINGS_DIFFER), the child's fast reading counts every
+ *   update completed before the fork too, until the child updates it.
+ *   Without it the fast reading keeps its bound in the child only with the
+ *   parent's updating threads counted as if they still updated: what a
+ *   parent's thread had not yet carried into the fast reading's word when
+ *   the process was copied stays out of it in the child (PerCPUTree).
  * SC_PROMISE_SHARED_MEMORY: one counter object (sc_P_t, initialised with
  *   sc_P_init) placed in memory that several processes map (MAP_SHARED)
  *   keeps its contract for updates from all of them.
@@ -96,6 +104,7 @@ typedef struct sc_counter_bound {
 #define SC_PROMISE_READINGS_DIFFER (1u << 4)
 #define SC_PROMISE_HOLDS_BACK (1u << 5)
 #define SC_PROMISE_LAG_BOUNDED (1u << 6)
+#define SC_PROMISE_FORK_FAST_EXACT (1u << 7)
 
 /*
  * How the handle API's inlined increment (sc_counter.h) reaches a variant,

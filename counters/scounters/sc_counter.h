@@ -22,7 +22,9 @@
  * reused), the node the kernel reports (sc_node.h), and its own RNG streams (seeded from a process-wide
  * sequence number, so no two contexts ever share a stream). Threads never
  * register. When a thread exits (a pthread key destructor), what it holds
- * back in any live Batched counter is flushed, and its index is freed.
+ * back in any live Batched counter is flushed, and its index is freed;
+ * what it counts after that (a later destructor, a signal handler during
+ * its exit) goes to each counter's shared path, held back nowhere.
  * The main thread's destructors do not run at exit(); call
  * sc_counter_flush from it if a Batched counter must see its last
  * increments. Counters of a variant that fixes every thread's start state
@@ -39,8 +41,9 @@
  * other threads held back in a Batched counter is handed over to the
  * child's copy by the child's handler, so the copy counts (get and get_sum)
  * every increment completed before the fork: the fork handler waits for
- * the hand-overs of batches in flight (sc_distributed.h) and keeps new ones
- * from starting until the process is copied.
+ * the hand-overs of batches in flight, and a hand-over that would start
+ * while the process is copied waits until the copy is made (sc_batched.h),
+ * so the fast reading keeps its bound across the fork.
  *
  * Any number of threads. Sharded and Batched counters made here have
  * per-thread slots for 2 x (the OS's configured CPU count) threads, at

@@ -317,7 +317,12 @@ static inline int sc_percpu_tree_compare(const sc_percpu_tree_t *a,
 /*
  * The contract (sc_contract.h): the root trails the exact sum by the
  * interval's width plus carry_max per thread inside its carry (so its lag
- * has no bound independent of the thread count); the sum is exact.
+ * has no bound independent of the thread count); the sum is exact. A
+ * fork's child counts every update completed before the fork in its sum,
+ * but not in its root: a parent's thread that was inside its carry when the
+ * process was copied does not finish it in the child, so the child's root
+ * stays behind by up to carry_max for each such thread, for good (no
+ * SC_PROMISE_FORK_FAST_EXACT).
  */
 static inline uint64_t sc_percpu_tree_reading_fast(const sc_percpu_tree_t *c,
                                                    const sc_percpu_tree_cfg *cfg)
