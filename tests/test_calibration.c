@@ -11,7 +11,11 @@
  * may run on the other core meanwhile (make -j), and a calibration made
  * while a neighbour steals the CPU is simply wrong, so a check calibrates
  * and measures afresh up to five times and passes when one attempt meets
- * the 10% bound; the bound itself never widens.
+ * the 10% bound; the bound itself never widens. Each attempt is judged busy
+ * or quiet by scbench's own rule (harness/load.h: other processes used 10% of
+ * the machine, or 5% was stolen); when every attempt that missed the bound was
+ * busy, the check is reported as skipped with that reason (a busy machine
+ * cannot show the rule), and a quiet attempt that misses still fails.
  *
  * Under an emulator (SC_TEST_EMULATOR, set by tests/cross-check.sh) the time
  * of a guest instruction depends on the emulator's translation cache, not on
@@ -20,6 +24,9 @@
  */
 #include <math.h>
 
+#include <unistd.h>
+
+#include "load.h"
 #include "tap.h"
 #include "testutil.h"
 #include "workload.h"
@@ -71,16 +78,32 @@ static void check_pct(const sc_table *cas, double pct)
 		       "measures its translation, not the pause instruction", pct, want, emulator);
 		return;
 	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned pus = n > 0 ? (unsigned)n : 1, quiet_misses = 0;
+	load_stats ls = {0};
 	while (tries++ < 5) {
+		load_snap a, b;
+		load_take(&a);
 		ratio = attempt(cas, pct, &cal);
+		load_take(&b);
+		load_between(&a, &b, pus, &ls);
 		tap_diag("work=%g%% attempt %d: ns/CAS inc %.2f, ns/pause %.2f, m = %.3f, "
-		         "slowdown %.2f (want %g)",
-		         pct, tries, cal.ns_per_inc, cal.ns_per_pause, cal.work_iters, ratio, want);
+		         "slowdown %.2f (want %g), others used %.2f PUs, steal %.1f%%%s",
+		         pct, tries, cal.ns_per_inc, cal.ns_per_pause, cal.work_iters, ratio, want,
+		         ls.other_pus, ls.steal_pct, ls.busy ? " (busy)" : "");
 		if (fabs(ratio / want - 1) <= 0.10)
 			break;
+		quiet_misses += !ls.busy;
 	}
-	tap_ok(fabs(ratio / want - 1) <= 0.10,
-	       "work_%g_pct_gives_1_over_%g_of_throughput (measured 1/%.2f)", pct, want, ratio);
+	bool met = fabs(ratio / want - 1) <= 0.10;
+	if (!met && quiet_misses == 0) {
+		tap_ok(true, "work_%g_pct_gives_1_over_%g_of_throughput # SKIP machine busy in "
+		       "every attempt (last: others used %.2f PUs, steal %.1f%%; measured 1/%.2f)",
+		       pct, want, ls.other_pus, ls.steal_pct, ratio);
+		return;
+	}
+	tap_ok(met, "work_%g_pct_gives_1_over_%g_of_throughput (measured 1/%.2f)", pct, want,
+	       ratio);
 }
 
 /*
