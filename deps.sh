@@ -20,14 +20,17 @@
 set -u
 
 # Building, make check, scbench with hwloc and PAPI, the figures and report;
-# libpfm4-dev: libpfm.a, which PAPI needs in the bundle's static scbench.
+# libpfm4-dev: libpfm.a, which PAPI needs in the bundle's static scbench;
+# python3-pytest: make check's tests of the Python in plots/ and harness/runall/.
 PKGS="build-essential autoconf automake libtool pkg-config git libhwloc-dev hwloc
-libpapi-dev libpfm4-dev papi-tools gnuplot-nox python3-matplotlib python3-numpy python3-scipy"
+libpapi-dev libpfm4-dev papi-tools gnuplot-nox python3-matplotlib python3-numpy python3-scipy
+python3-pytest"
 # CI only: clang++ builds of the embed examples, groff and man-db to render
-# the man pages in make check. make bench's llvm-mca table also wants llvm
+# the man pages in make check, clang-format and pycodestyle for the format
+# of the changed lines (tests/check-format.sh). make bench's llvm-mca table also wants llvm
 # (llvm-19 or newer models znver4), clang and libc6-dev-arm64-cross (the
 # aarch64 loop); harness/mca.sh names what is missing.
-CI_PKGS="clang groff-base man-db cmake meson ninja-build"
+CI_PKGS="clang groff-base man-db cmake meson ninja-build clang-format python3-pycodestyle"
 
 me=deps.sh
 no_install=${SCOUNTERS_NO_INSTALL:-}

@@ -8,7 +8,7 @@
 # status 1, printing nothing, when LOG cannot be read or either line is
 # missing or its count is not a plain number (at most 9 digits). Carriage
 # returns are dropped first: a summary read from a VM's serial console ends
-# its lines with one (issue 29).
+# its lines with one.
 ci_counts() {
 	local text p f
 	text=$(tr -d '\r' <"$1" 2>/dev/null) || return 1

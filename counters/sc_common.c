@@ -34,7 +34,7 @@ uint32_t sc_env_cpus_(const sc_env *env)
 	if (env->cpus)
 		return env->cpus;
 	sc_env os;
-	sc_env_default(&os); /* the environment's count of the OS's CPUs */
+	sc_env_default(&os); /* the OS's configured count, as sc_env_default gives it */
 	return os.cpus;
 }
 

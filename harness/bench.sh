@@ -71,7 +71,7 @@ prob="Morris,MorrisAdapt,BFP-DUP,BFP-CSUP,Scalable,ScalableCAS,ScalableCapped"
 # The handle API's increment against the inlined one (make bench, HANDLE_BENCH).
 handle_variants="FetchAdd Sharded PerCPU Morris Scalable"
 # The adaptive counters, in their precise mode at 1 thread (one CAS on one word):
-# their cost relative to CAS (issue 27: at most 1.1x).
+# their cost relative to CAS (at most 1.1x).
 adapt="RBONumaAdapt,MultilineAdapt,MorrisAdapt,BFP-CSUP"
 
 # The awk functions shared by the metrics and the gate: sort x[1..n] in place,

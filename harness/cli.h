@@ -3,8 +3,9 @@
  * cli.h - scbench's command line (doc/design.md §5.1): a contract that scripts and
  * tests depend on. Parsing validates every value; a bad one is a usage error
  * (exit 2) with one line naming the option, the value and what is accepted.
- * Only scbench.c includes this header: the units below it read the plan
- * (plan.h).
+ * Included by the parser itself (cli.c, cli_values.c, cli_usage.c), by
+ * scbench.c and by listing.h (--list answers from the parsed options); the
+ * units below them read the plan (plan.h), never the options.
  */
 #ifndef SC_CLI_H
 #define SC_CLI_H

@@ -15,7 +15,10 @@
  */
 void *lr_setup(const char **why, int *mm_cid);
 
-/* CHUNK (the loop count given) adds of 1 by librseq, to the word of the CPU (cpu_id) or of the concurrency id (mm_cid). */
+/*
+ * CHUNK (the loop count given) adds of 1 by librseq, to the word of the CPU
+ * (cpu_id) or of the concurrency id (mm_cid).
+ */
 void lr_loop_cpu_id(void *words, int chunk);
 void lr_loop_mm_cid(void *words, int chunk);
 

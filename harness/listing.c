@@ -167,7 +167,7 @@ int listing_print_json(FILE *f, uint32_t pus)
 		fputc('}', f);
 	}
 	fputs("\n]}\n", f);
-	return 0; /* a write error is the caller's to find and say (issue 29: it was a silent 1) */
+	return 0; /* a write error is the caller's to find and say (it was a silent 1) */
 }
 
 static void print_list(uint32_t pus)

@@ -14,8 +14,9 @@
 
 /*
  * Temporary files still open, removed at exit so that a run that ends by
- * exit() (say, thread creation failed) leaves nothing behind. Two at most
- * (CSV and meta). Signals do not come here: they set a flag (run.h) and the
+ * exit() (say, thread creation failed) leaves nothing behind. Three at most
+ * (the CSV, the --latency sidecar and the meta.json; scbench.c opens no
+ * more), within the four slots. Signals do not come here: they set a flag (run.h) and the
  * main thread aborts the output itself.
  */
 static char *pending[4];

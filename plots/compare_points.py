@@ -192,7 +192,7 @@ def compare(np, sp, side_a, side_b):
                 continue
             r, lo, hi = row["ratio"], row["ci_low"], row["ci_high"]
             big = r >= 1 + MIN_EFFECT or r <= 1 / (1 + MIN_EFFECT)
-            # a point one run decides in either set is never significant (issue 28)
+            # a point one run decides in either set is never significant
             one = min(row["n_a"], row["n_b"]) < 2
             if one:
                 row["test"] += "; one run in a set: never significant"

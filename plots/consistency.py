@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Checks across figures that the papers draw from one data set: Dice's Fig. 3
 (99.02% external work) and Fig. 4 top (99%) differ by 2% of the work only, so
-each point of one should lie within the other's min-max band (issue 12). The
+each point of one should lie within the other's min-max band. The
 result is a note of the report, not a claim of the papers. Standard library
 only."""
 

@@ -5,7 +5,7 @@
 plots/regen writes them to a temporary file that the figure's gnuplot script
 loads (gnuplot -c plots/gnuplot/FIG.gp RESULT_DIR VARS): the file work the
 scripts once did with system() (sed, awk) is done here, so that no shell ever
-sees a path or a value of the result set (issue 29).
+sees a path or a value of the result set.
 
   FILES = 'a.dat b.dat'         the figure's .dat files in FIGDATA (figures.tsv)
   META_<n>_<key> = 'value'      the '# key: value' header lines of file n (from

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The points whose claims want more runs (issue 39): `plots/report.py --needs-runs
+"""The points whose claims want more runs: `plots/report.py --needs-runs
 DIR` prints them as JSON for run-all's --confirm, from DIR/figdata/claims.json.
 
 A claim lists them ("needs_runs", claims/judge.py) when it is inconclusive only

@@ -92,7 +92,7 @@ def ratio_false_verdict(miss_a, miss_b):
     return 2.0 * (1.0 - (1.0 - miss_a) * (1.0 - miss_b))
 
 
-# Bimodal throughput (issue 28): a point's runs split in two groups when two
+# Bimodal throughput: a point's runs split in two groups when two
 # neighbours of its sorted runs differ by more than BIMODAL_GAP (a ratio): more than
 # run-to-run noise (a few percent here), e.g. one run of three 1.3-3.5x faster.
 BIMODAL_GAP = 1.25
@@ -260,7 +260,7 @@ def pool_histograms(hists):
     return out
 
 
-# The sequential rule (issue 39): a point whose ratio lies near its line, within a
+# The sequential rule: a point whose ratio lies near its line, within a
 # factor SEQ_BAND of it, is decided only at the looks of SEQ_LOOKS (runs a side; the
 # last is the most run-all's --confirm adds) and with a per-look interval whose
 # false-verdict rate (ratio_false_verdict) is at most SEQ_TOTAL / len(SEQ_LOOKS), so

@@ -275,7 +275,7 @@ fi
 "$atlas" "$tmp/a" "$tmp/twin" --out "$tmp/modes" --no-figures >/dev/null 2>"$tmp/modes.err"
 rc=$?
 check "same_machine_two_modes_allowed (exit $rc)" test $rc -eq 0
-# one machine is "1 machine" (issue 36: "2 result sets from 1 machines")
+# one machine is "1 machine" ("2 result sets from 1 machines")
 check one_machine_singular grep -q '^2 result sets from 1 machine read side by side' "$tmp/modes/ATLAS.md"
 check two_modes_labelled sh -c "grep -q '^| \*\*vm (default)\*\* | ' '$tmp/modes/ATLAS.md' &&
 	grep -q '^| \*\*vm (quick)\*\* | ' '$tmp/modes/ATLAS.md' &&

@@ -107,7 +107,7 @@ static void check_pct(const sc_table *cas, double pct)
 }
 
 /*
- * Array mode at 0% work (issue 13): the work stream is drawn only for the
+ * Array mode at 0% work: the work stream is drawn only for the
  * cold counters' indices, one draw per two increments, never for external
  * work. Deterministic: the stream after the loop equals the seed advanced
  * n/2 times.

@@ -149,7 +149,7 @@ fi
 check csv_count_mode_exact csvawk 'NR>1 && ($col("mode")!="count" || $col("ops")!=$col("threads")*1000 || $col("value")!=$col("ops") || $col("rel_error")!=0){bad=1} END{exit bad}' "$tmp/c.csv"
 check meta_json_written test -s "$tmp/c.csv.meta.json"
 
-# Range safety (issue 13): RBONuma on 256 virtual nodes holds 2^23 - 1; one more is flagged.
+# Range safety: RBONuma on 256 virtual nodes holds 2^23 - 1; one more is flagged.
 "$SCBENCH" --counter=RBONuma --threads=1 --nodes=256 --ops=8388607 --events=none --runs=1 \
 	--output="$tmp/in.csv" 2>"$tmp/in.err"
 check overflow_not_flagged_at_range csvawk 'NR==2 && $col("overflowed")=="0" && $col("rel_error")==0 {ok=1} END{exit !ok}' "$tmp/in.csv"
@@ -227,7 +227,7 @@ check timed_rows_two_per_variant test "$(tail -n +2 "$tmp/t.csv" | wc -l)" -eq $
 check timed_mode_and_read_ns_filled csvawk 'NR>1 && ($col("mode")!="timed" || $col("read_ns")=="" || $col("ops_per_ms")<=0){bad=1} END{exit bad}' "$tmp/t.csv"
 check timed_precise_exact_after_reset csvawk 'NR>1 && $col("kind")=="precise" && $col("value")!=$col("ops"){bad=1} END{exit bad}' "$tmp/t.csv"
 check pmu_status_explains grep -q "pmu_status" "$tmp/t.csv.meta.json"
-# pmu_status once (issue 36): meta.json's in the first row, empty after it
+# pmu_status once: meta.json's in the first row, empty after it
 # (the column stays, so older sets and their readers keep the schema).
 if command -v "$PY" >/dev/null 2>&1; then
 	check pmu_status_first_row_only "$PY" -c '

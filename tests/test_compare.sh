@@ -126,7 +126,7 @@ check compare_json_matches_csv json_matches_csv "$tmp/self"
 check report_states_method sh -c "grep -q 'Benjamini-Hochberg within each figure' '$tmp/self/COMPARE.md' &&
 	grep -q 'default_rng(8)' '$tmp/self/COMPARE.md' && grep -q 'bootstrap' '$tmp/self/COMPARE.md'"
 
-# The first line says whether the recommended counter changed (issue 36).
+# The first line says whether the recommended counter changed.
 check self_first_line_recommendation_unchanged sh -c "head -1 '$tmp/self.log' | grep -q '^plots/compare: Recommendation unchanged: the same counter in all [0-9]* scenarios' &&
 	grep -q '^\*\*Recommendation unchanged' '$tmp/self/COMPARE.md'"
 copy fast
@@ -234,8 +234,8 @@ check "fewer_flags_nothing ($got flagged)" test "$got" -eq 0
 
 # ---- one run in a set: never significant; the summary says what it could not see ------
 # B keeps one run per point of dice-fig4-high, Serial's throughput made 10x: a change
-# no noise explains, yet one run decides it, so it is never listed as significant
-# (issue 28); the summary line names each figure's power.
+# no noise explains, yet one run decides it, so it is never listed as significant;
+# the summary line names each figure's power.
 copy onerun
 "$py" - "$tmp/onerun/dice-fig4-high.csv" <<'PYEOF'
 import csv, sys
@@ -259,7 +259,7 @@ sys.exit(1 if bad or not one else 0)' '$tmp/one/compare.csv'"
 check summary_says_what_it_could_not_see sh -c "grep -q '^\*\*.* points with one run in a set (never significant); it could not have seen changes smaller than these (flagged 80% of the time): .*dice-fig4-high [+]' '$tmp/one/COMPARE.md' && grep -q 'could not have seen' '$tmp/one.log'"
 
 # What compare cannot bound is "n/a", never "+nan%" or a percentage of 5 digits or more
-# (issue 36: "+nan%" and "+2366553406948581%" with one run per point); medians carry units.
+# ("+nan%" and "+2366553406948581%" with one run per point); medians carry units.
 check onerun_no_nan_or_huge_percentages sh -c "! grep -Eiq 'nan%|inf%|[0-9]{5,}(\.[0-9]*)?%' '$tmp/one/COMPARE.md' '$tmp/one.log'"
 check compare_bounds_and_units sh -c "cd '$top/plots' && $py -c '
 from compare_report import f_change, f_ratio, f_value
@@ -271,7 +271,7 @@ assert f_value(1234.5, \"ops_per_ms\") == \"1,234 ops/ms\", f_value(1234.5, \"op
 assert f_value(12.5, \"read_ns\") == \"12.5 ns\" and f_value(None, \"read_ns\") == \"-\", 4
 '"
 
-# ---- two plain scbench CSVs (issue 30) -----------------------------------------------
+# ---- two plain scbench CSVs ----------------------------------------------------------
 # Two tiny CSVs of scbench itself (3 runs of FetchAdd and Sharded at 1 thread, 20 ms
 # each); a point is a measure, a variant, a thread count, work and array size.
 SB=${SCBENCH:-$top/harness/scbench}

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_confirm_rule.sh - the sequential rule of issue 39 (plots/stats.py SEQ_*,
+# test_confirm_rule.sh - the sequential rule (plots/stats.py SEQ_*,
 # plots/claims/rules.py ratio_point), as TAP, on synthetic runs: lognormal with a
 # spread (sd of the log) of 3%, as the reference set's points have, drawn from
 # random.Random with fixed seeds, so every check is deterministic. Each check's

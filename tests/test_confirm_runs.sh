@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_confirm_runs.sh - run-all.sh --confirm (issue 39), as TAP: after the
+# test_confirm_runs.sh - run-all.sh --confirm, as TAP: after the
 # planned rounds, a point undecided near its claim's line gets runs up to the
 # sequential rule's next look (8 runs a side), recorded in run-all.plan (new run
 # indices beside the point's planned runs) and run-all.order (under a comment

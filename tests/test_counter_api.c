@@ -55,7 +55,7 @@ static void parsing(void)
 	c = sc_counter_new("Batched", "batch=4", &err);
 	tap_ok(c != NULL, "params 'batch=4' accepted");
 	sc_counter_free(c);
-	/* issue 37: blanks around an item were trimmed, against sc_counter_new(3) */
+	/* blanks around an item were trimmed, against sc_counter_new(3) */
 	const char *blank[] = {" batch=4", "batch=4 ", " batch=4 , ", "batch =4", "batch= 4",
 	                       "batch=4\t", "\tbatch=4", "batch=4, ,batch=8", " ", "batch=4\n"};
 	for (size_t i = 0; i < sizeof blank / sizeof *blank; i++) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_fork_batched.c - what a child's copy of a Batched handle counter
- * holds, against sc_counter.h's fork() paragraph (issue 34): every
+ * holds, against sc_counter.h's fork() paragraph: every
  * increment completed before the fork, none counted twice.
  *
  * Two threads count into a Batched counter (batch=16) and after each

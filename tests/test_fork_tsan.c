@@ -2,7 +2,7 @@
 /*
  * test_fork_tsan.c - fork while other threads hold thread contexts, then
  * count from two threads in the child, in a form ThreadSanitizer can judge
- * (issue 37; the program is in PRECISE_TESTS, which CI runs under
+ * (the program is in PRECISE_TESTS, which CI runs under
  * -fsanitize=thread). Two threads of the parent take thread indices and
  * count into a Sharded and a Batched handle counter, and exit (so the
  * registry was written by threads other than the forking one; TSan cannot

@@ -54,7 +54,7 @@ static void test_new_validates(void)
 	tap_ok(sc_counter_new(NULL, "", NULL) == NULL, "new_null_variant_and_null_err");
 	c = sc_counter_new("bfp-csup", "accuracy=2,mantissa-threshold=100", &err);
 	tap_ok(c == NULL, "new_rejects_accuracy_and_mantissa_threshold_together");
-	/* Values are plain decimal (issue 29): no space, tab, hex, inf or '+'. */
+	/* Values are plain decimal: no space, tab, hex, inf or '+'. */
 	const char *bad[][2] = {{"Morris", "accuracy=0x1p0"}, {"Morris", "accuracy=\t2"},
 	                        {"Morris", "accuracy= 2"},    {"Morris", "accuracy=+2"},
 	                        {"Batched", "batch=\t8"},     {"Batched", "batch= 8"},

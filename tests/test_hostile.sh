@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_hostile.sh - hostile inputs and conditions (issue 20), as TAP: a result
+# test_hostile.sh - hostile inputs and conditions, as TAP: a result
 # set is data (run-all.sh --resume parses run-all.conf and run-all.plan, never
 # runs them), a resumed set is checked part by part, stale temporary files
 # go, failures give a non-zero exit; the plots refuse non-numbers and
@@ -106,7 +106,7 @@ SCBENCH=$tmp/stand-in "$tmp/run-all.sh" --max-threads 99999999999999999999 --out
 check max_threads_huge_exit_2 test $? -eq 2
 check max_threads_huge_one_line sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q '^run-all.sh: --max-threads' '$tmp/err'"
 
-# issue 29, 5. An empty --experiments= or --variants= (an unset shell variable)
+# An empty --experiments= or --variants= (an unset shell variable)
 # is refused, never "all": nothing is planned.
 for opt in experiments variants; do
 	for form in "--$opt=" "--$opt "; do
@@ -208,7 +208,7 @@ agg "$tmp/keep"
 check replaced_file_keeps_mode test "$(stat -c %a "$tmp/keep/figdata/claims.json")" = 600
 check stale_python_temp_removed test ! -e "$tmp/keep/figdata/claims.json.tmp.Zz9Zz9"
 
-# --- issue 29: one line and status 1 for what a tool did not expect ------------
+# --- one line and status 1 for what a tool did not expect ----------------------
 # Every Python entry point runs under one guard (harness/runall/guard.py): a
 # fault injected into each (SCOUNTERS_FAULT=its name) is one line and status 1;
 # SCOUNTERS_DEBUG=1 shows the traceback.
@@ -257,7 +257,7 @@ printf 'experiment,part,args,reason\ndice-fig5,t1,x,\377\376\n' >"$tmp/fp/failed
 "$PLOTPY" "$TOP_SRCDIR/plots/report.py" "$tmp/fp" >/dev/null 2>"$tmp/err"
 check report_failed_points_not_utf8 sh -c "test $? -eq 0 && grep -q 'failed-points.csv is not UTF-8 text' '$tmp/fp/REPORT.md'"
 
-# --- issue 29, 1: no path reaches a shell --------------------------------------
+# --- no path reaches a shell ---------------------------------------------------
 # Result sets whose paths hold ' " $() backquotes, spaces, a newline and a
 # leading dash, through plots/regen, run-all.sh (a run, --merge-only and their
 # regeneration), plots/compare and plots/atlas, all run in $tmp/meta: a command
@@ -308,7 +308,7 @@ fi
 check odd_nothing_ran test -z "$(find "$tmp" -name 'pwned*')"
 rm -f "$tmp/plots"
 
-# --- issue 29, 2 and 3: a merge is all of one schema or nothing -----------------
+# --- a merge is all of one schema or nothing ------------------------------------
 # A part with two columns swapped, another schema_version or source_revision,
 # another point's rows or a field over csv's 128 KiB: --merge-only names the
 # part, exits 1 and leaves the set as it was (every file, byte for byte).
@@ -337,10 +337,10 @@ merge_refused revision "$p_cas" 'source_revision "abc1234"'
 damage other_point "sed 's/^FetchAdd,/CAS,/' $p_fa >x && mv x $p_fa"
 merge_refused other_point "$p_fa" 'a row of another point (counter CAS'
 damage huge_field "$PY -c 'import sys; t = open(sys.argv[1]).read(); open(sys.argv[1], \"w\").write(t.replace(\"fake, a\", \"x\" * 140000, 1))' $p_cas"
-fake_run --resume="$tmp/huge_field" --merge-only   # (read with no field limit: issue 37)
+fake_run --resume="$tmp/huge_field" --merge-only   # (read with no field limit)
 check merge_huge_field_merged sh -c "test $? -eq 0 && grep -q xxxxxxxxxx '$tmp/huge_field/dice-fig5.csv'"
 
-# issue 29, 4. --resume and --merge-only check run-all.conf against the plan,
+# --resume and --merge-only check run-all.conf against the plan,
 # and each part's recorded command line against its plan line.
 conf_refused() { # NAME SED TEXT: run-all.conf edited by SED: both refused, TEXT said
 	damage "$1" "sed -i '$2' run-all.conf"
@@ -359,7 +359,7 @@ conf_refused conf_threads 's/^threads=.*/threads="1 2"/' 'runs at most 1 threads
 damage part_cmd "sed -i 's/--duration=0.2/--duration=8/' $p_cas.meta.json"
 merge_refused part_cmd "$p_cas" 'made by scbench .*--duration=8'
 
-# --- issue 29, 11: CI's own tally -------------------------------------------------
+# --- CI's own tally ---------------------------------------------------------------
 # .ci/run reads each stage's "# PASS: n" / "# FAIL: n" through ci_counts:
 # a carriage return (a VM's serial console) is dropped, anything but a plain
 # count is no summary (status 1: .ci/run then counts the stage failed).
@@ -385,12 +385,12 @@ for bad in --duration=0x10 --work=0x1p4 "--seed=	-1" "--seed= 1" "--runs= 2" --d
 	sc "$bad"
 	check "usage_error_$bad" sh -c "test $? -eq 2 && grep -q -- '$bad' '$tmp/err'"
 done
-# issue 29, 8. A parameter is decimal too (the library's readers; --help says so).
+# A parameter is decimal too (the library's readers; --help says so).
 for bad in Morris:accuracy=0x1p0 Batched:batch=0x10 Morris:accuracy=+2; do
 	sc --counter="${bad%%:*}" --param="${bad#*:}" --ops=10 --runs=1
 	check "param_not_decimal_${bad#*:}" sh -c "test $? -eq 2 && grep -q '${bad#*:} is invalid: expected a decimal' '$tmp/err'"
 done
-# issue 29, 10. Messages: --ops past its bound names it; an unknown
+# Messages: --ops past its bound names it; an unknown
 # SCOUNTERS_NODE is said once; regen without its TMPDIR says so.
 sc --counter=CAS --ops=1125899906842624
 check ops_bound_named sh -c "test $? -eq 2 && grep -q 'expected an integer in \[1, 1125899906842623\]' '$tmp/err'"
@@ -425,7 +425,7 @@ check long_latency_name_refused sh -c "test $? -eq 2 && grep -q 'latency.csv.tmp
 echo old >"$tmp/o/m.csv" && chmod 640 "$tmp/o/m.csv"
 sc $short --output="$tmp/o/m.csv"
 check replaced_csv_keeps_mode sh -c "test $? -eq 0 && test \$(stat -c %a '$tmp/o/m.csv') = 640"
-# issue 29, 6. A device as --output is written in place, with no sidecar
+# A device as --output is written in place, with no sidecar
 # beside it (as root, --output=/dev/null made /dev/null.meta.json): a null
 # device made in $tmp (mknod: root only); nothing under /dev is touched.
 if mknod "$tmp/o/null" c 1 3 2>/dev/null; then
@@ -435,7 +435,7 @@ if mknod "$tmp/o/null" c 1 3 2>/dev/null; then
 else
 	skip device_output_no_sidecar "mknod needs root"
 fi
-# issue 29, 7. Another user's file in a sticky directory cannot be replaced:
+# Another user's file in a sticky directory cannot be replaced:
 # refused before the runs (usage, 2), not found after them. scbench runs as
 # nobody (setpriv: root only), $tmp opened to it for the test.
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
@@ -453,7 +453,7 @@ else
 	chmod 700 "$tmp"
 fi
 # 9. --list and --help fail on a write error: a full file, a closed pipe.
-# (issue 29: --list=json said nothing.)
+# (--list=json said nothing.)
 for opt in --list --help --list=json; do
 	# Standard error a pipe: the file size limit would stop the message too.
 	msg=$(sh -c "ulimit -f 0; exec '$SCBENCH' $opt >'$tmp/o/full'" 2>&1)
@@ -463,7 +463,7 @@ for opt in --list --help --list=json; do
 r, w = os.pipe()
 os.close(r)
 sys.exit(subprocess.call(sys.argv[1:], stdout=w))' "$SCBENCH" $opt 2>"$tmp/err"
-	# issue 36: a closed pipe is a quiet end (| head), with 141 as SIGPIPE's default gives
+	# a closed pipe is a quiet end (| head), with 141 as SIGPIPE's default gives
 	check "write_error_${opt#--}_closed_pipe_quiet_141" sh -c "test $? -eq 141 && test ! -s '$tmp/err'"
 done
 # Every Python tool ends quietly too when its reader goes away (| head).

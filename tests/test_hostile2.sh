@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_hostile2.sh - hostile inputs and conditions, round five (issue 37), as
+# test_hostile2.sh - hostile inputs and conditions, round five, as
 # TAP: nothing written or removed outside a result set (a linked or looping
 # figdata/, figures/ or part directory), one writer per set (run-all's lock),
 # the printed commands work, paths that are not UTF-8, a stopped scbench

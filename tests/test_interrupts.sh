@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_interrupts.sh - SIGINT and SIGTERM (issue 9, doc/design.md §8), as TAP.
+# test_interrupts.sh - SIGINT and SIGTERM (doc/design.md §8), as TAP.
 # scbench stops the current run and exits 130/143 with one line, leaving no
 # half-written output (a regular file: nothing at all; a stream: whole rows
 # only, and the message says so). run-all.sh, interrupted like a Ctrl-C (the

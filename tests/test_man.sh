@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_man.sh - the man pages against what they document (issue 30, item 5),
+# test_man.sh - the man pages against what they document,
 # as TAP, each read as man -l renders it:
 #   - scbench(1) and run-all(1): every option of the program's --help is on
 #     the page and every option of the page is in --help; the sections

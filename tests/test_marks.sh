@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_marks.sh - points marked in the figures and the advice (issue 36, item 4), as
+# test_marks.sh - points marked in the figures and the advice, as
 # TAP. A copy of tests/fixtures/results-small is edited so that, in dice-fig4-high,
 # one point has a busy run (RBO at 2 threads), one a run far off its time target
 # (CAS at 1 thread: 0.5 s of a 0.05 s --duration) and one an outlier run (FetchAdd

@@ -56,7 +56,7 @@ for h in $headers; do
 	done
 done
 # C++ before 17: one message naming the standard needed, and it comes first
-# (issue 36: g++ -std=c++14 said "'is_always_lock_free' is not a member").
+# (g++ -std=c++14 said "'is_always_lock_free' is not a member").
 printf '#include <scounters/scounters.h>\nint sc_pedantic_probe(void);\n' >"$tmp/all.cc"
 for cxx in $CXXS; do
 	if ! std_known "$cxx" c++ c++14; then

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_pic_static.sh - libscounters.a is position-independent (issue 34):
+# test_pic_static.sh - libscounters.a is position-independent:
 # tests/unload_plugin.c linked with the static library into a shared
 # object (as a plugin or a CMake MODULE library would link it, with
 # -z nodelete since the library is then inside the plugin:

@@ -72,7 +72,7 @@ print(" ".join(e for e in EXPERIMENTS if e + ".csv" not in PLAN_SOURCES))' "$plo
 check "every_planned_experiment_counted${unplanned:+ (left out:$unplanned)}" test -z "$unplanned"
 check style_gp_matches_style_json "$py" "$plots/style.py" --check
 # The plots house keeps every Python file of plots/ (claims/ included) at 450 lines
-# or fewer (issue 30: a longer one is split by what it does), and the tarball
+# or fewer (a longer one is split by what it does), and the tarball
 # carries every file of plots/ (PLOT_FILES of Makefile.am: make distcheck).
 long=$(find "$plots" -name '*.py' | while IFS= read -r f; do
 	n=$(wc -l <"$f"); [ "$n" -le 450 ] || printf ' %s:%s' "${f#"$plots"/}" "$n"; done)
@@ -171,7 +171,7 @@ assert percentile([4.0], 0.95) == 4.0 and percentile([], 0.5) is None
 # plots/consistency.py: dice-fig3 against dice-fig4-low, point by point: an
 # overlap of the min-max bands counts, a gap is counted in one line and listed
 # with both bands in figdata/bands-apart.tsv; a point of one run (min is max)
-# is no band and is not compared (issue 36: 24 points of 1 run filled the
+# is no band and is not compared (24 points of 1 run filled the
 # terminal).
 check fig3_fig4low_band_note "$py" -B -c '
 import sys
@@ -289,7 +289,7 @@ assert "**6 claims: 1 hold, 1 consistent with it (within a stated tolerance), 1 
 assert "| C1 | x (Dice §0) |" in text
 ' "$plots" "$rs" "$tmp/rules"
 
-# The noise rule converges (issue 28): the order-statistic interval on a median misses on
+# The noise rule converges: the order-statistic interval on a median misses on
 # one side with exactly P(Bin(n, 1/2) < k) (checked against its definition), narrows as
 # runs are added, and so decides a fixed true ratio of 1.3 against a line at 1 once there
 # are enough runs (all 100 samples at 100 runs), while a ratio on the line stays
@@ -337,7 +337,7 @@ for n in (3, 10, 30, 100):
     assert decided[(1.0, n)] <= 100 * ratio_false_verdict(q, q), (n, decided[(1.0, n)])
 ' "$plots"
 
-# Test doubles for the claim tests of issue 28: a point of runs (pt, tri: three runs 0.1% apart),
+# Test doubles for the claim tests: a point of runs (pt, tri: three runs 0.1% apart),
 # the figures' statistics (Figs), a result set of CSV rows (RS), and run(): one claim'"'"'s
 # rule on them.
 CLAIM_FAKES='
@@ -379,7 +379,7 @@ def run(cid, stats, files=None, m=None, timed=None, count_rows=None):
         ctx.count_rows = lambda name: list(count_rows)
     return c.rule(ctx, c)
 '
-# Five verdicts by the papers' own conditions (issue 28): "slightly" reduces latency has
+# Five verdicts by the papers' own conditions: "slightly" reduces latency has
 # an upper side (21x is not slight); BFP-CSUP's speed is judged where it stayed exact (the
 # paper names no contention condition); BFP-DUP's RSTDV bound is judged only on runs
 # whose exponent did not saturate at SC_BFP_EXP_MAX; Interlocked's exactness and
@@ -413,7 +413,7 @@ bc = {c.id: c.by_construction for c in CLAIMS}
 assert bc["ayers-interlocked-exact"] and bc["ayers-sharded-size"]
 ' "$plots"
 
-# Paraphrases made faithful (issue 28), each rule on a point made for it: "consistently
+# Paraphrases made faithful, each rule on a point made for it: "consistently
 # more than 99%" on every run; "significantly" and "similarly" on the paper's scale of a
 # few percent (rules.FEW_PERCENT); "about 20x" with both sides (rules.ABOUT);
 # MultilineAdapt's space half; "at high counts" above 2^(T+1); BFP-CSUP's accuracy with
@@ -467,7 +467,7 @@ assert by["dice-getval-multilineadapt-serial-misses"].nodes == 2
 assert FEW_PERCENT == 1.1
 ' "$plots"
 
-# The claims the papers make that the report lacked (issue 28), each rule on points made
+# The claims the papers make that the report lacked, each rule on points made
 # for it: one that holds and one that does not (or why it is not measurable); the two
 # experiments new to run-all's plan (dice-fig5-low.csv, hot-line.csv) are read from
 # their CSVs, and a set without them says so (no data: the experiment is new).
@@ -555,7 +555,7 @@ rc2 = lambda r: {H: {"Serial": {1: tri(10), 2: tri(r)}}}
 assert v(run("ayers-racing-contention-costly", rc2(5))) == HOLDS and v(run("ayers-racing-contention-costly", rc2(15))) == FAILS
 ' "$plots"
 
-# A test that can fail (issue 39): a claim whose measurement could not have shown the
+# A test that can fail: a claim whose measurement could not have shown the
 # opposite outcome here has "no test here" with the reason, counted apart; each check
 # of plots/claims/opposite.py on points made for it, once blind and once able to fail.
 check no_test_where_the_opposite_cannot_show "$py" -B -c "$CLAIM_FAKES"'
@@ -708,7 +708,7 @@ assert run("ayers-binomial-model", spread(0.0086), count_rows=sc)[1] == HOLDS
 assert run("ayers-binomial-model", spread(0.05), count_rows=sc)[1] == FAILS
 ' "$plots"
 
-# The claims issue 39 found missing: the eight measurable here, each rule on points made
+# The claims found missing in a review of the report: the eight measurable here, each rule on points made
 # for it (one that holds, one that does not, or why it has no test here), and the twelve
 # not measurable listed with their cause, so that the count of the papers'"'"' claims is complete.
 check missing_claims_round_four "$py" -B -c "$CLAIM_FAKES"'
@@ -774,7 +774,7 @@ for c in unmeasured.CLAIMS:
     assert g["verdict"] == NM and g["cause"] in (PLAN, MACHINE), g
 ' "$plots"
 
-# What the report did not say (issue 28): the timer's real step, measured from the
+# What the report did not say: the timer's real step, measured from the
 # values (read_ns moving in 10.02 ns steps while meta.json states 0.477 ns per tick),
 # said beside a read-cost claim; bimodal throughput (one run of three 3x the others)
 # flagged in the figure notes and in a claim naming that series at that count.
@@ -914,7 +914,7 @@ scale "$tmp/adv/dice-fig5.csv" Morris 16 1000
 scale "$tmp/adv/dice-fig5.csv" CAS 16 100
 scale "$tmp/adv/read-cost.csv" CAS 23 0 23 0.5
 # RBO's dice-fig4-high runs marked busy (a busy column added, 1 for RBO's rows,
-# 0 for the others): its advice rows say so, the others do not (issue 36).
+# 0 for the others): its advice rows say so, the others do not.
 awk -F, -v OFS=, 'NR == 1 { print $0, "busy"; next } { print $0, ($1 == "RBO") }' \
 	"$tmp/adv/dice-fig4-high.csv" >"$tmp/adv/busy.new" && mv "$tmp/adv/busy.new" "$tmp/adv/dice-fig4-high.csv"
 "$py" "$plots/aggregate.py" "$tmp/adv" >/dev/null 2>&1 && "$py" "$plots/report.py" "$tmp/adv" >/dev/null 2>&1
@@ -938,7 +938,7 @@ assert got["single-thread"].startswith("approximate by contract") and got["many-
 assert got["precise-high"] == "" and got["read-heavy"] == "", got
 assert "lags" in caveat("Batched", "precise") and caveat("Sharded", "precise") is None
 ' "$tmp/adv/figdata/claims.json" "$plots"
-# A read-heavy pick within the noise (issue 39): a tie (bands overlapping the lowest
+# A read-heavy pick within the noise: a tie (bands overlapping the lowest
 # median'"'"'s) goes to the variant Dice §5.5 recommends for frequent reads, then to the
 # smaller spread, then by name; never to the first in file order.
 check advice_read_tie_broken_by_stated_rule "$py" -B -c '
@@ -996,7 +996,7 @@ assert b["best"] == "PerCPUTree" and b["value"].startswith("0.1 ns per reading")
 assert b["caveat"].startswith("its get_fast is the root"), b
 assert f["best"] != "PerCPUTree", f
 ' "$tmp/tree/figdata/claims.json"
-# Batched read samples (schema 6, issue 39): read-cost's note and the claims'
+# Batched read samples (schema 6): read-cost's note and the claims'
 # timer note say the timer's step is at most 1% of a sample where every run's
 # sample spans 100 steps or more (read_sample_steps), else that a difference
 # below the step per get (timer_step_ns / read_k) is not resolved; a set
@@ -1438,7 +1438,7 @@ check "array_error_claim_short_runs_not_measurable (${got%%|*})" \
 # The condition rule on the fixture: Morris, counting 200 k-26 M, is not compared with
 # CAS on a claim about low projected values (below); BFP-CSUP's speed against BFP-DUP's
 # has no contention condition in the paper: its exact 1-thread points are judged,
-# nothing left out (issue 28).
+# nothing left out.
 got=$(claim_field "$tmp/short" dice-csup-speed-like-dup)
 check condition_exact_point_kept_in_speed sh -c 'case "$1" in *"left out"*) exit 1 ;; *"1 thr high"*) exit 0 ;; esac; exit 1' _ "$got"
 # BFP-CSUP's accuracy claim spans the paper's 1-256 threads: its exact runs count.
@@ -1489,7 +1489,7 @@ check report_reading_says_bimodal grep -q 'bimodal points: MorrisAdapt at 1 thr:
 	"$tmp/paper/REPORT.md"
 
 
-# ---- a restricted run lists only the claims it can speak to (issue 30) ---------------
+# ---- a restricted run lists only the claims it can speak to ---------------
 # What a claim needs (plots/claims/restriction.py: its figures' experiments, the CSVs
 # its rule reads besides, the variants it names or declares) is complete: each claim
 # judged on the synthetic set cut to only its needs (the other CSVs absent, the

@@ -41,7 +41,7 @@ static void put(const char *rel, const char *text)
 }
 
 /* Remove one entry below root, children first (nftw with FTW_DEPTH); no
- * shell: root comes from TMPDIR, which may hold quotes (issue 29). */
+ * shell: root comes from TMPDIR, which may hold quotes. */
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;

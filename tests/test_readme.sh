@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_readme.sh - README.md is two screens that stay true (issue 30, item 4):
+# test_readme.sh - README.md is two screens that stay true:
 # at most 100 lines; the test command CI takes from it (.ci/run) is there;
 # its links into the tree resolve; its scbench command runs (shortened) and
 # prints the table README shows; its C program builds against this tree and
@@ -49,7 +49,7 @@ else
 	skip "README.md's C program runs: prints 1" "no static library or CC here"
 fi
 
-# The embed recipe with a prefix of one's own, as README words it (issue 36: it
+# The embed recipe with a prefix of one's own, as README words it (it
 # failed as written before PKG_CONFIG_PATH and the rpath were named): the
 # library and headers installed under P, the .pc that ./configure --prefix=P
 # writes (this build's, its prefix line P: the .pc.in substitutes nothing else

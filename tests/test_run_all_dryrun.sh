@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_run_all_dryrun.sh - nothing dropped without a word (issue 36, item 3):
+# test_run_all_dryrun.sh - nothing dropped without a word:
 # a requested variant an experiment does not run and a --max-threads above
 # the PUs are said in one line each; --dry-run lists per experiment what will
 # run, the invocations and the time, and writes nothing; --plan-only says

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_run_all_order.sh - how run-all.sh plans and runs (issue 12), as TAP:
+# test_run_all_order.sh - how run-all.sh plans and runs, as TAP:
 # every run of a timed point is its own scbench invocation, repetition r of
 # every point runs before repetition r+1 of any, each round in an order
 # shuffled from a seed recorded in the result set (the same seed, the same

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_run_all_progress.sh - run-all's progress (issue 30, item 3): on a
+# test_run_all_progress.sh - run-all's progress: on a
 # terminal (script(1) gives it one) one line redrawn in place, with the
 # invocations done of all, the point, the time elapsed and left; in a log
 # (standard error not a terminal) one plain line per invocation. A fake
@@ -41,7 +41,7 @@ check "on a terminal: the progress takes one line of the screen" \
 check "on a terminal: the line says elapsed and left" \
 	grep -q "\[$nv/$nv\] [0-9]*s elapsed, ~[0-9]*s left: " "$tmp/tty"
 # A terminal narrower than the line cuts the point's name, never the times
-# (issue 36: the estimate was cut at 80 columns).
+# (the estimate was cut at 80 columns).
 script -qec "stty cols 44; SCBENCH=$tmp/fake-scbench $tmp/run-all.sh $args --out $tmp/c" /dev/null \
 	>"$tmp/tty44" 2>&1 </dev/null
 check "a narrow terminal: the times are whole, the name cut" \

@@ -103,7 +103,7 @@ check merge_script_missing_exit_1 test $? -eq 1
 check merge_script_names_shards sh -c "grep -q 'not merged: shards 0, 2 of 3 ' '$tmp/err' && grep -q -- '--resume $tmp/set' '$tmp/err'"
 check merge_script_merges_nothing test -z "$(find "$tmp/set" -maxdepth 1 -name '*.csv')"
 
-# squeue's output not UTF-8 (issue 29): read all the same, not a traceback.
+# squeue's output not UTF-8: read all the same, not a traceback.
 printf '\377\376 x y\n101 101_2 RUNNING\n' >"$FAKE_SQUEUE"
 run_all --slurm --resume "$tmp/set"
 check squeue_not_utf8_read sh -c "test $? -eq 1 && grep -q '101_2 (RUNNING' '$tmp/err' && ! grep -q Traceback '$tmp/err' && test \$(wc -l <'$SB_LOG') -eq 2"
@@ -134,7 +134,7 @@ run_all --slurm --resume "$tmp/set"
 check resume_complete_merge_alone sh -c "test $? -eq 0 && grep -q 'parts are done: submitted the merge as job 105' '$tmp/out' &&
 	sed -n 5p '$SB_LOG' | grep -q merge.sh && ! sed -n 5p '$SB_LOG' | grep -q -- --array"
 
-# A set whose path holds quotes and commands (issue 29; --slurm refuses a line
+# A set whose path holds quotes and commands (--slurm refuses a line
 # break): the job scripts quote it; nothing of it runs (the scripts run in $tmp).
 odd="$tmp/odd \$(touch pwned-subst) \`touch pwned-bq\` 'x\" ;touch pwned-semi"
 run_all --slurm $plan --out "$odd"
@@ -172,7 +172,7 @@ FAKE_SBATCH_FAIL=1 run_all --slurm $plan --out "$tmp/fail"
 check sbatch_failure_exit_1 sh -c "test $? -eq 1 && grep -q 'Invalid partition' '$tmp/err' &&
 	grep -q -- '--slurm --resume $tmp/fail' '$tmp/err' && test -f '$tmp/fail/run-all.plan'"
 check sbatch_called_once_on_failure test "$(wc -l <"$SB_LOG")" -eq $((nsb + 1))
-# sbatch's output not UTF-8 (issue 29): read, not a traceback.
+# sbatch's output not UTF-8: read, not a traceback.
 FAKE_SBATCH_FAIL=1 FAKE_SBATCH_BYTES=1 run_all --slurm $plan --out "$tmp/fail8"
 check sbatch_not_utf8_no_traceback sh -c "test $? -eq 1 && grep -q 'Invalid partition' '$tmp/err' && ! grep -q Traceback '$tmp/err'"
 tap_done

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # shellcheck disable=SC2016 # awk and python programs in single quotes
-# test_scale.sh - runs at 256 threads (issue 9; doc/design.md §3: precise variants are
+# test_scale.sh - runs at 256 threads (doc/design.md §3: precise variants are
 # exact under any number of threads, oversubscribed too), as TAP. Here, on a
 # small machine, 256 threads are heavily oversubscribed: every precise variant
 # must still count exactly, in count-to-N mode (with 64 virtual nodes, so the

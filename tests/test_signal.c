@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_signal.c - handle increments from signal handlers (issue 34), as
+ * test_signal.c - handle increments from signal handlers, as
  * sc_counter_inc(3) promises them async-signal-safe:
  *
  *  1. The main thread increments a Sharded, a Batched (batch=3), a PerCPU

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_summary.sh - what scbench shows a person (issue 30, item 1; issue 36):
+# test_summary.sh - what scbench shows a person:
 # the per-point table on standard error after the runs (on a terminal, under
 # script(1), with --output=FILE or with --summary), never in the CSV, with a
 # ratio column against the baseline, mean, stddev, cv and flags, and a closing
@@ -40,7 +40,7 @@ check "--summary: the CSV holds only the header and a row per run" \
 "$SB" $run >/dev/null 2>"$tmp/err2"
 check "no table when the rows go to standard output and standard error is not a terminal" sh -c '! grep -q "^counter " "$1"' _ "$tmp/err2"
 # --output names a file: the table goes to standard error whatever it is
-# (issue 36: a log or a pipe got none, as google/benchmark always prints it).
+# (a log or a pipe got none, as google/benchmark always prints it).
 # shellcheck disable=SC2086
 "$SB" $run --output="$tmp/file.csv" >"$tmp/out3" 2>"$tmp/err3"
 check "--output=FILE, standard error not a terminal: the table by default" table_ok "$tmp/err3"

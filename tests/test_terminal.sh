@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_terminal.sh - what a user sees on a terminal and in a pipe (issue 36), as TAP:
+# test_terminal.sh - what a user sees on a terminal and in a pipe, as TAP:
 # run-all's last lines are the scenario lines (REPORT.md's answer) whether its
 # output is a terminal (script(1) gives it one) or a file; --dry-run on a
 # terminal writes nothing; a reader that goes away mid-stream (| head -c) ends

@@ -3,7 +3,7 @@
 # test_tools.sh - every tool a user runs answers --help and --version on
 # standard output with status 0, and refuses a conflict (or a bad option,
 # where it has no options that can conflict) with one line on standard error
-# and status 2 (issue 30, item 2).
+# and status 2.
 . "$(dirname "$0")/tap.sh"
 
 top=${TOP_SRCDIR:-.}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_unload.c - a host that loads and unloads a plugin linking
- * libscounters (tests/unload_plugin.c), as a program with plugins does
- * (issue 34). The host itself does not link the library: the plugin
+ * libscounters (tests/unload_plugin.c), as a program with plugins does.
+ * The host itself does not link the library: the plugin
  * brings it, so without -z nodelete the library went with the plugin.
  *
  *  1. The library's constructor never aborts the host: in a child process

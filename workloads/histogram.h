@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * histogram.h - log-linear latency histogram for --latency (doc/design.md §5.2; the
- * layout follows the HDR histogram of seed 002).
+ * layout follows Gil Tene's HdrHistogram).
  *
  * Layout. Values are uint64 (ns or ticks). The value range is cut into
  * power-of-two blocks, each split into LAT_HIST_SUB_COUNT = 2^k buckets of

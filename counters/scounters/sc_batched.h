@@ -15,7 +15,7 @@ extern "C" {
 SC_API_BEGIN
 
 /*
- * Batched (Linux lib/percpu_counter.c's batched add; seed 003's periodic
+ * Batched (Linux lib/percpu_counter.c's batched add; a periodic
  * sampler; the sum over cells that only grow of Java's LongAdder): a shared
  * 64-bit word plus one padded slot per thread. A slot holds the thread's
  * total, every increment the thread made through it (it only grows), and

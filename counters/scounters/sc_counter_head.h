@@ -111,12 +111,11 @@ SC_ALWAYS_INLINE sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mo
  * first; Morris does not (sc_morris_inc_rng_: a state of 0 draws 0, never
  * passes the threshold and comes back from the update's path, so the
  * common path has one branch fewer). A test of ready, the word after the
- * context, made some cores forward rng's store to its next load slowly,
- * 1.5x the inlined increment's time in half the processes. Then percpu_slot0,
+ * context, made some cores forward rng's store to its next load slowly
+ * (NEWS has the measurements behind this order). Then percpu_slot0,
  * non-NULL only for PerCPU and PerCPUGroup, whose add then needs it (before
- * Sharded's test: with that test's three instructions ahead of it, the
- * per-CPU add ran at up to 1.49x the inlined add in some processes, 1.26x
- * without; Sharded's handle runs at 0.6x its inlined increment). Then
+ * Sharded's test, whose three instructions ahead of it slowed the per-CPU
+ * add in some processes). Then
  * sharded_cfg.threads, 0 but for Sharded; the thread's index is UINT32_MAX
  * until its context is made (and again once its exit destructor ran), so
  * Sharded's own slot test "index < threads" also says that the thread has

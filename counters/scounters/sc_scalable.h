@@ -157,7 +157,21 @@ static inline bool sc_scalable_chosen_(unsigned s, uint32_t *rng)
  * A CAS rather than a fetch-and-add only on this path, taken with
  * probability 2^-s.
  */
-#define SC_SCALABLE_APPLY_(W, T)                                                           	static inline T sc_scalable_apply##W##_(SC_ATOMIC(T) *w, T cur, unsigned s, T mask,  	                                        const sc_scalable_cfg *cfg)                 	{                                                                                  		for (;;) {                                                                 			unsigned now = sc_scalable_shift_(cur & mask, cfg);                			T next = cur + ((T)1 << (now < s ? now : s));                      			/* weak, relaxed: a failure reloads cur and re-validates; nothing else is published. */ 			if (atomic_compare_exchange_weak_explicit(w, &cur, next,           			                                          memory_order_relaxed,     			                                          memory_order_relaxed))    				return next;                                               		}                                                                          	}
+#define SC_SCALABLE_APPLY_(W, T)                                                                \
+	static inline T sc_scalable_apply##W##_(SC_ATOMIC(T) *w, T cur, unsigned s, T mask,     \
+	                                        const sc_scalable_cfg *cfg)                     \
+	{                                                                                       \
+		for (;;) {                                                                      \
+			unsigned now = sc_scalable_shift_(cur & mask, cfg);                     \
+			T next = cur + ((T)1 << (now < s ? now : s));                           \
+			/* weak, relaxed: a failure reloads cur and re-validates; */            \
+			/* nothing else is published. */                                        \
+			if (atomic_compare_exchange_weak_explicit(w, &cur, next,                \
+			                                          memory_order_relaxed,         \
+			                                          memory_order_relaxed))        \
+				return next;                                                    \
+		}                                                                               \
+	}
 SC_SCALABLE_APPLY_(32, uint32_t)
 SC_SCALABLE_APPLY_(64, uint64_t)
 

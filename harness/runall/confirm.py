@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""--confirm=MINUTES (issue 39): after the planned rounds, runs added only where a
+"""--confirm=MINUTES: after the planned rounds, runs added only where a
 claim is undecided near its line, until each is decided, the sequential rule's
 last look is reached (plots/stats.py SEQ_LOOKS) or the budget is spent.
 

@@ -40,7 +40,7 @@ CALIB_S = 0.75
 AYERS_THRESHOLDS = range(10, 16)
 # 16384: scbench's largest thread count (harness/cli.h CLI_MAX_THREADS).
 MAX_THREADS = 16384
-# Range safety (issue 13): Scalable, ScalableCAS and ScalableCapped count in 64
+# Range safety: Scalable, ScalableCAS and ScalableCapped count in 64
 # bits in every timed experiment (2^32 is reached in under 8 s at 2 threads, 0%
 # work). Every other precise variant but RBONuma(Adapt) holds 2^63 or more; their
 # 32-bit word (2^31 - 1 on one node, less on more) has no parameter that widens

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Ayers, Introduction, Summary and End Notes: the claims the first rounds left out
-(issue 28), each with its sentence paraphrased and its rule."""
+"""Ayers, Introduction, Summary and End Notes: the claims the first rounds left out,
+each with its sentence paraphrased and its rule."""
 
 from claims.core import FAILS, HOLDS, NM, Claim, f_ratio
 from claims.dice_more import scaling_rule

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Dice §1, §2.2, §3, §5.1, §5.3, §5.4 and Ayers's design note: what contention does
-to the counters, the claims the earlier rounds left out (issue 39), each with the
+to the counters, the claims the earlier rounds left out, each with the
 paper's words paraphrased, its rule and, where its measurement could be blind, what
 the opposite outcome would look like here (claims/opposite.py)."""
 

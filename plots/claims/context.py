@@ -10,7 +10,7 @@ from claims.core import DATA, MACHINE, not_measurable
 from resultset import CLAIM_ONLY_CSV
 from stats import batched_reads, batched_text, bimodal_split, group_stats, timer_step
 
-# Experiments of run-all's plan with no figure yet (issue 28): their CSV, read by
+# Experiments of run-all's plan with no figure yet: their CSV, read by
 # Context.st as throughput by thread count; a set measured before they were planned
 # has none, and a claim on them is not measurable for that reason.
 EXPERIMENT_CSV = CLAIM_ONLY_CSV
@@ -60,7 +60,7 @@ class Context:
         """Why figure fid has no statistics."""
         if fid in EXPERIMENT_CSV:
             return not_measurable(DATA, "no data: %s is an experiment new to run-all's plan "
-                                  "(issue 28), not in this result set; the next sweep "
+                                  ", not in this result set; the next sweep "
                                   "measures it" % EXPERIMENT_CSV[fid])
         for fig in self.figs.table:
             if fig.id == fid:

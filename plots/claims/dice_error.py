@@ -167,7 +167,7 @@ def variant_under(variant, bound_pct):
         if not cs:
             return "", NM, "%s was not measured" % variant
         w = max(cs, key=lambda r: r["rel_error"])
-        # BFP-CSUP's growth rule (issue 13): grow-after=1 is the paper's literal reading.
+        # BFP-CSUP's growth rule: grow-after=1 is the paper's literal reading.
         rule = ""
         if variant == "BFP-CSUP":
             ks = sorted(set((r.get("params_map") or {}).get("grow-after", "1") for r in cs))

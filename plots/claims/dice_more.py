@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Dice §1, §2, §5, §6: the claims the first rounds left out (issue 28), each with
+"""Dice §1, §2, §5, §6: the claims the first rounds left out, each with
 its sentence paraphrased and its rule; two of them read experiments new to
 run-all's plan (the array at 98.89% work, several hot counters in one line)."""
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """The claims of the two papers that no result set of this project can test on a
-small machine or with run-all.sh's plan (issue 39): each listed with its cause, so
+small machine or with run-all.sh's plan: each listed with its cause, so
 that the report's count of the papers' claims is complete. A claim here gets a
 rule when the plan or a machine could measure it."""
 

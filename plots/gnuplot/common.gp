@@ -7,7 +7,7 @@
 # before loading this file (inside a loaded file ARG0 and ARG1 are not the
 # script's). It reads RESULT_DIR/figdata (written by plots/aggregate.py: this
 # side only draws) and writes RESULT_DIR/figures/FIG.png, which plots/regen
-# created. No shell here (issue 29): every path is a gnuplot variable, never
+# created. No shell here: every path is a gnuplot variable, never
 # pasted into a command; and each starts with '/' or '.', since gnuplot would
 # run a file name starting with '<' or an output starting with '|' as a command.
 if (RESULTS eq "" || VARS eq "") {
