@@ -16,13 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- thread contexts ---------------------------------------------------------- */
-
-/*
- * The registry of this file, under one lock: which thread indices are in
- * use, and the live counters whose threads hold increments back (Batched),
- * which an exiting thread must flush.
- */
+/* The registry of this file, under one lock: which thread indices are in use,
+ * and the live counters whose threads hold increments back (flushed at exit). */
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned char *index_used; /* index_used[i]: index i belongs to a live thread */
 static uint32_t index_cap;

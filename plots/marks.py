@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Which points of a figure are marked (drawn boxed: an open square around the variant's own marker), and why: the one statement
-in Python of the rule scbench's table flags b, t and o follow (harness/summary.h).
+"""Which points of a figure are marked (drawn boxed: an open square around
+the variant's own marker), and why: the one statement in Python of the rule
+scbench's table flags b, t and o follow (harness/summary.h).
 
 A point is one series at one x of one figure; its runs are the CSV rows behind
 it. It is marked when any of its runs
