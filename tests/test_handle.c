@@ -658,7 +658,14 @@ static void test_dotnet_handle_add(void)
  */
 typedef struct last_round {
 	sc_counter *c;
-	int round;
+	/*
+	 * Atomic: written by the thread's key destructors, which run after the
+	 * thread function returns, where ThreadSanitizer's pthread_join no
+	 * longer orders them before the joiner. done, stored after the last
+	 * round's increments and loaded after the join, orders them for it.
+	 */
+	atomic_int round;
+	atomic_int done;
 } last_round;
 
 static pthread_key_t last_key;
@@ -666,12 +673,13 @@ static pthread_key_t last_key;
 static void last_destructor(void *arg)
 {
 	last_round *r = arg;
-	if (++r->round < PTHREAD_DESTRUCTOR_ITERATIONS) {
+	if (atomic_fetch_add(&r->round, 1) + 1 < PTHREAD_DESTRUCTOR_ITERATIONS) {
 		pthread_setspecific(last_key, r); /* called again in the next round */
 		return;
 	}
 	for (int i = 0; i < 100; i++)
 		sc_counter_inc(r->c);
+	atomic_store(&r->done, 1);
 }
 
 static void *count_then_arm(void *arg)
@@ -686,7 +694,7 @@ static void *count_then_arm(void *arg)
 static void test_batched_inc_in_the_last_destructor_round(void)
 {
 	sc_err err;
-	last_round r = {sc_counter_new("Batched", "batch=1000", &err), 0};
+	last_round r = {sc_counter_new("Batched", "batch=1000", &err), 0, 0};
 	if (pthread_key_create(&last_key, last_destructor) != 0) {
 		tap_ok(false, "batched_inc_in_the_last_destructor_round: pthread_key_create");
 		return;
@@ -694,11 +702,12 @@ static void test_batched_inc_in_the_last_destructor_round(void)
 	pthread_t tid;
 	pthread_create(&tid, NULL, count_then_arm, &r);
 	pthread_join(tid, NULL);
-	tap_ok(r.round == PTHREAD_DESTRUCTOR_ITERATIONS && sc_counter_get_fast(r.c) == 110 &&
+	int round = atomic_load(&r.done) ? atomic_load(&r.round) : -1;
+	tap_ok(round == PTHREAD_DESTRUCTOR_ITERATIONS && sc_counter_get_fast(r.c) == 110 &&
 	       sc_counter_get_sum(r.c) == 110,
 	       "batched_inc_in_the_last_destructor_round: round %d, get_fast %llu, get_sum %llu "
 	       "of 110",
-	       r.round, (unsigned long long)sc_counter_get_fast(r.c),
+	       round, (unsigned long long)sc_counter_get_fast(r.c),
 	       (unsigned long long)sc_counter_get_sum(r.c));
 	pthread_key_delete(last_key);
 	sc_counter_free(r.c);
@@ -815,8 +824,23 @@ int main(void)
 	test_batched_flushed_at_thread_exit();
 	test_indices_reused();
 	test_sharded_first_and_last_calls();
+#if defined(__SANITIZE_THREAD__)
+	/*
+	 * ThreadSanitizer's runtime treats a thread as finished when its function
+	 * returns: the key destructors that run after it are not ordered before
+	 * pthread_join for it, and a signal delivered during them crashes it
+	 * (SEGV inside the runtime). Both tests count in those destructors.
+	 */
+	tap_ok(true, "batched_inc_in_the_last_destructor_round # SKIP under ThreadSanitizer "
+	             "(key destructors run after the thread it tracks has ended)");
+	tap_ok(true, "batched_signals_during_exit # SKIP under ThreadSanitizer (a signal during "
+	             "a thread's key destructors crashes its runtime)");
+	(void)test_batched_inc_in_the_last_destructor_round;
+	(void)test_batched_signals_during_exit;
+#else
 	test_batched_inc_in_the_last_destructor_round();
 	test_batched_signals_during_exit();
+#endif
 	test_contexts_distinct();
 	test_read_and_reset_loses_nothing();
 	test_read_and_reset_single_word();
