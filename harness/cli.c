@@ -231,7 +231,7 @@ static int option_error(const char *bad, int letter)
 }
 
 /* The options whose value is a number: --ops, --duration, --warmup, --runs, ... */
-static int parse_number(cli_opts *o, int c, const char *arg, bool *work_given)
+static int parse_number(cli_opts *o, int c, const char *arg)
 {
 	uint64_t u;
 	double d;
@@ -262,7 +262,6 @@ static int parse_number(cli_opts *o, int c, const char *arg, bool *work_given)
 		if (!parse_double(arg, &d) || d < 0 || d >= 100)
 			return usage_error("work", arg, "expected a percentage, 0 <= PCT < 100");
 		o->plan.work_pct = d;
-		*work_given = true;
 		return CLI_OK;
 	case OPT_WORK_ITERS:
 		if (!parse_double(arg, &d) || d < 0 || d > WL_MAX_WORK_ITERS)
@@ -298,7 +297,7 @@ static int parse_number(cli_opts *o, int c, const char *arg, bool *work_given)
 	return CLI_USAGE;
 }
 
-static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *work_given)
+static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus)
 {
 	sc_err err;
 	switch (c) {
@@ -368,7 +367,7 @@ static int parse_one(cli_opts *o, int c, const char *arg, uint32_t pus, bool *wo
 			return usage_error("read-cost", arg, "expected on or off");
 		return CLI_OK;
 	}
-	return parse_number(o, c, arg, work_given);
+	return parse_number(o, c, arg);
 }
 
 int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
@@ -388,7 +387,7 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 	for (int i = 0; i < SC_VARIANT_COUNT; i++)
 		o->plan.variants[o->plan.nvariants++].v = &sc_variants[i];
 
-	bool work_given = false, duration_given = false, warmup_given = false;
+	bool duration_given = false, warmup_given = false;
 	opterr = 0;
 	optind = 1;
 	int c;
@@ -397,7 +396,7 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 			return option_error(argv[optind - 1], optopt);
 		duration_given |= c == OPT_DURATION;
 		warmup_given |= c == OPT_WARMUP;
-		int rc = parse_one(o, c, optarg, pus, &work_given);
+		int rc = parse_one(o, c, optarg, pus);
 		if (rc != CLI_OK)
 			return rc;
 	}
@@ -405,8 +404,6 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 		return usage_error(argv[optind], NULL, "unexpected argument; see scbench --help");
 	if (o->help || o->version || o->list)
 		return CLI_EXIT_OK;
-	if (work_given && o->plan.work_iters_given)
-		return usage_error("--work and --work-iters", NULL, "give one or the other");
 	if (o->plan.count_mode && (duration_given || warmup_given))
 		return usage_error("--ops", NULL,
 		                   "count-to-N mode takes no --duration or --warmup");

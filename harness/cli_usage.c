@@ -21,7 +21,7 @@ void cli_usage(FILE *f)
 	      "                       by --seed + i (split runs over invocations)          [0]\n"
 	      "  --work=PCT           external work percentage, 0 <= PCT < 100              [0]\n"
 	      "  --work-iters=M       external work: mean pause count (may be fractional),\n"
-	      "                       instead of --work\n"
+	      "                       not calibrated; with --work, the M that stands for PCT\n"
 	      "  --counters=N         counters in the array (thread alternates hot/random)  [1]\n"
 	      "  --placement=P        spread | compact | none                          [spread]\n"
 	      "  --nodes=K            virtual NUMA nodes: thread i gets node i mod K  [real ones]\n"

@@ -55,7 +55,6 @@ usage_error warmup_negative --warmup=-1
 usage_error runs_zero --runs=0 --ops=10
 usage_error work_100 --work=100 --ops=10
 usage_error work_negative --work=-1 --ops=10
-usage_error work_and_work_iters --work=50 --work-iters=3 --ops=10
 # External work over 1 ms per increment (any pause costs more than 1 ns) needs --force.
 usage_error work_over_1ms --counter=CAS --work=99.9999999 --ops=10
 grep -q "of external work" "$tmp/err" && grep -q -- "--force" "$tmp/err" &&
@@ -374,5 +373,14 @@ SCBENCH_TEST_FREE_PAUSE=1 "$SCBENCH" --counter=CAS --threads=1 --ops=1000 --runs
 	--work-iters=2 --output="$tmp/f.csv" >"$tmp/out" 2>"$tmp/err"
 check free_pause_work_iters_count_mode_exit_3 test $? -eq 3
 check free_pause_work_iters_named grep -q "for --work-iters failed" "$tmp/err"
+# --work with --work-iters: the given pauses stand for the percentage, nothing
+# is calibrated (a free pause would fail a calibration), and the CSV records both.
+SCBENCH_TEST_FREE_PAUSE=1 "$SCBENCH" --counter=CAS --threads=1 --warmup=0.01 --duration=0.05 \
+	--runs=1 --work=99 --work-iters=80 --output="$tmp/g.csv" >"$tmp/out" 2>"$tmp/err"
+check work_with_work_iters_not_calibrated test $? -eq 0
+check work_with_work_iters_recorded "$PY" -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if len(rows) == 1 and float(rows[0]["work_pct"]) == 99 and float(rows[0]["work_iters"]) == 80 else 1)' "$tmp/g.csv"
 
 tap_done

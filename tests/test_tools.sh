@@ -36,7 +36,7 @@ walk() {
 		sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && [ ! -s "$3" ]' _ "$rc" "$tmp/c.err" "$tmp/c.out"
 }
 
-walk scbench "$SB" --work=10 --work-iters=5
+walk scbench "$SB" --work=100
 # run-all.sh checks its options before it installs or builds anything.
 SCBENCH=$SB walk run-all.sh "$top/run-all.sh" --quick --paper
 check "run-all.sh --quick --paper: says the modes exclude each other" \
