@@ -6,13 +6,16 @@
 # read_ns empty with --read-cost=off, a quoted field with a comma, a latency
 # sidecar with --latency, and a meta.json with the command line and the
 # machine (FAKE_HOST, FAKE_CPU: host and CPU model; defaults "fakehost",
-# "Fake CPU"). Each invocation's --output is logged to FAKE_LOG; the
-# FAKE_FAIL_AT-th invocation (counted in the log) and later ones fail (exit
-# 1); an invocation whose output path matches FAKE_CAL_FAIL fails as an
-# uncalibratable --work does (exit 3, scbench's message).
+# "Fake CPU"). Each invocation that writes a part (an --output in a parts/
+# directory) is logged to FAKE_LOG; the FAKE_FAIL_AT-th of them (counted in
+# the log) and later ones fail (exit 1); an invocation whose output path
+# matches FAKE_CAL_FAIL fails as an uncalibratable --work does (exit 3,
+# scbench's message). work_iters: --work-iters, else FAKE_WORK_ITERS
+# (default 100) with --work above 0; ops_per_ms: 1 - PCT/100, as an exact
+# calibration would give.
 [ "$1" = --list=json ] && exec cat "$FAKE_LIST"
 counters=; threads=; runs=5; first=0; reader=on; lat=; out=; seed=20130623; mode=timed
-work=0; ops=; params=
+work=0; ops=; params=; iters=
 for a in "$@"; do
 	case $a in
 	--counter=*) counters=${a#*=} ;;
@@ -23,12 +26,17 @@ for a in "$@"; do
 	--latency) lat=1 ;;
 	--ops=*) mode=count; ops=${a#*=} ;;
 	--work=*) work=${a#*=} ;;
+	--work-iters=*) iters=${a#*=} ;;
 	--param=*) params=${a#*=} ;;
 	--output=*) out=${a#*=} ;;
 	esac
 done
-echo "$out" >>"$FAKE_LOG"
-[ -n "${FAKE_FAIL_AT:-}" ] && [ "$(wc -l <"$FAKE_LOG")" -ge "$FAKE_FAIL_AT" ] && exit 1
+case $out in */parts/*)
+	echo "$out" >>"$FAKE_LOG"
+	[ -n "${FAKE_FAIL_AT:-}" ] && [ "$(wc -l <"$FAKE_LOG")" -ge "$FAKE_FAIL_AT" ] && exit 1 ;;
+esac
+[ -z "$iters" ] && iters=$(awk -v w="$work" -v m="${FAKE_WORK_ITERS:-100}" 'BEGIN { print (w > 0 ? m : 0) }')
+rate=$(awk -v w="$work" 'BEGIN { print (100 - w) / 100 }')
 case $out in *${FAKE_CAL_FAIL:-@none@}*)
 	echo "scbench: calibration of the external work for --work failed: a pause costs nothing measurable: 256 pauses added 0.01 ns to a 2.4 ns increment" >&2
 	exit 3 ;;
@@ -42,7 +50,7 @@ read_ns=12.5
 		unset IFS
 		r=$first
 		while [ "$r" -lt $((first + runs)) ]; do
-			echo "$v,precise,$threads,$r,$mode,$work,0,1,spread,1,0,0.1,${ops:-100},${ops:-100},0,1,64,$((seed + r)),$params,0,0,0,$read_ns,\"fake, a quoted field with a comma\""
+			echo "$v,precise,$threads,$r,$mode,$work,$iters,1,spread,1,0,0.1,${ops:-100},${ops:-100},0,$rate,64,$((seed + r)),$params,0,0,0,$read_ns,\"fake, a quoted field with a comma\""
 			r=$((r + 1))
 		done
 	done

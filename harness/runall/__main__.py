@@ -16,6 +16,7 @@ import time
 
 from .guard import guarded  # first: a Ctrl-C from here on ends quietly
 from . import PROG, Failure, Usage, say
+from . import calibrate as CAL
 from . import confirm as CF
 from . import dryrun as DR
 from . import gnuargs
@@ -206,6 +207,9 @@ def new_result_set(o, top, scbench):
     if o.dry_run:
         print("\n".join(DR.listing(o.mode, reg, points, plan, threads, CF.minutes(o, o.mode))))
         return None, None
+    cal = CAL.calibrate(scbench, [line.split(" ", 2) for line in plan])  # before the plan is written
+    plan = CAL.apply(plan, cal)
+    CAL.report(cal)
     order = PL.shuffle(plan, seed)
     # run-all.conf names what the plan runs: a variant or experiment given
     # that none of the plan's runs has is left out (said here), so that the
@@ -242,6 +246,7 @@ def new_result_set(o, top, scbench):
         M.write_file(os.path.join(out, "run-all.plan"), "".join(line + "\n" for line in plan))
         M.write_file(os.path.join(out, "run-all.order"), RS.order_text(order, seed))
         M.write_file(os.path.join(out, "run-all.conf"), RS.conf_text(conf))
+        CAL.write(out, cal)
     except BaseException:
         release_signals()
         raise
@@ -264,37 +269,6 @@ def lock(o, d, wait_for_shards=False):
         L.shard(d, *o.shard)
     else:
         L.whole(d, wait_for_shards=wait_for_shards)
-
-
-def open_result_set(o):
-    """The result set of --resume, checked: (dir, conf, plan, order)."""
-    d = o.resume
-    if not os.path.isdir(d):
-        raise Usage("--resume %s: no such result set" % d)
-    conf_f, plan_f, order_f = (S.inside(d, f) for f in ("run-all.conf", "run-all.plan", "run-all.order"))
-    for sub in ("parts", "logs"):  # a link here would take the runs' files elsewhere
-        S.inside(d, sub)
-    if not os.path.isfile(conf_f):
-        raise Usage("--resume %s: not a run-all result set (no run-all.conf)" % d)
-    if o.out is not None:
-        raise Usage("give --out or --resume, not both")
-    conf = RS.read_conf(conf_f)  # data: parsed, never sourced
-    if conf["order_seed"] is None or not all(os.path.isfile(f) for f in (plan_f, order_f)):
-        raise Usage("--resume %s: no run-all.plan/run-all.order (made by an older run-all.sh, which ran "
-                    "all runs of a point in one invocation): finish it with that version" % d)
-    plan, order = RS.check_plan(plan_f, order_f)
-    RS.check_conf(conf, plan, conf_f)
-    RS.check_order_seed(conf, order_f)
-    for ident, chunk, _ in plan:  # a linked part directory refused before anything runs
-        P.path(d, ident, chunk)
-    # Options of a new set that contradict the recorded ones (the same ones are allowed).
-    if o.mode_given and o.mode_given != conf["mode"]:
-        raise Usage("--%s: %s was planned in mode %s, which --resume follows (leave the mode out)"
-                    % (o.mode_given, d, conf["mode"]))
-    if o.max_threads is not None and PL.thread_list(o.max_threads)[-1] != conf["threads"][-1]:
-        raise Usage("--max-threads=%d: %s was planned for threads=\"%s\", which --resume follows "
-                    "(leave --max-threads out)" % (o.max_threads, d, " ".join(map(str, conf["threads"]))))
-    return os.path.abspath(d), conf, plan, order
 
 
 def regenerate(ctx):
@@ -356,8 +330,10 @@ def main(argv, top, scbench, stage):
                 % DR.minutes(usage.BUILD_S))
         return 0
     if o.resume is not None:
-        d, conf, plan, order = open_result_set(o)
+        d, conf, plan, order = RS.open_result_set(o)
         lock(o, d, wait_for_shards=o.merge_only)
+        if not o.merge_only and o.slurm is None:  # runs here: on the calibration's kind of machine
+            CAL.check_machine(scbench, d)
         if o.slurm is not None:
             SL.run_resume(o, top, d, plan, order)
             return 0

@@ -18,6 +18,7 @@ from . import setpath as S
 csv.field_size_limit(2 ** 31 - 1)
 # A failed point's reason in failed-points.csv: its first line, this long at most.
 REASON_MAX = 1000
+from . import calibrate as CAL
 from . import parts as P
 from .plan import option
 
@@ -264,6 +265,10 @@ def merge(ctx, plan):
     done = [(i, c, a) for i, c, a in plan if not os.path.exists(P.path(d, i, c) + ".failed")]
     metas = [("parts/%s/%s.csv" % (i, c), read_meta(P.path(d, i, c) + ".meta.json")) for i, c, _ in done]
     check_one_kind(metas)
+    cal = CAL.read(d)  # the work calibrated for the set: on the parts' kind of machine
+    if cal and metas and CAL.mismatch(cal, metas[0][1]):
+        raise Failure("%s: %s, but the set's external work was calibrated on another kind of machine: "
+                      "nothing merged" % (metas[0][0], ", ".join(CAL.mismatch(cal, metas[0][1]))))
     meta_of = dict(zip([(i, c) for i, c, _ in done], [m for _, m in metas]))
     check_schema(d, done, meta_of)
     hosts = sorted({m["host"] for _, m in metas if isinstance(m.get("host"), str)})

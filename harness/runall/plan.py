@@ -273,6 +273,7 @@ def estimates(plan, mode, nall, maxt):
             t = nv * runs * (0.002 + int(ops) * maxt * 1.33 * 5e-9) + INVOKE_S
         else:
             t = nv * runs * (warmup + duration + 0.05) + INVOKE_S
-            t += CALIB_S if work is not None and float(work) > 0 else 0
+            given = option(args, "work-iters") is not None  # the set's calibration, not this run's
+            t += CALIB_S if work is not None and float(work) > 0 and not given else 0
         out[ident + " " + chunk] = t
     return out

@@ -9,7 +9,9 @@ import os
 import re
 
 from . import Usage
-from .plan import EXPERIMENTS, MAX_THREADS, MODES, PROTOCOL, option
+from . import parts as P
+from . import setpath as S
+from .plan import EXPERIMENTS, MAX_THREADS, MODES, PROTOCOL, option, thread_list
 
 CONF_KEYS = ("mode", "threads", "order_seed", "experiments", "variants")
 NAME_LIST = r"[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*"
@@ -186,3 +188,34 @@ def check_plan(plan_f, order_f):
         if state[ident + " " + chunk] != 2:
             raise Usage("%s: %s %s of run-all.plan is missing" % (order_f, ident, chunk))
     return plan, order
+
+
+def open_result_set(o):
+    """The result set of --resume, checked: (dir, conf, plan, order)."""
+    d = o.resume
+    if not os.path.isdir(d):
+        raise Usage("--resume %s: no such result set" % d)
+    conf_f, plan_f, order_f = (S.inside(d, f) for f in ("run-all.conf", "run-all.plan", "run-all.order"))
+    for sub in ("parts", "logs"):  # a link here would take the runs' files elsewhere
+        S.inside(d, sub)
+    if not os.path.isfile(conf_f):
+        raise Usage("--resume %s: not a run-all result set (no run-all.conf)" % d)
+    if o.out is not None:
+        raise Usage("give --out or --resume, not both")
+    conf = read_conf(conf_f)  # data: parsed, never sourced
+    if conf["order_seed"] is None or not all(os.path.isfile(f) for f in (plan_f, order_f)):
+        raise Usage("--resume %s: no run-all.plan/run-all.order (made by an older run-all.sh, which ran "
+                    "all runs of a point in one invocation): finish it with that version" % d)
+    plan, order = check_plan(plan_f, order_f)
+    check_conf(conf, plan, conf_f)
+    check_order_seed(conf, order_f)
+    for ident, chunk, _ in plan:  # a linked part directory refused before anything runs
+        P.path(d, ident, chunk)
+    # Options of a new set that contradict the recorded ones (the same ones are allowed).
+    if o.mode_given and o.mode_given != conf["mode"]:
+        raise Usage("--%s: %s was planned in mode %s, which --resume follows (leave the mode out)"
+                    % (o.mode_given, d, conf["mode"]))
+    if o.max_threads is not None and thread_list(o.max_threads)[-1] != conf["threads"][-1]:
+        raise Usage("--max-threads=%d: %s was planned for threads=\"%s\", which --resume follows "
+                    "(leave --max-threads out)" % (o.max_threads, d, " ".join(map(str, conf["threads"]))))
+    return os.path.abspath(d), conf, plan, order
