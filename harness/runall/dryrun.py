@@ -66,7 +66,7 @@ def figures_seconds(experiments):
 def total(plan, mode, reg, threads):
     """(seconds of runs, seconds of figures) of a split plan's lines."""
     nall = len(reg.names)
-    est = PL.estimates(plan, mode, nall, threads[-1])
+    est = PL.estimates(plan, mode, nall, threads[-1], set_calibrated=True)
     exps = sorted({line.split(" ", 1)[0] for line in plan})
     return sum(est.values()), figures_seconds(exps)
 
@@ -84,7 +84,7 @@ def minutes(s):
 def listing(mode, reg, points, plan, threads, confirm_min=0):
     """--dry-run's lines: per experiment what runs, how many invocations, how long;
     confirm_min: the --confirm budget, said after the total."""
-    est = PL.estimates(plan, mode, len(reg.names), threads[-1])
+    est = PL.estimates(plan, mode, len(reg.names), threads[-1], set_calibrated=True)
     exps = by_experiment(points)
     out = ["%s mode on this machine (%d PUs): thread counts %s"
            % (mode, PL.pu_count(), " ".join(map(str, threads)))]

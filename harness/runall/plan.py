@@ -257,10 +257,13 @@ def shuffle(plan, seed):
     return order + rest
 
 
-def estimates(plan, mode, nall, maxt):
+def estimates(plan, mode, nall, maxt, set_calibrated=False):
     """Seconds of each plan line ("ID CHUNK" -> s), for the time-left estimate:
     the runs (variants x runs of its --counter and --runs), the start of
-    scbench, and the calibration of --work when there is external work."""
+    scbench, and the calibration of --work when a line has external work that
+    the set's calibration (calibrate.py, before the runs) did not give it;
+    set_calibrated: a plan not yet calibrated whose set will be (--dry-run,
+    --help), so that they and the start line leave that calibration out alike."""
     warmup, duration = float(PROTOCOL[mode][0]), float(PROTOCOL[mode][1])
     out = {}
     for line in plan:
@@ -273,7 +276,7 @@ def estimates(plan, mode, nall, maxt):
             t = nv * runs * (0.002 + int(ops) * maxt * 1.33 * 5e-9) + INVOKE_S
         else:
             t = nv * runs * (warmup + duration + 0.05) + INVOKE_S
-            given = option(args, "work-iters") is not None  # the set's calibration, not this run's
+            given = set_calibrated or option(args, "work-iters") is not None  # the set's
             t += CALIB_S if work is not None and float(work) > 0 and not given else 0
         out[ident + " " + chunk] = t
     return out

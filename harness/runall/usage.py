@@ -3,6 +3,7 @@
 
 from . import confirm as CF
 from . import dryrun as DR
+from . import calibrate as CAL
 from .plan import CALIB_S, EXPERIMENTS, INVOKE_S, points, pu_count, split, thread_list
 
 
@@ -44,14 +45,17 @@ def text(reg, max_threads, bundle=False):
         errors = ",".join(reg.errors())
         errtime = "About %s here" % DR.minutes(sum(mode_seconds(reg, "paper-errors", max_threads)))
         times = """Time on this machine (%d PUs, thread counts %s), from the plan: each
-run's warm-up and measured seconds, about %s s to start each scbench and %s s
-to calibrate --work, and the figures and REPORT.md after:
+run's warm-up and measured seconds, about %s s to start each scbench, and
+the figures and REPORT.md after; before the runs, the external work of the
+set is calibrated once (not counted here: about %s s a calibration, %d or more
+per --work level, then %d rounds of the achieved share):
   --quick    %s
   default    %s%s
   --paper    %s%s
 %s. --dry-run lists a plan
 per experiment with its time, and runs nothing.""" % (
-            pu_count(), " ".join(map(str, thread_list(max_threads))), INVOKE_S, CALIB_S,
+            pu_count(), " ".join(map(str, thread_list(max_threads))), INVOKE_S,
+            INVOKE_S + CALIB_S, CAL.AGREE, CAL.SHARE_ROUNDS,
             mode_line(reg, "quick", max_threads), mode_line(reg, "default", max_threads),
             confirm_line("default"), mode_line(reg, "paper", max_threads), confirm_line("paper"),
             build_line(bundle))
@@ -90,13 +94,19 @@ Modes (timed points: warm-up + measured seconds x runs):
 
 Every run of a timed point (variant, thread count) is its own scbench
 invocation (--runs=1 --first-run=r), so a point's min-max band includes the
-variance between invocations (calibration of --work, memory layout, what
-else the machine did). Repetition r of every timed point of every experiment
-runs before repetition r+1 of any, each round in a shuffled order drawn from
-the order seed (recorded in run-all.conf; the order in run-all.order). Only
-read-cost runs the reader thread (scbench --read-cost=off elsewhere: read_ns
-empty), so throughput runs have no reader wake-ups. Ayers's count-to-N runs
-(all runs of one N in one invocation) come last, in their plan order.
+variance between invocations (memory layout, what else the machine did).
+Each --work level is calibrated once for the whole set before any run (until
+%d calibrations scbench judged quiet agree within %.0f%%, at most %d rounds),
+and every invocation at that level is given the pause count (--work-iters):
+run-all.calibration records it, its spread, the single-thread CAS share
+achieved against 0%% work (target 1 - PCT/100) and the machine; --resume or a
+merge on another kind of machine is refused. Repetition r of every timed
+point of every experiment runs before repetition r+1 of any, each round in
+a shuffled order drawn from the order seed (recorded in run-all.conf; the
+order in run-all.order). Only read-cost runs the reader thread (scbench
+--read-cost=off elsewhere: read_ns empty), so throughput runs have no reader
+wake-ups. Ayers's count-to-N runs (all runs of one N in one invocation) come
+last, in their plan order.
 
 A point whose external work cannot be calibrated (scbench exit status 3: it
 says what it measured and why that is not usable) fails alone: the sweep
@@ -186,4 +196,4 @@ and runs again any part that does not match its plan line. Exit status: 0,
 from machines of different kinds, or sbatch failed), 2 on bad usage or a
 damaged result set,
 130/143 when interrupted.
-""" % (errors, errtime, times, " ".join(EXPERIMENTS))
+""" % (errors, errtime, CAL.AGREE, 100 * CAL.TOLERANCE, CAL.MAX_ROUNDS, times, " ".join(EXPERIMENTS))
