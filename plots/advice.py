@@ -15,6 +15,7 @@ one Scenario(...) to SCENARIOS. Standard library only.
 from claims.core import MIN_RUNS, f_rate
 from stats import median
 import marks
+from resultset import calibration
 
 PRECISE = ("precise",)
 NOT_RACY = ("precise", "probabilistic")
@@ -322,6 +323,13 @@ def recommend(rs, figs, sc):
             "confidence" % (runs, "" if runs == 1 else "s", MIN_RUNS))
     ties = [s for s, (_, p) in ranked[1:]
             if (bp["max"] >= p["min"] if sc.lower else bp["min"] <= p["max"])]
+    # at external work: a median closer to the best's than the calibration's
+    # own spread is a tie too (run-all.calibration: the work is known no better)
+    sp = max([lv["spread"] for lv in calibration(getattr(rs, "path", "")) if lv["work_pct"] == 99]
+             if sc.id == "precise-low" else [], default=0.0)
+    near = [s for s, (_, p) in ranked[1:]
+            if s not in ties and bp["median"] <= p["median"] * (1 + sp)]
+    ties = ties + near if sp else ties
     row["ties"] = ties
     if len(ranked) > 1:
         run, (rfig, rp) = ranked[1]
@@ -335,7 +343,10 @@ def recommend(rs, figs, sc):
                          "%.2fx the runner-up's throughput") % gap
         if ties:
             row["margin"] += ("; a %d-way tie within run-to-run noise, every one whose min-max "
-                              "band overlaps the best's: %s" % (len(ties) + 1, ", ".join(ties)))
+                              "band overlaps the best's%s: %s" % (
+                                  len(ties) + 1, " or whose median is within the %.1f%% spread "
+                                  "of the work's calibration" % (100 * sp) if sp else "",
+                                  ", ".join(ties)))
     return row
 
 

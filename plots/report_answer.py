@@ -41,10 +41,26 @@ def caveats(rs, rows):
                         "the --quick mode only checks the pipeline; " if quick else "",
                         SMALLEST_DECIDING_MODE)))
     out.extend(set_caveats(rs))
+    for lv in rs.get("work_calibration") or []:
+        if lv["off_target"]:
+            out.append(("%g%% work off its target" % lv["work_pct"], "there single-thread CAS ran "
+                        "at %.3g of its 0%% throughput, not %.3g (%.0f%% off, beyond run-all's "
+                        "tolerance): the answers at that work compare counters at another work "
+                        "than the papers'" % (lv["share"], lv["target"],
+                                              100 * abs(lv["share"] / lv["target"] - 1))))
     if any(r.get("marked") or r.get("runner_marked") for r in rows or []):
         out.append(("marked numbers", "a number followed by %s comes from a point drawn "
                     "boxed in its figure: %s" % (marked_flag("b t o"), MARK_WHY)))
     return out
+
+
+def work_line(rs):
+    """The set's one calibration of its external work, or None (REPORT.md's answer)."""
+    lv = rs.get("work_calibration")
+    return lv and "External work, calibrated once for every counter of the set: %s." % "; ".join(
+        "%g%% as %.4g pauses (calibrations %.1f%% apart), single-thread CAS at %.3g of its 0%% "
+        "throughput for %.3g" % (v["work_pct"], v["work_iters"], 100 * v["spread"], v["share"],
+                                 v["target"]) for v in lv)
 
 
 MARK_WHY = ", ".join("%s %s" % (c, why) for _, c, why in marks.WHY)
@@ -78,9 +94,9 @@ def answer_section(rows, rs, links):
     if rows is None:
         return []
     out = ["## Which counter to use on this machine", ""]
-    line = caveat_line(rs, rows)
-    if line:
-        out += [line, ""]
+    for line in (caveat_line(rs, rows), work_line(rs)):
+        if line:
+            out += [line, ""]
     out += ["| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
     for r in rows:
         if not r.get("best"):

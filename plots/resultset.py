@@ -360,3 +360,32 @@ def is_result_set(path):
     return os.path.isdir(path) and (any(os.path.isfile(os.path.join(path, n)) for n in SOURCES)
                                     or os.path.isfile(os.path.join(path, "run-all.conf")))
 
+
+
+def calibration(path):
+    """The external work calibrated once for result set path (run-all.calibration,
+    harness/runall/calibrate.py): per level, by increasing PCT, {"work_pct",
+    "work_iters", "spread", "stable", "share", "target", "off_target"}; the
+    share is the single-thread CAS throughput at the level over the one at 0%
+    work, the target 1 - PCT/100;
+    spread: the settling calibrations' largest over smallest, less 1. [] when
+    the set has none (no external work, or a set made before run-all calibrated
+    once per set). A level whose fields are not numbers of their range is left
+    out: the file is data."""
+    try:
+        with open(os.path.join(path, "run-all.calibration"), encoding="utf-8") as f:
+            cal = json.load(f)
+    except (OSError, ValueError):
+        return []
+    out = []
+    for lv in cal.get("levels", []) if isinstance(cal, dict) else []:
+        try:
+            pct = float(lv["work_pct"])
+            got = {k: float(lv[k]) for k in ("work_iters", "spread", "share", "target")}
+        except (KeyError, TypeError, ValueError):
+            continue
+        if 0 < pct < 100 and all(math.isfinite(v) and v >= 0 for v in got.values()):
+            got.update(work_pct=pct, stable=lv.get("stable") is True,
+                       off_target=lv.get("off_target") is True)
+            out.append(got)
+    return sorted(out, key=lambda lv: lv["work_pct"])

@@ -9,7 +9,7 @@ Standard library only.
 import os
 import re
 
-from resultset import PLAN_SOURCES
+from resultset import PLAN_SOURCES, calibration
 
 # run-all's plan in a result set (harness/runall/plan.py writes it).
 PLAN_NAME = "run-all.plan"
@@ -147,6 +147,9 @@ def machine_summary(rs, names=None):
         "clock": m.get("clock"),
         "load": load_summary(rs, names),
     })
+    work = calibration(rs.path)
+    if work:   # only sets calibrated once by run-all (older claims.json unchanged)
+        out["work_calibration"] = work
     emu = cpu_emulation(metas)
     if emu is not None:   # only sets of schema 4 record it (older claims.json unchanged)
         out["cpu_emulation"] = emu
