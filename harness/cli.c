@@ -404,6 +404,10 @@ int cli_parse(cli_opts *o, int argc, char **argv, uint32_t pus)
 		return usage_error(argv[optind], NULL, "unexpected argument; see scbench --help");
 	if (o->help || o->version || o->list)
 		return CLI_EXIT_OK;
+	if (o->plan.work_iters_given && o->plan.work_pct > 0) {
+		o->plan.work_iters_given = false; /* the CSV's work_pct is then --work's */
+		o->plan.work_iters_for_pct = true;
+	}
 	if (o->plan.count_mode && (duration_given || warmup_given))
 		return usage_error("--ops", NULL,
 		                   "count-to-N mode takes no --duration or --warmup");

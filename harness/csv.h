@@ -30,7 +30,7 @@
 	X(threads, UINT, x->threads)                                                       \
 	X(run, UINT, x->run)                                                               \
 	X(mode, TEXT, x->p->count_mode ? "count" : "timed")                                \
-	X(work_pct, FIX4, x->p->work_pct)                                                  \
+	X(work_pct, FIX4, x->p->work_iters_given ? 0.0 : x->p->work_pct)                   \
 	X(work_iters, FIX4, x->s->work_iters)                                              \
 	X(counters, UINT, x->p->counters)                                                  \
 	X(placement, TEXT, placement_name(x->s->placement))                                \

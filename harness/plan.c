@@ -93,10 +93,10 @@ int plan_work(const run_plan *p, double *work_iters, wl_calibration *cal, bool *
 	*calibrated = false;
 	*work_ns = 0;
 	*work_iters = p->work_iters;
-	bool pct = !p->work_iters_given && p->work_pct > 0;
+	bool given = p->work_iters_given || p->work_iters_for_pct;
+	bool pct = !given && p->work_pct > 0;
 	/* --work-iters: the pause cost matters only for large m or a count-mode estimate. */
-	bool iters = p->work_iters_given && p->work_iters > 0 &&
-	             (p->work_iters > 1000 || p->count_mode);
+	bool iters = given && p->work_iters > 0 && (p->work_iters > 1000 || p->count_mode);
 	if (!pct && !iters)
 		return 0;
 	int rc = calibrate(pct ? p->work_pct : 50, pct, cal);

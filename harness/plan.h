@@ -38,9 +38,13 @@ typedef struct run_plan {
 	unsigned runs;
 	unsigned first_run;      /* index (and seed offset) of the first run */
 	bool read_cost;          /* a reader thread samples get (read_ns) */
-	double work_pct;         /* --work; 0 unless given */
+	/* --work; 0 when --work-iters is given alone */
+	double work_pct;
+	/* --work-iters alone (its pauses are the work: the CSV's work_pct is 0) */
 	bool work_iters_given;
-	double work_iters;       /* --work-iters: with --work, the pauses that stand for it */
+	/* --work-iters with --work: the pauses that stand for it, uncalibrated */
+	bool work_iters_for_pct;
+	double work_iters;       /* --work-iters */
 	uint32_t counters;       /* counters in the array */
 	placement_kind placement;
 	uint32_t nodes;          /* --nodes; 0: the real nodes */
@@ -74,8 +78,8 @@ int plan_set_params(run_plan *p, const sc_params *given, int *bad_key, sc_err *e
  * External work (doc/design.md §4): measure what an increment will cost,
  * refuse a setting over 1 ms per increment unless --force, and m beyond
  * WL_MAX_WORK_ITERS always. *work_iters: m for the loops (--work-iters when
- * given, with or without --work, which it then stands for uncalibrated; else
- * calibrated for --work); *calibrated: cal holds a --work calibration;
+ * given, alone or standing for --work uncalibrated; else calibrated for
+ * --work); *calibrated: cal holds a --work calibration;
  * *work_ns: ns of external work per increment (0 when not measured).
  * 0, 1 (runtime failure), 2 (usage error) or SCBENCH_EXIT_CALIBRATION, the
  * message printed.

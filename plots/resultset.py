@@ -361,7 +361,6 @@ def is_result_set(path):
                                     or os.path.isfile(os.path.join(path, "run-all.conf")))
 
 
-
 def calibration(path):
     """The external work calibrated once for result set path (run-all.calibration,
     harness/runall/calibrate.py): per level, by increasing PCT, {"work_pct",

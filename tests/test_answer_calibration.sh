@@ -42,7 +42,7 @@ JSON
 answer() { COLUMNS=1000 "$py" "$top/plots/report.py" --answer "$tmp/$1"; }
 ties() { sed -n '/low contention/{n;s/.*tied within noise with \([0-9]*\) more.*/\1/p;}' "$1"; }
 
-set_of plain && set_of cal 0.5 || { not_ok copies; tap_done; exit; }
+if ! { set_of plain && set_of cal 0.5; }; then not_ok copies; tap_done; exit; fi
 answer plain >"$tmp/plain.txt"
 answer cal >"$tmp/cal.txt"
 check report_shows_calibration grep -q "^External work, calibrated once for every counter of the set: 99% as 88.5 pauses (calibrations 50.0% apart), single-thread CAS at 0.0076 of its 0% throughput for 0.01; 99.02% as 90.25 pauses" \

@@ -207,7 +207,8 @@ def new_result_set(o, top, scbench):
     if o.dry_run:
         print("\n".join(DR.listing(o.mode, reg, points, plan, threads, CF.minutes(o, o.mode))))
         return None, None
-    cal = CAL.calibrate(scbench, [line.split(" ", 2) for line in plan])  # before the plan is written
+    # the external work, once for the set, before the plan is written
+    cal = CAL.calibrate(scbench, [line.split(" ", 2) for line in plan])
     plan = CAL.apply(plan, cal)
     CAL.report(cal)
     order = PL.shuffle(plan, seed)

@@ -11,6 +11,7 @@ import os
 import re
 
 from . import Failure, say
+from . import calibrate as CAL
 from . import setpath as S
 
 # A part's fields are read whatever their length (a .failed reason, a long
@@ -18,7 +19,6 @@ from . import setpath as S
 csv.field_size_limit(2 ** 31 - 1)
 # A failed point's reason in failed-points.csv: its first line, this long at most.
 REASON_MAX = 1000
-from . import calibrate as CAL
 from . import parts as P
 from .plan import option
 
@@ -267,8 +267,9 @@ def merge(ctx, plan):
     check_one_kind(metas)
     cal = CAL.read(d)  # the work calibrated for the set: on the parts' kind of machine
     if cal and metas and CAL.mismatch(cal, metas[0][1]):
-        raise Failure("%s: %s, but the set's external work was calibrated on another kind of machine: "
-                      "nothing merged" % (metas[0][0], ", ".join(CAL.mismatch(cal, metas[0][1]))))
+        raise Failure("%s: %s, but the set's external work was calibrated on another kind of "
+                      "machine: nothing merged"
+                      % (metas[0][0], ", ".join(CAL.mismatch(cal, metas[0][1]))))
     meta_of = dict(zip([(i, c) for i, c, _ in done], [m for _, m in metas]))
     check_schema(d, done, meta_of)
     hosts = sorted({m["host"] for _, m in metas if isinstance(m.get("host"), str)})

@@ -195,7 +195,8 @@ def open_result_set(o):
     d = o.resume
     if not os.path.isdir(d):
         raise Usage("--resume %s: no such result set" % d)
-    conf_f, plan_f, order_f = (S.inside(d, f) for f in ("run-all.conf", "run-all.plan", "run-all.order"))
+    conf_f, plan_f, order_f = (S.inside(d, f)
+                               for f in ("run-all.conf", "run-all.plan", "run-all.order"))
     for sub in ("parts", "logs"):  # a link here would take the runs' files elsewhere
         S.inside(d, sub)
     if not os.path.isfile(conf_f):
@@ -204,8 +205,9 @@ def open_result_set(o):
         raise Usage("give --out or --resume, not both")
     conf = read_conf(conf_f)  # data: parsed, never sourced
     if conf["order_seed"] is None or not all(os.path.isfile(f) for f in (plan_f, order_f)):
-        raise Usage("--resume %s: no run-all.plan/run-all.order (made by an older run-all.sh, which ran "
-                    "all runs of a point in one invocation): finish it with that version" % d)
+        raise Usage("--resume %s: no run-all.plan/run-all.order (made by an older run-all.sh, "
+                    "which ran all runs of a point in one invocation): finish it with that "
+                    "version" % d)
     plan, order = check_plan(plan_f, order_f)
     check_conf(conf, plan, conf_f)
     check_order_seed(conf, order_f)
@@ -217,5 +219,6 @@ def open_result_set(o):
                     % (o.mode_given, d, conf["mode"]))
     if o.max_threads is not None and thread_list(o.max_threads)[-1] != conf["threads"][-1]:
         raise Usage("--max-threads=%d: %s was planned for threads=\"%s\", which --resume follows "
-                    "(leave --max-threads out)" % (o.max_threads, d, " ".join(map(str, conf["threads"]))))
+                    "(leave --max-threads out)"
+                    % (o.max_threads, d, " ".join(map(str, conf["threads"]))))
     return os.path.abspath(d), conf, plan, order

@@ -196,4 +196,5 @@ and runs again any part that does not match its plan line. Exit status: 0,
 from machines of different kinds, or sbatch failed), 2 on bad usage or a
 damaged result set,
 130/143 when interrupted.
-""" % (errors, errtime, CAL.AGREE, 100 * CAL.TOLERANCE, CAL.MAX_ROUNDS, times, " ".join(EXPERIMENTS))
+""" % (errors, errtime, CAL.AGREE, 100 * CAL.TOLERANCE, CAL.MAX_ROUNDS, times,
+       " ".join(EXPERIMENTS))
