@@ -98,13 +98,13 @@
  * start_ip 1, post_commit_offset 2 - 1, abort_ip 4, as 64-bit words on
  * every 64-bit architecture, 32-byte aligned as the ABI asks.
  */
-#define SC_RSEQ_DESCRIPTOR_                                                                \
-	"0:\n\t"                                                                           \
-	".pushsection __rseq_cs, \"aw\"\n\t"                                               \
-	".balign 32\n\t"                                                                   \
-	"3:\n\t"                                                                           \
-	".long 0x0, 0x0\n\t"                                                               \
-	".quad 1f, 2f - 1f, 4f\n\t"                                                        \
+#define SC_RSEQ_DESCRIPTOR_                  \
+	"0:\n\t"                             \
+	".pushsection __rseq_cs, \"aw\"\n\t" \
+	".balign 32\n\t"                     \
+	"3:\n\t"                             \
+	".long 0x0, 0x0\n\t"                 \
+	".quad 1f, 2f - 1f, 4f\n\t"          \
 	".popsection\n\t"
 #if !defined(SC_NO_RSEQ) && defined(__GLIBC__) && defined(__has_include) && \
 	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
