@@ -162,11 +162,11 @@ static void out_row(FILE *f, bool json, const run_setup *s, const plan_variant *
 	const csv_row *x = &row;
 	int col = 0;
 	row_prepare(&row, pv);
-#define ROW_PUT_(name, format, value, min, max, allowed, meaning)                          \
-	field_start(f, json, #name, &col);                                                 \
-	if (json)                                                                          \
-		json_put_##format(f, (value));                                             \
-	else                                                                               \
+#define ROW_PUT_(name, format, value, min, max, allowed, meaning) \
+	field_start(f, json, #name, &col);                        \
+	if (json)                                                 \
+		json_put_##format(f, (value));                    \
+	else                                                      \
 		csv_put_##format(f, (value));
 	CSV_COLUMNS(ROW_PUT_)
 #undef ROW_PUT_
@@ -178,8 +178,8 @@ static void out_row(FILE *f, bool json, const run_setup *s, const plan_variant *
 		field_start(f, json, key, &col);
 		measured(f, json, r->pmu_counted && k >= 0, k >= 0 ? r->per_op[k] : 0, 4);
 	}
-#define ROW_LAT_PUT_(name, i, meaning)                                                     \
-	field_start(f, json, #name, &col);                                                 \
+#define ROW_LAT_PUT_(name, i, meaning)     \
+	field_start(f, json, #name, &col); \
 	measured(f, json, r->latency, r->lat_ns[i], 1);
 	if (s->plan->latency) {
 		CSV_LATENCY_COLUMNS(ROW_LAT_PUT_)
@@ -267,7 +267,6 @@ void out_csv_schema_json(FILE *f)
 #undef SCHEMA_LAT_
 	fputs("]}", f);
 }
-
 
 const char out_latency_header[] = "counter,threads,run,bucket_low_ns,bucket_high_ns,count\n";
 
