@@ -20,11 +20,14 @@ from types import MappingProxyType
 
 import schema
 
+# run-all's experiments (harness/runall/experiments.json, the one list), in its order.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness",
+                       "runall", "experiments.json"), encoding="utf-8") as _f:
+    EXPERIMENTS = json.load(_f)["experiments"]
 # The CSVs the figures are drawn from (the figure table names its sources among them).
-SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
-           "ayers.csv", "ayers-tunable.csv", "baselines.csv", "latency.csv", "read-cost.csv"]
+SOURCES = [e["id"] + ".csv" for e in EXPERIMENTS if e["figures"]]
 # The experiments of run-all's plan that only claims read (no figure): id -> CSV.
-CLAIM_ONLY_CSV = {"dice-fig5-low": "dice-fig5-low.csv", "hot-line": "hot-line.csv"}
+CLAIM_ONLY_CSV = {e["id"]: e["id"] + ".csv" for e in EXPERIMENTS if not e["figures"]}
 # Every CSV run-all.sh writes (doc/design.md §6): what a set's provenance, its
 # files present and missing, and its busy runs are counted over.
 PLAN_SOURCES = SOURCES + sorted(CLAIM_ONLY_CSV.values())

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The result CSV's columns as scbench declares them (harness/csv.h,
 CSV_COLUMNS): each column's type ("text", "int", "real" or "0/1"), its range
-and a text column's allowed values. They are read from csv_schema.json beside
+and a text column's allowed values; and the registry's baseline variants
+(SC_VARIANTS, origin "baseline"). They are read from csv_schema.json beside
 this file, which is scbench's own output (`scbench --list=json`, its member
 "csv_schema") written by
 
@@ -47,15 +48,18 @@ def text_columns(schema):
 
 def main():
     """Standard input: scbench --list=json; standard output: its csv_schema,
-    one column per line (the form csv_schema.json is kept in)."""
-    schema = json.load(sys.stdin)["csv_schema"]
+    one column per line (the form csv_schema.json is kept in), with the
+    baseline variants in registry order as its member "baselines"."""
+    listing = json.load(sys.stdin)
+    schema = listing["csv_schema"]
     out = ['{"columns": [']
     for key in ("columns", "latency_columns"):
         if key == "latency_columns":
             out.append('],\n "event_suffix": %s, "latency_columns": ['
                        % json.dumps(schema["event_suffix"]))
         out.append(",\n".join("  " + json.dumps(c) for c in schema[key]))
-    out.append("]}")
+    out.append('],\n "baselines": %s}' % json.dumps(
+        [v["name"] for v in listing["variants"] if "baseline" in v["origin"]]))
     sys.stdout.write("\n".join(out) + "\n")
 
 
