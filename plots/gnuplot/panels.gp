@@ -11,7 +11,6 @@ set output OUT
 set multiplot title TITLE_TEXT(FILE1) noenhanced
 set key left top vertical Left reverse samplen 2.5 spacing 1.1 at screen PANEL_R(NP, NP) + 0.02, screen 0.78
 CAP = exists("MARKED_CAPTION") ? MARKED_CAPTION : ""
-if (CAP ne "") { set label 90 CAP at screen (PANEL_L(1, NP) + PANEL_R(NP, NP)) / 2, screen 0.02 center noenhanced }
 MK = MARKS_L(MARKED_ANY, "S", DRAW eq "points" ? "$2 * DODGE(i, words(S))" : "$2", "($4 > ZF ? $4 : ZF)")
 do for [j=1:NP] {
 	F = FIGDATA.word(FILES, j)
@@ -26,6 +25,8 @@ do for [j=1:NP] {
 	@THREADS_AXIS
 	if (LOGY) { @LOG_Y }
 	if (j < NP) { unset key } else { set key }
+	# a label is drawn with every plot of a multiplot after it is set: the last panel's only
+	if (j == NP && CAP ne "") { set label 90 CAP at screen (PANEL_L(1, NP) + PANEL_R(NP, NP)) / 2, screen 0.02 center noenhanced }
 	if (DRAW eq "points") {
 		@POINTS_X
 		plot for [i=1:words(S)] F index (i-1) using ($2 * DODGE(i, words(S))):($4 > ZF ? $4 : ZF):($5 > ZF ? $5 : ZF):($6 > ZF ? $6 : ZF) with yerrorbars lt LT(word(S,i)) title LABEL(word(S,i)) @MK
