@@ -132,6 +132,11 @@ def ratio_point(pa, pb, ok):
     gap = line_gap(r, ok)
     if gap is not None:
         return r, base, near_point(va, vb, ok, base, gap)
+    alts = [ok(div(a, pb["median"])) for a in loo_medians(va)]
+    alts += [ok(div(pa["median"], b)) for b in loo_medians(vb)]
+    if any(x != base for x in alts):
+        return r, base, fragile("one run decides it: leaving one run out changes the answer",
+                                min(len(va), len(vb)) < seq_first_look())
     if min(len(va), len(vb)) < seq_first_look():
         lo, hi, w = first_look_band(va, vb)
         if ok(lo) != base or ok(hi) != base:
@@ -140,11 +145,6 @@ def ratio_point(pa, pb, ok):
                 "of a over every run of b, widened by the larger spread within a side "
                 "(%s), %s-%s, does not clear the line" % (len(va), len(vb), f_ratio(w),
                                                           f_ratio(lo), f_ratio(hi)), True)
-    alts = [ok(div(a, pb["median"])) for a in loo_medians(va)]
-    alts += [ok(div(pa["median"], b)) for b in loo_medians(vb)]
-    if any(x != base for x in alts):
-        return r, base, fragile("one run decides it: leaving one run out changes the answer",
-                                False)
     if len(va) > 1 and len(vb) > 1:
         lo, hi, rate = ratio_interval(va, vb)
         if ok(lo) != base or ok(hi) != base:
