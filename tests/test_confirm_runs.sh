@@ -78,11 +78,11 @@ check confirm_bad_value_usage sh -c "test $? -eq 2 && grep -q -- '--confirm=soon
 	test ! -e '$tmp/bad'"
 
 # The budget: with --paper (5 runs planned, 10.15 s a run by the plan's estimate) the
-# round to 6 runs a side of three experiments' 7 variants is 9 runs at 9 points near
-# the lines of 4 claims, about 91 s: over --confirm=1 (60 s), so none is added.
+# round to 6 runs a side of three experiments' 7 variants is 6 runs, at points near
+# the lines of 2 claims, about 61 s: over --confirm=1 (60 s), so none is added.
 run_all --experiments dice-fig4-high,dice-fig4-low,dice-fig3 --variants \
 	RBO,RBONuma,CAS,FetchAdd,Serial,Scalable,Morris --paper --confirm=1 --out "$tmp/p"
-check budget_stops_before_round sh -c "test $? -eq 0 && grep -q -- '--confirm: the next round (9 runs, about 1.5 min) would pass the budget (1 min' '$tmp/err' &&
+check budget_stops_before_round sh -c "test $? -eq 0 && grep -q -- '--confirm: the next round (6 runs, about 1.0 min) would pass the budget (1 min' '$tmp/err' &&
 	test \$(wc -l <'$tmp/p/run-all.plan') -eq 180"
 
 # Shards: a merge adds no runs and says how to; --resume then adds them.
