@@ -605,7 +605,7 @@ g = ev("ayers-scalable-false-sharing", *hot(65536))
 assert g["verdict"] == NO_TEST and g["cause"] == REGIME and "65536" in g["reason"], g
 assert ev("ayers-scalable-false-sharing", *hot(2))["verdict"] == FAILS
 # racing made costly by contention: only where a counter with no shared line scales
-# (the paper's condition: 12 threads or more on a NUMA system)
+# (the paper'"'"'s condition: 12 threads or more on a NUMA system)
 def race(sharded12):
     return {("dice-fig4-high", ""): {"Serial": {1: tri(10), 12: tri(2)}},
             ("baselines", "-w0"): {"Sharded": {1: tri(10), 12: tri(sharded12)}}}
@@ -1080,8 +1080,9 @@ assert batched_reads([dict(tree, read_fast_k=None)]) is None
 # A read-heavy pick never depends on the order of the result file's rows: the
 # fixture's read-cost rows with BFP-DUP (10, 12 ns) in a tie with Morris and
 # ScalableCAS (10, 10 ns each), everything else at 100 ns and over; in file
-# order, reversed and shuffled (seed 39) the advice is the same: BFP-DUP first
-# (Dice §5.5's pick for frequent reads), then Morris before ScalableCAS (equal
+# order, reversed and shuffled (seed 39) the advice is the same: Morris first
+# (the lowest median; Dice §5.5's preference for BFP-DUP speaks only of the
+# Morris family, and ScalableCAS is in the tie), before ScalableCAS (equal
 # medians and spreads: by name).
 for order in file reversed shuffled; do read_cost_set "perm_$order" "$order"; done
 check advice_read_pick_independent_of_row_order "$py" -c '
@@ -1092,7 +1093,7 @@ def adv(d):
 got = [adv(d) for d in sys.argv[1:]]
 assert got[0] == got[1] == got[2], got
 rh = {a[0]: a for a in got[0]}["read-heavy"]
-assert rh[1:4] == ("BFP-DUP", "Morris", ["Morris", "ScalableCAS"]), rh
+assert rh[1:3] == ("Morris", "ScalableCAS") and sorted(rh[3]) == ["BFP-DUP", "ScalableCAS"], rh
 ' "$tmp/perm_file" "$tmp/perm_reversed" "$tmp/perm_shuffled"
 # The answer opens REPORT.md: its first section is the scenario table, one
 # caveat line above it (the fixture's 2 runs per point), no caveat repeated
