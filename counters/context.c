@@ -78,7 +78,7 @@ static _Thread_local uint32_t seeded_from SC_TLS_FAST;
 static _Thread_local volatile sig_atomic_t self_busy SC_TLS_FAST;
 static _Thread_local sc_thread busy_ctx SC_TLS_FAST;
 /*
- * 1 once the thread's exit destructor ran: from then on the thread counts
+ * 1 from the start of the thread's exit destructor: from then on it counts
  * with self_ctx at index UINT32_MAX (every Sharded and Batched counter's
  * shared path, exact, nothing held back) and never makes a context again,
  * since no exit destructor may be left to flush one (a signal handler after
@@ -117,24 +117,39 @@ static uint32_t index_take(void)
 	return i;
 }
 
-/* Thread exit: flush what this thread holds in every Batched counter, free its index. */
+/*
+ * Thread exit: the thread leaves its index, then flushes what it held under
+ * it in every Batched counter and frees it. The order matters because a
+ * signal handler may count on this thread at any point: once the context
+ * shows index UINT32_MAX (and self_exited), a handler's update takes every
+ * counter's shared path, so none lands in a slot after the flush has read it
+ * (one that did, inside the flush's hand-over or after it, stayed held back
+ * with no flush left to hand it over: the fast reading lost it for good when
+ * no later thread took the index). A handler that ran before the switch
+ * finished before it, and the flush, made with a copy of the context as it
+ * was, hands its updates over with the rest. Every store of the switch is
+ * made under self_busy (registry_enter), so a handler in between takes
+ * busy_ctx, the shared paths too, and never makes a new context.
+ */
 static void thread_exit(void *arg)
 {
-	sc_thread *t = arg;
+	sc_thread held = *(sc_thread *)arg;
 	registry_enter();
-	for (sc_counter *c = flush_list; c; c = c->next)
-		c->t.v->flush(c->obj, c->t.cfg, t);
-	if (t->index < index_cap)
-		index_used[t->index] = 0;
 	/*
 	 * A later destructor or signal handler that counts again uses the
-	 * shared paths (see self_exited). Both cleared before the index can
-	 * pass to another thread, so this thread's inlined Sharded increment
-	 * (see SC_TLS_INIT_) never writes a slot it no longer owns.
+	 * shared paths (see self_exited). Cleared before the index passes to
+	 * another thread, so this thread's inlined Sharded increment (see
+	 * SC_TLS_INIT_) never writes a slot it no longer owns.
 	 */
 	self_ready = 0;
 	self_ctx.index = UINT32_MAX;
 	self_exited = 1;
+	/* the switch made before the flush reads a slot, in the order a handler sees */
+	atomic_signal_fence(memory_order_seq_cst);
+	for (sc_counter *c = flush_list; c; c = c->next)
+		c->t.v->flush(c->obj, c->t.cfg, &held);
+	if (held.index < index_cap)
+		index_used[held.index] = 0;
 	registry_leave();
 	seeded_from = 0;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cli.h"
 #include "histogram.h"
 #include "meta.h"
 #include "output.h"
@@ -84,7 +85,7 @@ static void row_prepare(csv_row *x, const plan_variant *pv)
 void out_csv_header(FILE *f, const run_setup *s)
 {
 	static const char *const names[] = {
-#define CSV_NAME_(name, format, value) #name,
+#define CSV_NAME_(name, format, value, min, max, allowed, meaning) #name,
 		CSV_COLUMNS(CSV_NAME_)
 #undef CSV_NAME_
 	};
@@ -92,7 +93,7 @@ void out_csv_header(FILE *f, const run_setup *s)
 		fprintf(f, "%s%s", i ? "," : "", names[i]);
 	for (unsigned e = 0; s->pmu && e < s->pmu->nrequested; e++)
 		fprintf(f, ",%s_per_op", s->pmu->requested[e]);
-#define CSV_LAT_NAME_(name, i) fputs("," #name, f);
+#define CSV_LAT_NAME_(name, i, meaning) fputs("," #name, f);
 	if (s->plan->latency) {
 		CSV_LATENCY_COLUMNS(CSV_LAT_NAME_)
 	}
@@ -161,11 +162,11 @@ static void out_row(FILE *f, bool json, const run_setup *s, const plan_variant *
 	const csv_row *x = &row;
 	int col = 0;
 	row_prepare(&row, pv);
-#define ROW_PUT_(name, format, value)                                                      \
-	field_start(f, json, #name, &col);                                                 \
-	if (json)                                                                          \
-		json_put_##format(f, (value));                                             \
-	else                                                                               \
+#define ROW_PUT_(name, format, value, min, max, allowed, meaning) \
+	field_start(f, json, #name, &col);                        \
+	if (json)                                                 \
+		json_put_##format(f, (value));                    \
+	else                                                      \
 		csv_put_##format(f, (value));
 	CSV_COLUMNS(ROW_PUT_)
 #undef ROW_PUT_
@@ -177,8 +178,8 @@ static void out_row(FILE *f, bool json, const run_setup *s, const plan_variant *
 		field_start(f, json, key, &col);
 		measured(f, json, r->pmu_counted && k >= 0, k >= 0 ? r->per_op[k] : 0, 4);
 	}
-#define ROW_LAT_PUT_(name, i)                                                              \
-	field_start(f, json, #name, &col);                                                 \
+#define ROW_LAT_PUT_(name, i, meaning)     \
+	field_start(f, json, #name, &col); \
 	measured(f, json, r->latency, r->lat_ns[i], 1);
 	if (s->plan->latency) {
 		CSV_LATENCY_COLUMNS(ROW_LAT_PUT_)
@@ -197,6 +198,74 @@ void out_json_row(FILE *f, const run_setup *s, const plan_variant *pv, uint32_t 
                   unsigned run, const run_result *r)
 {
 	out_row(f, true, s, pv, threads, run, r);
+}
+
+/* A column's type, from the format it is printed in (csv.h). */
+#define CSV_TYPE_TEXT "text"
+#define CSV_TYPE_UINT "int"
+#define CSV_TYPE_U64 "int"
+#define CSV_TYPE_OPT0 "int"
+#define CSV_TYPE_FLAG "0/1"
+#define CSV_TYPE_FIX1 "real"
+#define CSV_TYPE_FIX4 "real"
+#define CSV_TYPE_G6 "real"
+#define CSV_TYPE_G9 "real"
+#define CSV_TYPE_OPT1 "real"
+#define CSV_TYPE_OPT2 "real"
+#define CSV_TYPE_OPT3 "real"
+
+/* A bound of a number's column: null when unbounded (or text), else as written. */
+static void schema_bound(FILE *f, const char *type, double x)
+{
+	if (strcmp(type, "text") == 0 || !isfinite(x))
+		fputs("null", f);
+	else if (x >= CSV_U64_MAX)
+		fputs("18446744073709551615", f); /* exactly, where a double would round up */
+	else
+		fprintf(f, "%.17g", x);
+}
+
+/* One column of the schema (csv.h); allowed is "" or values joined by '|'. */
+static void schema_column(FILE *f, bool first, const char *name, const char *type, double min,
+                          double max, const char *allowed, const char *meaning)
+{
+	fputs(first ? "\n  {\"name\": " : ",\n  {\"name\": ", f);
+	meta_json_string(f, name);
+	fprintf(f, ", \"type\": \"%s\", \"min\": ", type);
+	schema_bound(f, type, min);
+	fputs(", \"max\": ", f);
+	schema_bound(f, type, max);
+	fputs(", \"allowed\": [", f);
+	for (const char *at = allowed; *at;) {
+		size_t n = strcspn(at, "|");
+		char value[64];
+		snprintf(value, sizeof value, "%.*s", (int)n, at);
+		fputs(at == allowed ? "" : ", ", f);
+		meta_json_string(f, value);
+		at += n + (at[n] == '|');
+	}
+	fputs("], \"meaning\": ", f);
+	meta_json_string(f, meaning);
+	fputc('}', f);
+}
+
+void out_csv_schema_json(FILE *f)
+{
+	bool first = true;
+	fputs("{\"columns\": [", f);
+#define SCHEMA_COLUMN_(name, format, value, min, max, allowed, meaning)                \
+	schema_column(f, first, #name, CSV_TYPE_##format, min, max, allowed, meaning); \
+	first = false;
+	CSV_COLUMNS(SCHEMA_COLUMN_)
+#undef SCHEMA_COLUMN_
+	fputs("],\n \"event_suffix\": \"_per_op\", \"latency_columns\": [", f);
+	first = true;
+#define SCHEMA_LAT_(name, i, meaning)                                          \
+	schema_column(f, first, #name, "real", 0, CSV_UNBOUNDED, "", meaning); \
+	first = false;
+	CSV_LATENCY_COLUMNS(SCHEMA_LAT_)
+#undef SCHEMA_LAT_
+	fputs("]}", f);
 }
 
 const char out_latency_header[] = "counter,threads,run,bucket_low_ns,bucket_high_ns,count\n";

@@ -3,7 +3,8 @@
  * listing.c - what scbench answers without running: --help, --version,
  * --list, and --list=json (listing.h): every column of the registry
  * (SC_VARIANTS in <scounters/scounters.h>) as JSON, so that no script reads
- * the human-readable --list with patterns or types a list the registry holds.
+ * the human-readable --list with patterns or types a list the registry holds;
+ * and, as its member "csv_schema", the result CSV's columns (csv.h).
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 
 #include <scounters/scounters.h>
 
+#include "csv.h"
 #include "meta.h"
 #include "sc_revision.h"
 
@@ -166,7 +168,9 @@ int listing_print_json(FILE *f, uint32_t pus)
 			return -1;
 		fputc('}', f);
 	}
-	fputs("\n]}\n", f);
+	fputs("\n],\n\"csv_schema\": ", f);
+	out_csv_schema_json(f);
+	fputs("}\n", f);
 	return 0; /* a write error is the caller's to find and say (it was a silent 1) */
 }
 

@@ -218,13 +218,17 @@ def thread_count(figs, sc):
 
 
 # Dice §5.5: where GetVal runs often, BFP-based counters may be preferable to Morris's
-# (whose GetVal does floating-point work). A read-heavy pick within the noise is a
-# tie broken by READ_TIE_RULE, never by the order of the result files.
+# (whose GetVal does floating-point work). The advice compares only Dice's Morris-family
+# counters (READ_FAMILY), so it breaks a read-heavy tie only when every tied variant is
+# one of them; any other tie goes to the data: the lowest median, then the smaller
+# spread, then the name (READ_TIE_RULE), never to the order of the result files.
 READ_PREFERRED = ("BFP-DUP", "BFP-CSUP")
+READ_FAMILY = ("Morris", "MorrisAdapt") + READ_PREFERRED
 READ_TIE_RULE = ("a tie for the best read cost (min-max bands overlapping the lowest "
-                 "median's) goes to the variant Dice §5.5 recommends for frequent reads "
-                 "(%s), then to the smaller spread (max - min over median), then by name"
-                 % ", ".join(READ_PREFERRED))
+                 "median's) among Dice's Morris-family counters (%s) only goes to the "
+                 "variant Dice §5.5 recommends for frequent reads (%s); any other tie to the "
+                 "lowest median, then the smaller spread (max - min over median), then by "
+                 "name" % (", ".join(READ_FAMILY), ", ".join(READ_PREFERRED)))
 
 
 def break_read_tie(ranked):
@@ -234,11 +238,14 @@ def break_read_tie(ranked):
     bp = ranked[0][1][1]
     tied = [kv for kv in ranked if kv[1][1]["min"] <= bp["max"]]
     rest = [kv for kv in ranked if kv not in tied]
+    family = all(kv[0].split("[")[0] in READ_FAMILY for kv in tied)
 
     def key(kv):
         p = kv[1][1]
         spread = (p["max"] - p["min"]) / p["median"] if p["median"] else float("inf")
-        return (kv[0].split("[")[0] not in READ_PREFERRED, spread, kv[0])
+        if family:
+            return (kv[0].split("[")[0] not in READ_PREFERRED, spread, kv[0])
+        return (p["median"], spread, kv[0])
     pick = min(tied, key=key)
     return [pick] + [kv for kv in tied + rest if kv is not pick]
 

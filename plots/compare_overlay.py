@@ -2,7 +2,8 @@
 """The overlay figures of plots/compare: for each Dice or baselines experiment
 (of two plain scbench CSVs, their throughput), both sides' medians against
 threads (A solid, B dashed, the variant's colour and marker from
-plots/style.json), significant differences ringed.
+plots/style.json), significant differences ringed (a red ring three times
+B's marker, drawn below the medians, so B's open marker shows inside it).
 Draws only what plots/compare.py computed (its compare.csv rows). Needs
 matplotlib; importing this module fails without it.
 """
@@ -24,6 +25,7 @@ plt.rcParams.update({"font.size": 9, "axes.grid": True, "grid.color": "#dddddd",
                      "legend.fontsize": 7, "svg.hashsalt": "scbench"})
 LOG_Y = {"dice-fig3", "dice-fig4-high"}   # as the figures themselves
 FLAG = "#d62728"
+RING = 3   # a significant point's ring: RING times B's marker, under it
 
 
 def line(ax, rows, key, look, dashed, trend):
@@ -38,7 +40,7 @@ def line(ax, rows, key, look, dashed, trend):
     ax.plot([p[0] * shift for p in pts], [p[1] for p in pts], color=look["color"],
             marker=look["marker"], linestyle=("--" if dashed else "-") if trend else "none",
             linewidth=1.2, markersize=4 if trend else 6,
-            markerfacecolor="none" if dashed else look["color"])
+            markerfacecolor="none" if dashed else look["color"], zorder=3)
 
 
 def panel(ax, pid, rows):
@@ -55,8 +57,10 @@ def panel(ax, pid, rows):
         line(ax, rr, "median_b", look, True, trend)
         for r in rr:
             if r["significant"] == "yes":
+                # a ring RING times B's marker, drawn below the medians: B's open
+                # marker stays visible inside it
                 ax.plot([r["threads"] * (1.0 if trend else 1.04)], [r["median_b"]], "o",
-                        markersize=11,
+                        markersize=RING * (4 if trend else 6), zorder=2,
                         markerfacecolor="none", markeredgecolor=FLAG, markeredgewidth=1.5)
     ax.set_title(pid, fontsize=9)
     ax.set_xlabel("threads")

@@ -16,7 +16,7 @@ import os
 import figdata
 import marks
 from endstates import end_modes, end_state_reading, modes_text
-from resultset import SOURCES, NOT_RECORDED, ResultSet, ResultSetError, threshold_of
+from resultset import SCHEMA, SOURCES, NOT_RECORDED, ResultSet, ResultSetError, threshold_of
 from resultset_summary import machine_summary
 from stats import (HIST_PCT_METHOD, PCT_METHOD, STATS_TEXT, group_stats,
                    histogram_percentile, percentile, pool_histograms, summarize)
@@ -152,8 +152,9 @@ def fmt_n(v):
     return "{:,}".format(v)
 
 
-# The baseline variants (doc/design.md §3), in the order a title names them.
-BASELINES = ("Sharded", "Striped", "Batched", "PerCPU", "PerCPUGroup", "PerCPUTree")
+# The baseline variants (doc/design.md §3), in the order a title names them
+# (the registry's, as scbench lists them: plots/schema.py).
+BASELINES = tuple(SCHEMA["baselines"])
 
 
 def and_list(names):

@@ -10,6 +10,8 @@ sees a path or a value of the result set.
   FILES = 'a.dat b.dat'         the figure's .dat files in FIGDATA (figures.tsv)
   META_<n>_<key> = 'value'      the '# key: value' header lines of file n (from
                                 1; the first line of a key, as written)
+  MARKED_CAPTION = 'text'       the figure's one caption of its boxed (marked)
+                                points over all its files ('' when none)
 
 Every value is a gnuplot single-quoted string: inside one, gnuplot substitutes
 nothing (no backquotes, no @macros, no backslash escapes); a quote is doubled,
@@ -30,6 +32,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))  # runall.guard
 from runall.guard import guarded  # noqa: E402 - first: a Ctrl-C from here on ends quietly
 from figdata import read_index  # noqa: E402
+from marks import figure_caption  # noqa: E402
 
 PROG = "gpvars.py"
 DAT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.dat")
@@ -95,10 +98,13 @@ def main(argv):
             return 1
         out = ["# written by %s: data only, in single-quoted strings" % PROG,
                "FILES = %s" % gp_string(" ".join(files))]
+        captions = []
         for n, name in enumerate(files, 1):
             meta = header(os.path.join(figdata, name))
             for key, value in meta.items():
                 out.append("META_%d_%s = %s" % (n, key, gp_text(key, value, meta)))
+            captions.append(meta.get("marked_caption", ""))
+        out.append("MARKED_CAPTION = %s" % gp_string(figure_caption(captions)))
     except (OSError, UnicodeDecodeError) as e:
         print("%s: %s" % (PROG, getattr(e, "strerror", None) or e), file=sys.stderr)
         return 1

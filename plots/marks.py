@@ -98,3 +98,19 @@ def caption(n):
     """The caption line of a figure with n marked points."""
     return ("boxed: a busy run, a run off its time target, or an outlier run; %d point%s"
             % (n, "" if n == 1 else "s"))
+
+
+def figure_caption(captions):
+    """One caption for a figure of side-by-side panels, from its panels'
+    caption() lines, left to right ('' for a panel without a marked point):
+    the panels' counts in one line, '' when no panel has a marked point."""
+    counts = [int(c.rsplit("; ", 1)[1].split()[0]) if c else 0 for c in captions]
+    if not any(counts):
+        return ""
+    head = caption(2).rsplit("; ", 1)[0]
+    if len(counts) == 1:
+        return caption(counts[0])
+    if len(set(counts)) == 1:
+        return "%s; %d points in each panel" % (head, counts[0])
+    return "%s; %s points in the panels from left to right" % (
+        head, ", ".join(str(n) for n in counts))

@@ -26,6 +26,7 @@ if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):
 
 import figdata  # noqa: E402
 import style  # noqa: E402
+from marks import figure_caption  # noqa: E402
 from writing import OutsideSet, set_subdir  # noqa: E402
 import mpl_home  # noqa: E402,F401 - before matplotlib: its config directory where HOME is read-only
 from mpl_common import (col, draw_series, mark_points, n_axis, nan, series_band,  # noqa: E402
@@ -242,8 +243,13 @@ def draw_panels(files, logy):
     dats = [figdata.read_dat(f) for f in files]
     n = len(dats)
     fig, axes = plt.subplots(1, n, figsize=(4.2 * n + 2.2, 5.8), squeeze=False)
-    fig.subplots_adjust(left=0.06, right=0.84 if n > 2 else 0.8, top=0.74, bottom=0.11,
+    # the boxed points' caption once for the figure, under the panels
+    cap = figure_caption([d["meta"].get("marked_caption", "") for d in dats])
+    right = 0.84 if n > 2 else 0.8
+    fig.subplots_adjust(left=0.06, right=right, top=0.74, bottom=0.15 if cap else 0.11,
                         wspace=0.28)
+    if cap:
+        fig.text((0.06 + right) / 2, 0.01, cap, ha="center", va="bottom")
     handles = {}
     for ax, dat in zip(axes[0], dats):
         groups = figdata.by_series(dat)
@@ -253,7 +259,7 @@ def draw_panels(files, logy):
         if logy:
             y_log(ax, floor)
         ax.set_title(dat["meta"].get("panel", ""), fontsize=9)
-        ax.set_xlabel(xlabel_text(dat))
+        ax.set_xlabel(dat["meta"]["xlabel"])
         ax.set_ylabel(dat["meta"]["ylabel"])
     titles(fig, dats[0])
     axes[0][-1].legend(handles=list(handles.values()), loc="upper left",

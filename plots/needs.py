@@ -11,8 +11,11 @@ schedule: the runs a side it should have before it is judged again."""
 
 import re
 
+from resultset import COLUMNS
 from stats import SEQ_LOOKS, seq_first_look
 
+# scbench's largest thread count, as its CSV schema declares it.
+MAX_THREADS = COLUMNS["threads"][2]
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
 
 
@@ -32,7 +35,7 @@ def valid(need):
     if not (isinstance(exp, str) and NAME.match(exp) and isinstance(counters, list) and counters
             and all(isinstance(v, str) and NAME.match(v) for v in counters)):
         return None
-    if not (type(threads) is int and 1 <= threads <= 16384 and type(runs) is int
+    if not (type(threads) is int and 1 <= threads <= MAX_THREADS and type(runs) is int
             and 1 <= runs <= 1000):
         return None
     if work is not None and not (isinstance(work, str) and re.fullmatch(r"[0-9]{1,3}", work)):

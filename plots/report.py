@@ -207,16 +207,42 @@ def failed_points_section(d):
     return out
 
 
-def runs_text(runs, planned):
-    """'3 runs', or with runs beyond the planned ones, '8 runs, 5 of them added by
-    --confirm'."""
-    text = "%d run%s" % (runs, "" if runs == 1 else "s")
-    if isinstance(planned, int) and runs > planned:
-        text += ", %d of them added by --confirm" % (runs - planned)
-    return text
+def runs_text(runs):
+    """'3 runs': what the verdict rests on, as the claim's rule counts them."""
+    return "%d run%s" % (runs, "" if runs == 1 else "s")
 
 
-def claim_table(out, d, claims, number, planned=None):
+def confirm_added(d):
+    """(rounds, {experiment: runs}) that run-all's --confirm added, counted from the
+    confirmation rounds recorded in d/run-all.order (each under its "# confirmation
+    round K" comment), never inferred from run counts; (0, {}) without that file."""
+    rounds, added, inside = 0, {}, False
+    try:
+        with open(os.path.join(d, "run-all.order"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 0, {}
+    for line in lines:
+        if line.startswith("#"):
+            inside = line.startswith("# confirmation round ")
+            rounds += inside
+        elif inside and line.split():
+            added[line.split()[0]] = added.get(line.split()[0], 0) + 1
+    return rounds, added
+
+
+def confirm_text(d):
+    """The line under the claims' heading on the runs --confirm added, or None."""
+    rounds, added = confirm_added(d)
+    if not added:
+        return None
+    return ("Runs added by --confirm (counted from run-all.order's confirmation rounds): %d "
+            "in %d round%s, %s; every other run was planned." % (
+                sum(added.values()), rounds, "" if rounds == 1 else "s",
+                ", ".join("%d to %s" % (n, e) for e, n in sorted(added.items()))))
+
+
+def claim_table(out, d, claims, number):
     out.append("| # | Claim (source) | Figure | Measured here | Verdict |")
     out.append("|---|---|---|---|---|")
     for i, c in enumerate(claims, 1):
@@ -224,7 +250,7 @@ def claim_table(out, d, claims, number, planned=None):
         if c.get("cause"):
             verdict += " (%s)" % c["cause"]
         if c.get("runs") is not None and c["verdict"] not in ("not measurable", "no test here"):
-            verdict += " (%s)" % runs_text(c["runs"], planned)
+            verdict += " (%s)" % runs_text(c["runs"])
         if c.get("reason"):
             verdict += ": " + c["reason"]
         out.append("| %s | %s (%s) | %s | %s | %s |" % (
@@ -294,13 +320,13 @@ def render(d, doc):
         out.append("- *%s*: %s" % (r["name"], r["text"]))
     out.append("")
     out.append("")
-    planned = (rs.get("protocol_timed") or {}).get("runs")
-    planned = int(planned) if str(planned).isdigit() else None
-    claim_table(out, d, claims, "%d", planned)
+    if confirm_text(d):
+        out.extend([confirm_text(d), ""])
+    claim_table(out, d, claims, "%d")
     if apart:
         out.append("## Claims that hold by construction (not counted)")
         out.append("")
-        claim_table(out, d, apart, "C%d", planned)
+        claim_table(out, d, apart, "C%d")
     out.extend(failed_points_section(d))
     out.append("## Figures")
     out.append("")

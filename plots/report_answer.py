@@ -72,12 +72,22 @@ def marked_flag(letters):
 
 
 def caveat_line(rs, rows):
-    """The one line above the table, or None when nothing is provisional."""
+    """The one line above the table, or None when nothing is provisional:
+    each caveat's headline in bold, then its detail, in short sentences."""
     c = caveats(rs, rows)
     if not c:
         return None
-    return "**Caveat: %s.** %s" % ("; ".join(h for h, _ in c),
-                                   " ".join("%s%s." % (d[0].upper(), d[1:]) for _, d in c))
+    return " ".join("**Caveat: %s.** %s" % (h, sentences(d)) for h, d in c)
+
+
+def busy_shared(rows):
+    """Every answered scenario's point is flagged busy (and there are two or
+    more): the flag is said once, not in every answer."""
+    answered = [r for r in rows or [] if r.get("best")]
+    return len(answered) > 1 and all(r.get("busy") for r in answered)
+
+
+BUSY_SHARED = "Every answer's point ran on a busy machine (the busy column of its runs)."
 
 
 def cell(text):
@@ -94,9 +104,13 @@ def answer_section(rows, rs, links):
     if rows is None:
         return []
     out = ["## Which counter to use on this machine", ""]
-    for line in (caveat_line(rs, rows), work_line(rs)):
-        if line:
-            out += [line, ""]
+    line = caveat_line(rs, rows)
+    shared = busy_shared(rows)
+    if line or shared:
+        out += [" ".join(t for t in (line, shared and "**Flag:** " + BUSY_SHARED) if t), ""]
+    line = work_line(rs)
+    if line:
+        out += [line, ""]
     out += ["| Scenario | Best here | Figure | Runner-up | Rule |", "|---|---|---|---|---|"]
     for r in rows:
         if not r.get("best"):
@@ -110,7 +124,7 @@ def answer_section(rows, rs, links):
             best += " (%s)" % r["margin"]
         if r.get("caveat"):
             best += ". Caveat: %s" % r["caveat"]
-        if r.get("busy"):
+        if r.get("busy") and not shared:
             best += ". Flag: %s" % r["busy"]
         runner = "-"
         if r.get("runner_up"):
@@ -178,10 +192,9 @@ def terminal_lines(rows, rs, report_path, width=None):
     out = ["Which counter to use here (the table that opens %s):" % report_path]
     for h, d in caveats(rs, rows):
         out.append("  Caveat: %s %s" % (sentences(h, False), sentences(d)))
-    answered = [r for r in rows if r.get("best")]
-    shared = len(answered) > 1 and all(r.get("busy") for r in answered)
+    shared = busy_shared(rows)
     if shared:
-        out.append("  Every answer's point ran on a busy machine (the busy column of its runs).")
+        out.append("  " + BUSY_SHARED)
     for r in rows:
         out.append("  %s" % r["scenario"])
         if not r.get("best"):

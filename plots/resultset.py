@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""Reading a result set: the scbench CSVs (schema: results/README.md) and their
+"""Reading a result set: the scbench CSVs (schema: harness/csv.h, read through
+plots/schema.py; explained in results/README.md) and their
 .meta.json sidecars (ResultSet), and whether a directory is a result set.
 Every number read back is checked here, in one place (check_number, the
-ranges in COLUMNS): a value that is not a finite number in its column's range
+ranges in COLUMNS, the allowed texts in TEXT_COLUMNS): a value that is not a
+finite number in its column's range, or a text its column does not allow,
 is a ResultSetError, one line naming the file, line and column. The summary
 of the machine and protocol is plots/resultset_summary.py; every file the
 plots write goes through plots/writing.py.
@@ -16,43 +18,40 @@ import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
+import schema
+
+# run-all's experiments (harness/runall/experiments.json, the one list), in its order.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness",
+                       "runall", "experiments.json"), encoding="utf-8") as _f:
+    EXPERIMENTS = json.load(_f)["experiments"]
 # The CSVs the figures are drawn from (the figure table names its sources among them).
-SOURCES = ["dice-fig3.csv", "dice-fig4-low.csv", "dice-fig4-high.csv", "dice-fig5.csv",
-           "ayers.csv", "ayers-tunable.csv", "baselines.csv", "latency.csv", "read-cost.csv"]
+SOURCES = [e["id"] + ".csv" for e in EXPERIMENTS if e["figures"]]
 # The experiments of run-all's plan that only claims read (no figure): id -> CSV.
-CLAIM_ONLY_CSV = {"dice-fig5-low": "dice-fig5-low.csv", "hot-line": "hot-line.csv"}
+CLAIM_ONLY_CSV = {e["id"]: e["id"] + ".csv" for e in EXPERIMENTS if not e["figures"]}
 # Every CSV run-all.sh writes (doc/design.md §6): what a set's provenance, its
 # files present and missing, and its busy runs are counted over.
 PLAN_SOURCES = SOURCES + sorted(CLAIM_ONLY_CSV.values())
-TEXT_COLUMNS = {"counter", "kind", "mode", "placement", "params", "pmu_status", "end_state",
-                "pus_used", "nodes_used"}
 NOT_RECORDED = "not recorded"
 # The fields of a result CSV may be long (params, end_state), never this long:
 # a longer one is an error, not a traceback.
 csv.field_size_limit(1 << 20)
 
-# The range of each numeric column (results/README.md): (integer?, min, max).
-# A column not listed must be a finite number.
-INF = float("inf")
-COLUMNS = {
-    "threads": (True, 1, 16384), "run": (True, 0, INF), "work_pct": (False, 0, 100),
-    "work_iters": (False, 0, INF), "counters": (True, 1, INF), "nodes": (True, 1, INF),
-    "nodes_virtual": (True, 0, 1), "seconds": (False, 0, INF), "ops": (True, 0, INF),
-    "value": (False, 0, INF), "ops_per_ms": (False, 0, INF),
-    "bytes_per_counter": (False, 0, INF), "seed": (True, 0, 2 ** 64 - 1),
-    "oversubscribed": (True, 0, 1), "ctx_switches": (False, 0, INF),
-    "migrated": (False, 0, INF), "read_ns": (False, 0, INF), "overflowed": (True, 0, 1),
-    "busy": (True, 0, 1),
-    "read_k": (True, 1, INF), "read_fast_k": (True, 1, INF), "read_sample_steps": (False, 0, INF),
-    "read_fast_sample_steps": (False, 0, INF), "timer_step_ns": (False, 0, INF),
-    # the latency histograms (NAME.csv.latency.csv)
+# The result CSV's columns as scbench declares them (plots/schema.py): the
+# text ones with their allowed values, and the range of each numeric one,
+# (integer?, min, max). A column not listed must be a finite number.
+INF = schema.INF
+SCHEMA = schema.load()
+TEXT_COLUMNS = schema.text_columns(SCHEMA)
+COLUMNS = dict(schema.ranges(SCHEMA))
+COLUMNS.update({
+    # the latency histograms (NAME.csv.latency.csv, harness/csv.h out_latency_rows)
     "bucket_low_ns": (False, 0, INF), "bucket_high_ns": (False, 0, INF),
     "count": (True, 0, INF),
     # meta.json counts (results/README.md) that plots/atlas reads
     "cpu.sockets": (True, 1, INF), "cpu.cores": (True, 1, INF), "cpu.pus": (True, 1, INF),
-    "topology.pus": (True, 1, 16384), "topology.nodes": (True, 1, 16384),
-}
-
+    "topology.pus": (True, 1, COLUMNS["threads"][2]),
+    "topology.nodes": (True, 1, COLUMNS["threads"][2]),
+})
 
 # The columns every result CSV has had since schema 1 (results/README.md,
 # columns 1-24) and that the plots read: a file without one is refused.
@@ -86,6 +85,16 @@ def check_number(text, path, lineno, column):
     if not lo <= v <= hi:
         raise ResultSetError("%s is out of range [%s, %s]" % (where, "%g" % lo, "%g" % hi))
     return v + 0.0  # -0 is 0
+
+
+def check_text(text, path, lineno, column):
+    """text, one of column's allowed values (TEXT_COLUMNS) if it has any, else
+    ResultSetError."""
+    allowed = TEXT_COLUMNS.get(column)
+    if allowed and text not in allowed:
+        raise ResultSetError("%s line %d column %s: %r is not one of %s"
+                             % (path, lineno, column, text, ", ".join(allowed)))
+    return text
 
 
 def text_rows(path, shown):
@@ -221,7 +230,7 @@ class RowReader:
             if v is seen:
                 name = self.names[k]
                 if name in TEXT_COLUMNS:
-                    v = text
+                    v = check_text(text, self.path, lineno, name)
                 else:
                     v = check_number(text, self.path, lineno, name) if text != "" else None
                 if len(seen) < self.SHARED:

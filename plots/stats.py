@@ -260,51 +260,92 @@ def pool_histograms(hists):
     return out
 
 
-# The sequential rule: a point whose ratio lies near its line, within a
-# factor SEQ_BAND of it, is decided only at the looks of SEQ_LOOKS (runs a side; the
-# last is the most run-all's --confirm adds) and with a per-look interval whose
-# false-verdict rate (ratio_false_verdict) is at most SEQ_TOTAL / len(SEQ_LOOKS), so
-# that the rate over every look of the schedule is at most SEQ_TOTAL by the union
-# bound, whatever the dependence between looks. Fewer than SEQ_LOOKS[0] runs a side
-# never decide such a point. A look whose min-max band already exceeds the per-look
-# rate (5 runs: 12.3%) decides nothing there: the first look that can decide is
-# seq_first_look().
+# The sequential rule: a point whose ratio lies near its line, within a factor
+# SEQ_BAND of it, is decided by the Hodges-Lehmann shift of log values (the median
+# of the m n differences log a_i - log b_j) with its Mann-Whitney interval: with the
+# differences sorted d[1..mn], [d[k], d[mn+1-k]] misses the true shift on one side
+# with probability P(U <= k-1), U the Mann-Whitney count under the null of two
+# samples from one distribution shifted (exact, distribution-free, any continuous
+# distribution). One interval on the ratio (exp of its ends), not two median
+# intervals multiplied. It is decided only at the looks of SEQ_LOOKS (runs a side;
+# the first is the planned rounds', the last the most run-all's --confirm adds),
+# each look's two-sided rate at most SEQ_TOTAL / len(SEQ_LOOKS), so that the rate
+# over every look, the first included, is at most SEQ_TOTAL by the union bound
+# (Bonferroni spending), whatever the dependence between looks. A look whose
+# smallest attainable rate, 2 / C(2n, n), is above its share (3 runs a side: 10%)
+# decides nothing there: the first look that can decide is seq_first_look().
 SEQ_BAND = 1.25
-SEQ_LOOKS = (5, 8, 12)
+SEQ_LOOKS = (3, 6, 12)
 SEQ_TOTAL = 0.05
 
 
 def seq_look_rate():
-    """The false-verdict rate allowed at one look of the schedule."""
+    """The two-sided false-verdict rate allowed at one look of the schedule."""
     return SEQ_TOTAL / len(SEQ_LOOKS)
 
 
-def seq_tail():
-    """The one-sided miss q of each median interval at a look: the largest with
-    ratio_false_verdict(q, q) = 2(1 - (1 - q)^2) at most seq_look_rate()."""
-    return 1.0 - math.sqrt(1.0 - seq_look_rate() / 2.0)
+def mw_null_cdf(m, n):
+    """[P(U <= u) for u in 0..m n]: the exact null distribution of the Mann-Whitney
+    count U of m against n values (no ties), by the recurrence on the count of
+    arrangements."""
+    # ways[i][j][u]: arrangements of i values against j with count u, built row by row
+    prev = [[1] for _ in range(n + 1)]        # i = 0: one arrangement, u = 0
+    for i in range(1, m + 1):
+        cur = [[1]]                           # j = 0: one arrangement, u = 0
+        for j in range(1, n + 1):
+            a, b = prev[j], cur[j - 1]        # the largest value an a (U += j) or a b
+            w = [0] * (i * j + 1)
+            for u, c in enumerate(a):
+                w[u + j] += c
+            for u, c in enumerate(b):
+                w[u] += c
+            cur.append(w)
+        prev = cur
+    total = math.comb(m + n, m)
+    out, acc = [], 0
+    for c in prev[n]:
+        acc += c
+        out.append(acc / total)
+    return out
 
 
-def seq_median_interval(xs):
-    """(lo, hi, miss) of median_interval at the sequential rule's one-sided tail,
-    or None when even the min-max band of these runs misses more often (2^-n)."""
-    if not xs or 2.0 ** -len(xs) > seq_tail():
+_MW_ORDER = {}
+
+
+def mw_order(m, n, tail):
+    """(k, miss): the order statistic k (from 1) of the m n sorted differences whose
+    interval [d[k], d[mn+1-k]] misses on one side with probability miss = P(U <= k-1)
+    <= tail, k the largest such; (0, 1.0) when even k = 1 misses more often."""
+    key = (m, n, tail)
+    if key not in _MW_ORDER:
+        cdf = mw_null_cdf(m, n)
+        k = 0
+        while k < (m * n + 1) // 2 and cdf[k] <= tail:
+            k += 1
+        _MW_ORDER[key] = (k, cdf[k - 1] if k else 1.0)
+    return _MW_ORDER[key]
+
+
+def hl_interval(xs, ys, tail):
+    """(shift, lo, hi, miss): the Hodges-Lehmann shift of log(xs) over log(ys) and its
+    Mann-Whitney interval at one-sided tail (miss attained), or None when the
+    values cannot be logged or no interval reaches tail at these sizes."""
+    if not xs or not ys or min(xs) <= 0 or min(ys) <= 0:
         return None
-    return median_interval(xs, seq_tail())
+    k, miss = mw_order(len(xs), len(ys), tail)
+    if not k:
+        return None
+    d = sorted(math.log(x) - math.log(y) for x in xs for y in ys)
+    return percentile(d, 0.5), d[k - 1], d[len(d) - k], miss
 
 
 def seq_first_look():
-    """The fewest runs a side at which the sequential rule can decide a point."""
-    return next(n for n in range(SEQ_LOOKS[0], 64) if 2.0 ** -n <= seq_tail())
+    """The fewest runs a side at a look of SEQ_LOOKS where the rule can decide."""
+    return next(n for n in SEQ_LOOKS if mw_order(n, n, seq_look_rate() / 2)[0])
 
 
 def seq_total_rate():
-    """The false-verdict rate over every look of SEQ_LOOKS (union bound): the sum of
-    the per-look rates the intervals actually reach (below the budget: the order
-    statistics are discrete)."""
-    total = 0.0
-    for n in SEQ_LOOKS:
-        if 2.0 ** -n <= seq_tail():
-            q = median_order(n, seq_tail())[1]
-            total += ratio_false_verdict(q, q)
-    return total
+    """The two-sided rate over every look of SEQ_LOOKS (union bound): the sum of the
+    rates the intervals attain at equal sizes (below the budget: U is discrete)."""
+    return sum(2.0 * mw_order(n, n, seq_look_rate() / 2)[1] for n in SEQ_LOOKS
+               if mw_order(n, n, seq_look_rate() / 2)[0])

@@ -23,7 +23,8 @@
 # No binfmt_misc is needed: libscounters is linked statically
 # (--disable-shared), so every test program is a plain aarch64 executable
 # that make runs as "qemu-aarch64 PROGRAM" (LOG_COMPILER), and the shell tests
-# call scbench through a wrapper script that does the same (TEST_SCBENCH).
+# call scbench through a wrapper script that does the same (TEST_SCBENCH); a
+# test that execs itself does so through SC_TEST_EMULATOR=qemu-aarch64.
 #
 # Environment:
 #   SC_TEST_SCALE  test size factor (default 0.25 here; see tests/testutil.h:
@@ -129,7 +130,7 @@ status=0
 run_pass() {
 	local name=$1 cpu=$2 target=$3 want=$4 dir=$work/build-$1 t0 rc=0 k v line atomics
 	t0=$(date +%s)
-	export QEMU_CPU=$cpu
+	export QEMU_CPU=$cpu SC_TEST_EMULATOR=$qemu
 	(cd "$dir" && make -j"$jobs" "$target" TEST_SCBENCH="$dir/scbench-qemu" \
 		LOG_COMPILER="timeout --kill-after=10 ${TEST_TIMEOUT:-900} $qemu") \
 		>"$work/check-$name-$cpu.log" 2>&1 || rc=$?

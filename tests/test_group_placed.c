@@ -14,6 +14,7 @@
  */
 #include <scounters/scounters.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -88,15 +89,25 @@ static int child(const char *path, const char *mode)
 	return 0;
 }
 
-/* Exec this program as a child in mode (env: an extra "NAME=value" or NULL); its pid. */
+/*
+ * Exec this program as a child in mode (env: an extra "NAME=value" or NULL);
+ * its pid. Where the tests run under an emulator that the kernel cannot start
+ * a foreign executable without (qemu-user with no binfmt_misc), the
+ * environment names it in SC_TEST_EMULATOR and the child is exec'd through it.
+ */
 static pid_t spawn(const char *self, const char *path, const char *mode, char *env)
 {
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
+		const char *emu = getenv("SC_TEST_EMULATOR");
 		if (env)
 			putenv(env);
-		execl(self, self, "--child", path, mode, (char *)NULL);
+		if (emu && *emu)
+			execlp(emu, emu, self, "--child", path, mode, (char *)NULL);
+		else
+			execl(self, self, "--child", path, mode, (char *)NULL);
+		fprintf(stderr, "exec %s: %s\n", emu && *emu ? emu : self, strerror(errno));
 		_exit(127);
 	}
 	return pid;
@@ -176,10 +187,11 @@ int main(int argc, char **argv)
 		pid[c] = spawn(argv[0], path, "count", NULL);
 	for (unsigned k = 0; k < PER; k++)
 		sc_pcgroup_inc(&g, 0);
-	int bad = 0;
+	int bad = 0, st[CHILDREN];
 	for (int c = 0; c < CHILDREN; c++)
-		bad += reap(pid[c]) != 0;
-	tap_ok(bad == 0, "%d exec'd children attached and counted", CHILDREN);
+		bad += (st[c] = reap(pid[c])) != 0;
+	tap_ok(bad == 0, "%d exec'd children attached and counted (exit statuses %d %d)", CHILDREN,
+	       st[0], st[1]);
 	uint64_t n0 = (uint64_t)(CHILDREN * THREADS + 1) * PER, n2 = (uint64_t)CHILDREN * THREADS * PER;
 	uint64_t out[NCOUNTERS];
 	tap_ok(sc_pcgroup_get(&g, 0) == n0 && sc_pcgroup_get(&g, 1) == 3 * n2 &&

@@ -269,16 +269,15 @@ def rp(a, b, ok=gt1):
 assert rp([10, 15, 16], [10, 10.5, 30]) == (True, "one run decides it: leaving one run out "
                                              "changes the answer")
 # within 25% of the line (11/10.5 = 1.048x) 3 runs a side never decide (the sequential rule)
-assert rp([10, 11, 12], [10, 10.5, 30])[1].startswith("near its line: 1.05x is 4.8% from it "
-                                                      "(under 25%) on 3 runs a side")
+assert rp([10, 11, 12], [10, 10.5, 30])[1].startswith("near its line (4.8% from it) on 3 "
+                                                      "runs a side")
 assert rp([20, 21, 22], [10, 10, 11]) == (True, "")
 # the noise rule: every leave-one-out ratio clears 1 (14/10.2 = 1.37x, beyond the sequential
-# rule band), but with 3 runs the interval on the ratio of medians is that of the min-max
-# bands (9-15 against 10-10.4): 0.865x-1.5x, which straddles the line: inconclusive, its rate
-# stated
-assert rp([9, 14, 15], [10, 10.2, 10.4])[1].startswith("within the noise: the interval on "
-    "the ratio of medians, 0.865x-1.5x (3 and 3 runs; false-verdict rate on the line at most "
-    "46.9%)"), rp([9, 14, 15], [10, 10.2, 10.4])
+# rule band), but before the first deciding look the band of every run over every run
+# (9/10.4 to 15/10) widened by the larger spread within a side (15/9) straddles the line:
+# inconclusive, with more runs wanted
+assert rp([9, 14, 15], [10, 10.2, 10.4])[1].startswith("within the noise at the first look: "
+    "on 3 and 3 runs the band"), rp([9, 14, 15], [10, 10.2, 10.4])
 doc = {"claims": [{"id": v, "source": "Dice §0", "claim": "x", "figure": "f", "measured": "",
                    "verdict": v, "reason": "r"} for v, _, _ in report.VERDICT_TEXT]}
 text = report.render(sys.argv[3], doc)
@@ -551,8 +550,8 @@ assert by["ayers-one-location"].by_construction
 cap = lambda r: rows("latency.csv", [("ScalableCapped", 2, r), ("Scalable", 2, 1.0)])
 assert v(run("ayers-capped-little-scalability", {}, cap(0.97))) == HOLDS
 assert v(run("ayers-capped-little-scalability", {}, cap(0.7))) == FAILS
-rc2 = lambda r: {H: {"Serial": {1: tri(10), 2: tri(r)}}}
-assert v(run("ayers-racing-contention-costly", rc2(5))) == HOLDS and v(run("ayers-racing-contention-costly", rc2(15))) == FAILS
+rc2 = lambda r: {H: {"Serial": {1: tri(10), 2: tri(19), 12: tri(r)}}}
+assert v(run("ayers-racing-contention-costly", rc2(30))) == HOLDS and v(run("ayers-racing-contention-costly", rc2(90))) == FAILS
 ' "$plots"
 
 # A test that can fail: a claim whose measurement could not have shown the
@@ -561,8 +560,8 @@ assert v(run("ayers-racing-contention-costly", rc2(5))) == HOLDS and v(run("ayer
 check no_test_where_the_opposite_cannot_show "$py" -B -c "$CLAIM_FAKES"'
 from claims.core import FAILS, HOLDS, INSTRUMENT, NO_TEST, NM, NOISE_FLOOR, REGIME
 from claims.judge import evaluate
-def ev(cid, stats, files=None):
-    ctx = Context(RS(files or {}), Figs(stats), {"pus": 2, "cache_line": 64})
+def ev(cid, stats, files=None, m=None):
+    ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 2, "cache_line": 64})
     return evaluate(ctx, [by[cid]])[0]
 # 99% work: 476 ns per increment; a counter must add 119 ns to fall below 0.8x.
 def low(nowork_ops_per_ms):
@@ -606,11 +605,13 @@ g = ev("ayers-scalable-false-sharing", *hot(65536))
 assert g["verdict"] == NO_TEST and g["cause"] == REGIME and "65536" in g["reason"], g
 assert ev("ayers-scalable-false-sharing", *hot(2))["verdict"] == FAILS
 # racing made costly by contention: only where a counter with no shared line scales
-def race(sharded2):
-    return {("dice-fig4-high", ""): {"Serial": {1: tri(10), 2: tri(2)}},
-            ("baselines", "-w0"): {"Sharded": {1: tri(10), 2: tri(sharded2)}}}
-assert ev("ayers-racing-contention-costly", race(19.5))["verdict"] == HOLDS
-g = ev("ayers-racing-contention-costly", race(10))
+# (the paper'"'"'s condition: 12 threads or more on a NUMA system)
+def race(sharded12):
+    return {("dice-fig4-high", ""): {"Serial": {1: tri(10), 12: tri(2)}},
+            ("baselines", "-w0"): {"Sharded": {1: tri(10), 12: tri(sharded12)}}}
+numa = {"pus": 16, "nodes": 2, "cache_line": 64}
+assert ev("ayers-racing-contention-costly", race(117), m=numa)["verdict"] == HOLDS
+g = ev("ayers-racing-contention-costly", race(60), m=numa)
 assert g["verdict"] == NO_TEST and "Sharded" in g["reason"], g
 # Multiline'"'"'s node contention is a claim beyond 32 threads; Serial'"'"'s slight latency
 # gain is judged where the line is written by another thread (2 threads on), so the claim
@@ -1079,8 +1080,9 @@ assert batched_reads([dict(tree, read_fast_k=None)]) is None
 # A read-heavy pick never depends on the order of the result file's rows: the
 # fixture's read-cost rows with BFP-DUP (10, 12 ns) in a tie with Morris and
 # ScalableCAS (10, 10 ns each), everything else at 100 ns and over; in file
-# order, reversed and shuffled (seed 39) the advice is the same: BFP-DUP first
-# (Dice §5.5's pick for frequent reads), then Morris before ScalableCAS (equal
+# order, reversed and shuffled (seed 39) the advice is the same: Morris first
+# (the lowest median; Dice §5.5's preference for BFP-DUP speaks only of the
+# Morris family, and ScalableCAS is in the tie), before ScalableCAS (equal
 # medians and spreads: by name).
 for order in file reversed shuffled; do read_cost_set "perm_$order" "$order"; done
 check advice_read_pick_independent_of_row_order "$py" -c '
@@ -1091,7 +1093,7 @@ def adv(d):
 got = [adv(d) for d in sys.argv[1:]]
 assert got[0] == got[1] == got[2], got
 rh = {a[0]: a for a in got[0]}["read-heavy"]
-assert rh[1:4] == ("BFP-DUP", "Morris", ["Morris", "ScalableCAS"]), rh
+assert rh[1:3] == ("Morris", "ScalableCAS") and sorted(rh[3]) == ["BFP-DUP", "ScalableCAS"], rh
 ' "$tmp/perm_file" "$tmp/perm_reversed" "$tmp/perm_shuffled"
 # The answer opens REPORT.md: its first section is the scenario table, one
 # caveat line above it (the fixture's 2 runs per point), no caveat repeated

@@ -5,11 +5,14 @@
 # that defines SC_RSEQ_ARCH_), and nowhere else, as TAP:
 #  - the text that only a sequence's assembly has (the abort signatures of
 #    glibc's RSEQ_SIG, 0x53053053 and 0xd428bc00, and the kernel's
-#    sections __rseq_cs and __rseq_failure) is in no other C or C++ file of
-#    the source tree (counters/, harness/, tests/, examples/): a second copy
-#    of a sequence, in sc_tree.h or in a source, fails here;
+#    section __rseq_failure) is in no other C or C++ file of the source
+#    tree (counters/, harness/, tests/, examples/): a second copy of a
+#    sequence, in sc_tree.h or in a source, fails here;
+#  - the descriptor, the same on every 64-bit architecture, is written once,
+#    in sc_rseq.h: the section __rseq_cs is on one line there and nowhere
+#    else;
 #  - each architecture's header has one signature (one SC_RSEQ_SIG_), and
-#    each section name on one line only, and no two headers share a
+#    __rseq_failure on one line only, and no two headers share a
 #    signature;
 #  - every architecture's header defines the same macros, and sc_rseq.h
 #    includes each one once: a third architecture is one more header.
@@ -27,16 +30,19 @@ arch_headers() {
 }
 
 # strays ROOT: every line of a C or C++ file under ROOT, outside the
-# architectures' headers, that holds a sequence's text (file:line: text)
+# architectures' headers, that holds a sequence's text, and every line
+# outside sc_rseq.h that names the descriptor's section (file:line: text)
 strays() {
 	skip_=" $(arch_headers "$1/counters/scounters" | tr '\n' ' ')"
+	desc_=$1/counters/scounters/sc_rseq.h
 	for d in counters harness tests examples; do
 		[ -d "$1/$d" ] || continue
 		find "$1/$d" -type f \( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.cpp' \
 			-o -name '*.hpp' -o -name '*.h.in' \) -print
 	done | sort | while read -r f; do
+		[ "$f" = "$desc_" ] || grep -Hn -e '__rseq_cs' "$f"
 		case "$skip_" in *" $f "*) continue ;; esac
-		grep -Hn -e '0x53053053' -e '0xd428bc00' -e '__rseq_cs' -e '__rseq_failure' "$f"
+		grep -Hn -e '0x53053053' -e '0xd428bc00' -e '__rseq_failure' "$f"
 	done
 }
 
@@ -59,15 +65,15 @@ for f in $archs; do
 	check "$name: one signature" test "$(echo "$sig" | grep -c .)" -eq 1
 	sigs="$sigs$sig
 "
-	for s in __rseq_cs __rseq_failure; do
-		check "$name: $s on one line" test "$(grep -c "$s" "$f")" -eq 1
-	done
+	check "$name: __rseq_failure on one line" test "$(grep -c __rseq_failure "$f")" -eq 1
 	check "$name: the signature's value on one line (its #define)" \
 		test "$(grep -c -- "$sig" "$f")" -eq 1
 	check "sc_rseq.h includes $name once" \
 		test "$(grep -c "^#.*include \"$name\"" "$hdr/sc_rseq.h")" -eq 1
 	grep -o '^#define SC_RSEQ_[A-Z0-9_]*' "$f" | grep -v '_H$' | sort >"$tmp/$name.macros"
 done
+check "sc_rseq.h: the descriptor's section __rseq_cs on one line" \
+	test "$(grep -c __rseq_cs "$hdr/sc_rseq.h")" -eq 1
 check "no two architectures share a signature" \
 	test "$(printf '%s' "$sigs" | sort | uniq -d | grep -c .)" -eq 0
 first=""
@@ -85,10 +91,15 @@ for f in $archs; do
 	fi
 done
 
-# The scan can fail: a copy of the tree with x86-64's signature in sc_tree.h.
+# The scan can fail: a copy of the tree with x86-64's signature in sc_tree.h
+# and a descriptor's section in x86-64's header.
 mkdir -p "$tmp/copy/counters"
 cp -r "$src/counters/scounters" "$tmp/copy/counters/"
 printf '/* ".long 0x53053053" */\n' >>"$tmp/copy/counters/scounters/sc_tree.h"
+printf '/* ".pushsection __rseq_cs" */\n' >>"$tmp/copy/counters/scounters/sc_rseq_x86_64.h"
+found=$(strays "$tmp/copy")
 check "the scan finds a signature pasted into sc_tree.h" \
-	sh -c 'echo "$1" | grep -q "sc_tree.h:.*0x53053053"' _ "$(strays "$tmp/copy")"
+	sh -c 'echo "$1" | grep -q "sc_tree.h:.*0x53053053"' _ "$found"
+check "the scan finds a second descriptor in an architecture's header" \
+	sh -c 'echo "$1" | grep -q "sc_rseq_x86_64.h:.*__rseq_cs"' _ "$found"
 tap_done

@@ -74,7 +74,6 @@
  *   SC_RSEQ_ARCH_           the architecture's name;
  *   SC_RSEQ_SIG_            glibc's RSEQ_SIG (rseq.c checks it), and
  *   SC_RSEQ_SIGNATURE_      the bytes that hold it before an abort address;
- *   SC_RSEQ_DESCRIPTOR_     the start (label 0) and the descriptor (label 3);
  *   SC_RSEQ_ABORT_          the abort handler (label 4), after the signature;
  *   SC_RSEQ_LOAD_OWN_,      the descriptor's own address, or its slot's value
  *   SC_RSEQ_LOAD_SLOTTED_   (label 5), into the register SC_RSEQ_ARM_CLOBBER_;
@@ -93,6 +92,20 @@
  */
 #define SC_RSEQ_STR2_(x) #x
 #define SC_RSEQ_STR_(x) SC_RSEQ_STR2_(x)
+/*
+ * Every architecture's sequence starts here (label 0) and has its
+ * descriptor (label 3) in the kernel's section: version 0, flags 0,
+ * start_ip 1, post_commit_offset 2 - 1, abort_ip 4, as 64-bit words on
+ * every 64-bit architecture, 32-byte aligned as the ABI asks.
+ */
+#define SC_RSEQ_DESCRIPTOR_                  \
+	"0:\n\t"                             \
+	".pushsection __rseq_cs, \"aw\"\n\t" \
+	".balign 32\n\t"                     \
+	"3:\n\t"                             \
+	".long 0x0, 0x0\n\t"                 \
+	".quad 1f, 2f - 1f, 4f\n\t"          \
+	".popsection\n\t"
 #if !defined(SC_NO_RSEQ) && defined(__GLIBC__) && defined(__has_include) && \
 	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
 #if defined(__x86_64__)

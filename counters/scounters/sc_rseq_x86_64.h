@@ -21,20 +21,6 @@
 /* The signature before an abort address: RSEQ_SIG inside a ud1, as Linux's selftests place it. */
 #define SC_RSEQ_SIGNATURE_ ".byte 0x0f, 0xb9, 0x3d\n\t.long " SC_RSEQ_STR_(SC_RSEQ_SIG_) "\n\t"
 
-/*
- * The start (label 0) and the descriptor (label 3, in the kernel's section:
- * version 0, flags 0, start_ip 1, post_commit_offset 2 - 1, abort_ip 4),
- * 32-byte aligned as the ABI asks.
- */
-#define SC_RSEQ_DESCRIPTOR_                                                                \
-	"0:\n\t"                                                                           \
-	".pushsection __rseq_cs, \"aw\"\n\t"                                               \
-	".balign 32\n\t"                                                                   \
-	"3:\n\t"                                                                           \
-	".long 0x0, 0x0\n\t"                                                               \
-	".quad 1f, 2f - 1f, 4f\n\t"                                                        \
-	".popsection\n\t"
-
 /* the signature, then the abort handler (label 4): back to 0, which re-arms */
 #define SC_RSEQ_ABORT_                                                                     \
 	".pushsection __rseq_failure, \"ax\"\n\t" SC_RSEQ_SIGNATURE_                       \

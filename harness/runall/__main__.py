@@ -105,7 +105,8 @@ def parse(argv):
     if o.max_threads is not None:
         if not re.fullmatch(r"[1-9][0-9]{0,4}", o.max_threads) or \
                 int(o.max_threads) > PL.MAX_THREADS:
-            raise Usage("--max-threads=%s: expected an integer in [1, 16384]" % o.max_threads)
+            raise Usage("--max-threads=%s: expected an integer in [1, %d]"
+                        % (o.max_threads, PL.MAX_THREADS))
         o.max_threads = int(o.max_threads)
     if o.order_seed is not None:
         if not RS.seed_ok(o.order_seed):

@@ -12,9 +12,12 @@ import subprocess
 
 from . import Failure
 
-# Every experiment of a full plan, in the order of --help.
-EXPERIMENTS = ["dice-fig3", "dice-fig4-low", "dice-fig4-high", "dice-fig5", "dice-fig5-low",
-               "hot-line", "baselines", "latency", "read-cost", "ayers", "ayers-tunable"]
+# Every experiment of a full plan, in the order of --help: declared once, in
+# experiments.json beside this file, which plots/resultset.py reads too (each
+# one's "figures": whether a figure is drawn from its CSV, or only claims read it).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "experiments.json"),
+          encoding="utf-8") as _f:
+    EXPERIMENTS = [e["id"] for e in json.load(_f)["experiments"]]
 # The array of Dice §5.3 at low contention (results not shown in the paper: Serial does
 # better there); several hot counters sharing one cache line (Dice §5.3: MultilineAdapt
 # copes, the naive counters do not; Ayers's end notes: Scalable still suffers false

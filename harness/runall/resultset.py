@@ -66,8 +66,8 @@ def read_conf(path):
             conf["mode"] = value
         elif key == "threads":
             if not threads_ok(value):
-                raise Usage("%s line %d: threads: expected thread counts in [1, 16384], increasing"
-                            % (path, n))
+                raise Usage("%s line %d: threads: expected thread counts in [1, %d], increasing"
+                            % (path, n, MAX_THREADS))
             conf["threads"] = [int(t) for t in value.split()]
         elif key == "order_seed":
             if not seed_ok(value):

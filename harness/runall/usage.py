@@ -126,7 +126,7 @@ Options:
                    after the planned rounds, add runs only where a claim is
                    undecided near its line (plots/report.py --needs-runs),
                    in shuffled rounds recorded in run-all.plan and
-                   run-all.order, up to the sequential rule's next look (8,
+                   run-all.order, up to the sequential rule's next look (6,
                    then 12 runs a side), until each is decided or the next
                    round would pass MINUTES (estimated, counted from this
                    start: a --resume has its own); default 8 in the

@@ -134,18 +134,22 @@ RULES = [
         100 * ratio_false_verdict(2.0 ** -5, 2.0 ** -5),
         100 * ratio_false_verdict(2.0 ** -3, 2.0 ** -3))),
     ("sequential", "Near its line (a median ratio within %.3g%% of where the answer "
-     "changes) a point is never decided on fewer than %d runs a side, and is decided only "
-     "at the looks of a fixed schedule, %s runs a side (%d at most: run-all's --confirm "
-     "adds runs to such points, in shuffled rounds, up to the next look), each look with "
-     "median intervals whose false-verdict rate is at most %.3g%% (the total %.3g%% over "
-     "the looks by the union bound, valid whatever the dependence between looks; the "
-     "order statistics reach %.3g%% in all). At %d runs a side no interval reaches the "
-     "per-look rate, so such a point is first decided at %d. A point farther from its "
-     "line follows the noise rule alone. Each claim states the runs a side its verdict "
-     "rests on."
-     % (100 * (SEQ_BAND - 1), SEQ_LOOKS[0], ", ".join(map(str, SEQ_LOOKS)), SEQ_LOOKS[-1],
-        100 * seq_look_rate(), 100 * SEQ_TOTAL, 100 * seq_total_rate(), SEQ_LOOKS[0],
-        seq_first_look())),
+     "changes) a point is decided by one interval on the ratio: the Hodges-Lehmann shift of "
+     "log throughput (or time), the median of the differences between every run of one side "
+     "and every run of the other, with its Mann-Whitney interval (exact and distribution-free: "
+     "the sorted differences' order statistics, from the null distribution of the "
+     "Mann-Whitney count), decided only at the looks of a fixed schedule, %s runs a side "
+     "(run-all's --confirm adds runs to both sides of such points, in shuffled rounds, up to "
+     "the next look), each look's two-sided false-verdict rate at most %.3g%%, so %.3g%% over "
+     "every look, the first included (Bonferroni spending; the union bound holds whatever "
+     "the dependence between looks; the intervals attain %.3g%% in all). At %d runs a side "
+     "no interval reaches a look's rate, so such a point is first decided at %d. Before that "
+     "look a point farther from its line is decided only if the band of every run of one "
+     "side over every run of the other, widened by the larger spread within a side, clears "
+     "the line; else more runs are added. A point farther from its line follows the noise "
+     "rule. Each claim states the runs a side its verdict rests on."
+     % (100 * (SEQ_BAND - 1), ", ".join(map(str, SEQ_LOOKS)), 100 * seq_look_rate(),
+        100 * SEQ_TOTAL, 100 * seq_total_rate(), SEQ_LOOKS[0], seq_first_look())),
     ("condition", "A claim is judged only where the paper's condition applies: points where "
      "an adaptive counter never left its initial mode are left out of a claim about its "
      "switched mode (end_state), points where a probabilistic counter was exact in every run "

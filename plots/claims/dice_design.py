@@ -192,7 +192,9 @@ CLAIMS = [
                           "Serial faster, by at most %gx" % SLIGHT,
                           "not a slight gain (Serial/CAS outside 1-%gx)" % SLIGHT,
                           xsel=lambda ctx, c, st, x, series: x >= 2),
-          threads=2, threads_why=" (a remote cache miss needs a second thread)"),
+          threads=2, threads_why=" (a remote cache miss needs a second thread)",
+          nodes=2, nodes_why=" (the paper's condition: the remote cache miss of a NUMA "
+          "system, a line last written on another node)"),
     Claim("dice-rbonuma-low-contention-overhead", "Dice §2.1",
           "RBONuma imposes significant overhead in low-contention scenarios (verdict where "
           "an increment's own cost shows: one thread, no external work: RBONuma's median "

@@ -10,8 +10,8 @@ from claims.core import (ABOUT, CONDITION, CONSISTENT, FAILS, FEW_PERCENT, HOLDS
                          INCONCLUSIVE, NM, STARTUP_FACTOR, f_n, f_pct, f_rate, f_ratio,
                          not_measurable)
 from endstates import never_switched
-from stats import (SEQ_BAND, SEQ_LOOKS, median_interval, percentile, ratio_false_verdict,
-                   seq_first_look, seq_look_rate, seq_median_interval)
+from stats import (SEQ_BAND, SEQ_LOOKS, hl_interval, median_interval, percentile,
+                   ratio_false_verdict, seq_first_look, seq_look_rate)
 
 
 # The papers' scale of words (FEW_PERCENT, ABOUT) is declared once in claims/core.py.
@@ -125,41 +125,26 @@ def ratio_point(pa, pb, ok):
     inside the interval on the ratio of medians (ratio_interval: each median's
     distribution-free order-statistic interval; it narrows as runs are added,
     unlike the min-max bands it replaced, which only widen). Within SEQ_BAND of
-    its line (the "sequential" rule) a point needs SEQ_LOOKS[0] runs a side and
-    then the sequential rule's interval (stats.seq_median_interval), whose rate
-    summed over the looks of SEQ_LOOKS is at most SEQ_TOTAL."""
+    its line (the "sequential" rule) a point is decided only by near_point."""
     r = div(pa["median"], pb["median"])
     base = ok(r)
     va, vb = pa["values"], pb["values"]
-    n = min(len(va), len(vb))
     gap = line_gap(r, ok)
-    near = gap is not None and n < SEQ_LOOKS[-1]
-    if gap is not None and n < SEQ_LOOKS[0]:
-        return r, base, fragile(
-            "near its line: %s is %.3g%% from it (under %.3g%%) on %d runs a side, and fewer "
-            "than %d never decide so near a line" % (f_ratio(r), 100 * (gap - 1),
-                                                     100 * (SEQ_BAND - 1), n, SEQ_LOOKS[0]), near)
+    if gap is not None:
+        return r, base, near_point(va, vb, ok, base, gap)
     alts = [ok(div(a, pb["median"])) for a in loo_medians(va)]
     alts += [ok(div(pa["median"], b)) for b in loo_medians(vb)]
     if any(x != base for x in alts):
         return r, base, fragile("one run decides it: leaving one run out changes the answer",
-                                near)
-    if gap is not None:
-        ia, ib = seq_median_interval(va), seq_median_interval(vb)
-        if ia is None or ib is None:
-            return r, base, fragile(
-                "near its line (%.3g%% from it) on %d runs a side: the sequential rule "
-                "decides there from %d runs a side (per-look false-verdict rate at most "
-                "%.3g%%)" % (100 * (gap - 1), n, seq_first_look(), 100 * seq_look_rate()), near)
-        lo, hi = div(ia[0], ib[1]), div(ia[1], ib[0])
+                                min(len(va), len(vb)) < seq_first_look())
+    if min(len(va), len(vb)) < seq_first_look():
+        lo, hi, w = first_look_band(va, vb)
         if ok(lo) != base or ok(hi) != base:
             return r, base, fragile(
-                "within the noise: near its line (%.3g%% from it) the sequential interval on "
-                "the ratio of medians, %s-%s (%d and %d runs; rate at this look at most "
-                "%.3g%%), straddles the line" % (100 * (gap - 1), f_ratio(lo), f_ratio(hi),
-                                                 len(va), len(vb),
-                                                 100 * ratio_false_verdict(ia[2], ib[2])), near)
-        return r, base, ""
+                "within the noise at the first look: on %d and %d runs the band of every run "
+                "of a over every run of b, widened by the larger spread within a side "
+                "(%s), %s-%s, does not clear the line" % (len(va), len(vb), f_ratio(w),
+                                                          f_ratio(lo), f_ratio(hi)), True)
     if len(va) > 1 and len(vb) > 1:
         lo, hi, rate = ratio_interval(va, vb)
         if ok(lo) != base or ok(hi) != base:
@@ -167,8 +152,48 @@ def ratio_point(pa, pb, ok):
                 "within the noise: the interval on the ratio of medians, %s-%s "
                 "(%d and %d runs; false-verdict rate on the line at most %.3g%%), "
                 "straddles the line" % (f_ratio(lo), f_ratio(hi), len(va), len(vb),
-                                        100 * rate), near)
+                                        100 * rate), False)
     return r, base, ""
+
+
+def first_look_band(va, vb):
+    """(lo, hi, w): the band [min(a)/max(b), max(a)/min(b)] widened by w either way, w
+    the larger of max/min within a side. Before the sequential rule's first deciding
+    look no exact interval reaches its rate, so a point far from its line must clear
+    it by more than its own runs' spread: a test free of the noise's scale (doc/design.md
+    gives its simulated rate)."""
+    w = max(div(max(va), min(va)), div(max(vb), min(vb)))
+    return div(min(va), max(vb)) / w, div(max(va), min(vb)) * w, w
+
+
+def near_point(va, vb, ok, base, gap):
+    """Why a point within SEQ_BAND of its line (gap: its distance, a factor) is not
+    decided, or "": the sequential rule's look is the largest of SEQ_LOOKS at most
+    its runs a side, and there the Mann-Whitney interval on the Hodges-Lehmann
+    ratio (stats.hl_interval, one-sided tail half the look's rate) must lie wholly
+    on the side of the ratio of medians. Before the last look it is "near" (run-all's
+    --confirm adds runs to it)."""
+    n = min(len(va), len(vb))
+    near = n < SEQ_LOOKS[-1]
+    look = max((k for k in SEQ_LOOKS if k <= n), default=None)
+    where = "near its line (%.3g%% from it) on %d runs a side" % (100 * (gap - 1), n)
+    if look is None or look < seq_first_look():
+        return fragile("%s: the sequential rule decides so near a line only at its looks, "
+                       "%s runs a side, the first that can decide at %d (each look's "
+                       "false-verdict rate at most %.3g%%)"
+                       % (where, ", ".join(map(str, SEQ_LOOKS)), seq_first_look(),
+                          100 * seq_look_rate()), near)
+    hl = hl_interval(va, vb, seq_look_rate() / 2)
+    if hl is None:
+        return fragile("%s: no Hodges-Lehmann interval (a value at or below zero)" % where, near)
+    lo, hi = math.exp(hl[1]), math.exp(hl[2])
+    if ok(lo) != base or ok(hi) != base:
+        return fragile("within the noise: %s the Mann-Whitney interval on the Hodges-Lehmann "
+                       "ratio %s, %s-%s (%d and %d runs, look %d; false-verdict rate at this "
+                       "look at most %.3g%%), does not clear the line"
+                       % (where, f_ratio(math.exp(hl[0])), f_ratio(lo), f_ratio(hi), len(va),
+                          len(vb), look, 200 * hl[3]), near)
+    return ""
 
 
 def judge_points(pts, yes, no, unit=f_ratio):
