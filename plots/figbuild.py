@@ -129,6 +129,18 @@ def measured_text(fig, xs, m, rs):
         span, "" if span == "1" else "s", len(xs), "" if len(xs) == 1 else "s", pus)
 
 
+def work_text(rows, levels):
+    """The set's one calibration of the external work levels that a figure's
+    rows ran at ('' when the set has none): the pause count every counter ran
+    at and the share single-thread CAS achieved (resultset.calibration)."""
+    used = set(float(r["work_pct"]) for r in rows if r.get("work_pct") is not None)
+    return "; ".join(
+        "%g%% work: %.4g pauses for every counter, single-thread CAS at %.3g of its 0%% "
+        "throughput (target %.3g%s)" % (lv["work_pct"], lv["work_iters"], lv["share"],
+                                        lv["target"], ", off target" if lv["off_target"] else "")
+        for lv in levels or [] if lv["work_pct"] in used)
+
+
 def ctx_switches_text(rows):
     """Context switches of the workers per run (the ctx_switches column), by thread
     count: median and range, or None when the rows have none."""
@@ -378,7 +390,8 @@ class Figures:
                ("flat_series", " ".join(s for s, pts in stats.items()
                                         if all(p["min"] == p["max"] for p in pts.values()))),
                ("drawn", fig.drawn_pooled if fig.id in self.pooled_figs else drawn),
-               ("caption", "%s; %s" % (where, per))]
+               ("caption", "; ".join(t for t in (where, per, work_text(
+                   self.rs.rows(fig.source, fig.mode), m.get("work_calibration"))) if t))]
         cs = ctx_switches_text(self.rs.rows(fig.source, fig.mode))
         if cs:
             out.append(("ctx_switches", cs))

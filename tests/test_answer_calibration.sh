@@ -6,7 +6,8 @@
 # share; a level whose share is off its target says so in the caveats (of
 # REPORT.md and of the terminal answer); the low-contention scenario ties
 # every counter whose median is within the calibration's spread of the best's;
-# a set without the file says none of it; a level that is no numbers is left out.
+# the figures' captions give each level a figure ran at; a set without the
+# file says none of it; a level that is no numbers is left out.
 set -u
 : "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
 # shellcheck source=tests/tap.sh
@@ -54,5 +55,11 @@ check malformed_level_left_out sh -c "! grep -q '98.89% as' '$tmp/cal/REPORT.md'
 check "spread_widens_low_contention_tie ($(ties "$tmp/plain.txt") -> $(ties "$tmp/cal.txt"))" \
 	test "$(ties "$tmp/cal.txt")" -gt "$(ties "$tmp/plain.txt")"
 check tie_names_spread grep -q "or whose median is within the 50.0% spread of the work's calibration" "$tmp/cal/REPORT.md"
+# The figures' captions (their .dat headers, drawn by both renderers) say it
+# for the levels each figure ran at, and no figure's for a level it did not.
+check figure_caption_shows_level grep -q "^# caption: .*; 99% work: 88.5 pauses for every counter, single-thread CAS at 0.0076 of its 0% throughput (target 0.01, off target)" \
+	"$tmp/cal/figdata/"*.dat
+check figure_caption_only_its_levels sh -c "! grep -h '^# caption: .*% work: ' '$tmp/cal/figdata/'*.dat | grep -q '98.89% work'"
+check plain_figures_say_none sh -c "! grep -q '^# caption: .*pauses for every counter' '$tmp/plain/figdata/'*.dat"
 check plain_set_says_none sh -c "! grep -q 'calibrated once\|off its target\|spread of the work' '$tmp/plain/REPORT.md' '$tmp/plain.txt'"
 tap_done

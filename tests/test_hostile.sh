@@ -22,13 +22,23 @@ PLOTPY=/usr/bin/python3
 # --- run-all.sh, with a stand-in scbench --------------------------------------
 # The stand-in answers --list=json as scbench does, and otherwise writes a part
 # (a header, one row per variant and run, a meta.json) at once; invocation
-# number FAIL_AT (counted in $tmp/count) and later ones fail.
+# number FAIL_AT (counted in $tmp/count) and later ones fail. A run outside
+# parts/ (run-all's calibration of the external work, its machine probe) is
+# neither counted nor logged: it gets one CAS row whose throughput is the
+# share --work asks for.
 cp "$TOP_SRCDIR/run-all.sh" "$tmp/run-all.sh"
 mkdir "$tmp/harness" && cp -r "$TOP_SRCDIR/harness/runall" "$tmp/harness/" || exit 1
 "$SCBENCH" --list=json >"$tmp/list" || exit 1
 cat >"$tmp/stand-in" <<STANDIN
 #!/bin/sh
 [ "\$1" = --list=json ] && exec cat "$tmp/list"
+case " \$* " in *" --output="*/parts/*) ;; *)
+	w=0; for a in "\$@"; do case \$a in --work=*) w=\${a#*=} ;; --output=*) out=\${a#*=} ;; esac; done
+	awk -v w="\$w" 'BEGIN { print "counter,work_pct,work_iters,ops_per_ms,busy"
+		printf "CAS,%s,%g,%g,0\\n", w, 10 * w, 1000 * (1 - w / 100) }' >"\$out"
+	echo '{"command_line": ["stand-in"]}' >"\$out.meta.json"
+	exit 0 ;;
+esac
 n=\$((\$(cat "$tmp/count" 2>/dev/null || echo 0) + 1))
 echo \$n >"$tmp/count"
 [ -n "\${FAIL_AT:-}" ] && [ "\$n" -ge "\$FAIL_AT" ] && exit 1

@@ -18,6 +18,7 @@ meta.json) is recorded, and a set is refused on another kind of machine."""
 
 import csv
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -43,19 +44,35 @@ def levels(plan):
 
 
 def one_run(scbench, tmp, name, args):
-    """(row, meta) of one short CAS run: its CSV row as a dict and its meta.json."""
+    """(row, meta) of one short CAS run: its work_iters and ops_per_ms (floats,
+    checked) and busy (bool) as a dict, and its meta.json. Failure when the run
+    fails or its files do not hold them."""
     out = os.path.join(tmp, name + ".csv")
+    what = "the calibration of the external work (scbench %s)" % " ".join(args)
     r = subprocess.run([scbench] + SHORT + args + ["--output=" + out], stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE)
     if r.returncode != 0:
         why = r.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise Failure("the calibration of the external work (scbench %s) failed: %s"
-                      % (" ".join(args), why[-1] if why else "exit status %d" % r.returncode))
-    with open(out, encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    with open(out + ".meta.json", encoding="utf-8") as f:
-        meta = json.load(f)
-    return rows[0], meta
+        raise Failure("%s failed: %s" % (what, why[-1] if why else "exit status %d" % r.returncode))
+    try:
+        with open(out, encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        with open(out + ".meta.json", encoding="utf-8") as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as e:
+        raise Failure("%s: its output cannot be read: %s" % (what, str(e).splitlines()[0]))
+    if not rows or not isinstance(meta, dict):
+        raise Failure("%s wrote no row or no meta.json object" % what)
+    row = {"busy": rows[0].get("busy", "0") == "1"}
+    for col, least in (("work_iters", 0.0), ("ops_per_ms", None)):
+        try:
+            v = float(rows[0].get(col) or "")
+        except ValueError:
+            v = None
+        if v is None or not math.isfinite(v) or v < 0 or (least is None and v == 0):
+            raise Failure("%s wrote no valid %s (%r)" % (what, col, rows[0].get(col)))
+        row[col] = v
+    return row, meta
 
 
 def spread(values):
@@ -97,7 +114,7 @@ def calibrate(scbench, plan):
         for k in range(MAX_ROUNDS):
             for w in work:
                 row, meta = one_run(scbench, tmp, "c%d-%s" % (k, w), ["--work=" + w])
-                tries[w].append((float(row["work_iters"]), row.get("busy", "0") == "1"))
+                tries[w].append((row["work_iters"], row["busy"]))
             if all(settle(tries[w])[2] for w in work):
                 break
         out = {"agree": AGREE, "tolerance": TOLERANCE, "share_tolerance": SHARE_TOLERANCE,
@@ -105,11 +122,11 @@ def calibrate(scbench, plan):
         ratios = {w: [] for w in work}
         iters = {w: settle(tries[w])[0] for w in work}
         for k in range(SHARE_ROUNDS):
-            base = float(one_run(scbench, tmp, "s%d-0" % k, ["--work=0"])[0]["ops_per_ms"])
+            base = one_run(scbench, tmp, "s%d-0" % k, ["--work=0"])[0]["ops_per_ms"]
             for w in work:
                 row, meta = one_run(scbench, tmp, "s%d-%s" % (k, w),
                                     ["--work=" + w, "--work-iters=%.6g" % iters[w]])
-                ratios[w].append(float(row["ops_per_ms"]) / base)
+                ratios[w].append(row["ops_per_ms"] / base)
         for w in work:
             m, sp, stable, quiet = settle(tries[w])
             entry = {"work_pct": w, "work_iters": float("%.6g" % m), "spread": sp, "stable": stable,
