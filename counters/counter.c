@@ -143,6 +143,7 @@ static void fill_head(sc_counter *c, const sc_variant *v)
 		c->head.mode = SC_HEAD_SLOW_;
 	} else if (path.kind == SC_PATH_SHARDED) {
 		c->head.mode = SC_HEAD_SHARDED_;
+		c->head.op = SC_HEAD_OP_SHARDED_;
 		c->head.sharded = *(const sc_sharded_t *)c->obj; /* the slot pointer, fixed by init */
 		c->head.sharded_cfg = *(const sc_sharded_cfg *)c->t.cfg;
 	} else if (path.kind == SC_PATH_PERCPU) {

@@ -83,9 +83,8 @@ MCA_HANDLE_(fetchadd, h->op == SC_HEAD_OP_FETCHADD_)
 /* (in the order sc_counter_inc tests them: op, percpu_slot0, sharded_cfg.threads) */
 MCA_HANDLE_(morris, h->op == SC_HEAD_OP_MORRIS_)
 MCA_HANDLE_(scalable, h->op == SC_HEAD_OP_SCALABLE_ && sc_counter_tls_.ctx.rng != 0)
-MCA_HANDLE_(sharded, h->op == SC_HEAD_OP_CALL_ && h->percpu_slot0 == NULL &&
-                             h->sharded_cfg.threads != 0 &&
-                             sc_counter_tls_.ctx.index < h->sharded_cfg.threads)
+MCA_HANDLE_(sharded,
+            h->op == SC_HEAD_OP_SHARDED_ && sc_counter_tls_.ctx.index < h->sharded_cfg.threads)
 MCA_HANDLE_(percpu, h->op == SC_HEAD_OP_CALL_ && h->percpu_slot0 != NULL)
 MCA_HANDLE_(call, h->op == SC_HEAD_OP_CALL_ && h->percpu_slot0 == NULL &&
                           h->sharded_cfg.threads == 0 && h->mode == 0 && sc_counter_tls_.ready == 1)

@@ -4,8 +4,8 @@
 #   . "$(dirname "$0")/tap.sh"
 # makes $tmp (a mktemp -d directory removed at exit), sets PY (a python3),
 # and defines ok, not_ok, check NAME CMD..., skip NAME REASON (a check that
-# cannot run here, with its reason) and tap_done (the plan line and the exit
-# status).
+# cannot run here, with its reason), tap_done (the plan line and the exit
+# status) and need_python (below).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/$(basename "$0" .sh).XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 PY=python3
@@ -36,6 +36,15 @@ scbench_has_hwloc() {
 		! grep -q '(no hwloc' "$tmp/hwloc-probe.csv.meta.json"
 }
 tap_done() { echo "1..$n"; [ "$failed" -eq 0 ]; }
+# need_python WHY: py set to a python3 (/usr/bin/python3 first); with none,
+# the whole test skipped ("1..0 # SKIP no python3: WHY", exit 0).
+need_python() {
+	for py in /usr/bin/python3 python3 ""; do
+		[ -n "$py" ] && command -v "$py" >/dev/null 2>&1 && return 0
+	done
+	echo "1..0 # SKIP no python3: $1"
+	exit 0
+}
 # runall_tree: run-all.sh and its program (harness/runall/) copied into $tmp,
 # with $tmp/fake-scbench (tests/fake-scbench.sh), which answers --list=json
 # with the listing of the real $SCBENCH (FAKE_LIST, exported); status 1 when

@@ -55,16 +55,17 @@ static void ops_set(void)
 		const char *variant, *params;
 		uint32_t op;
 	} want[] = {
-		{"FetchAdd", "", SC_HEAD_OP_FETCHADD_},
-		{"Morris", "", SC_HEAD_OP_MORRIS_},
-		{"Scalable", "", SC_HEAD_OP_SCALABLE_},
-		{"Scalable", "runtime=dotnet", SC_HEAD_OP_CALL_}, /* its seeded stream: mode SLOW */
-		{"ScalableCapped", "", SC_HEAD_OP_CALL_},
-		{"CAS", "", SC_HEAD_OP_CALL_},
-		{"Sharded", "", SC_HEAD_OP_CALL_},
-		{"PerCPU", "", SC_HEAD_OP_CALL_},
-		{"MorrisAdapt", "", SC_HEAD_OP_CALL_},
-		{"RBONuma", "", SC_HEAD_OP_CALL_},
+		{ "FetchAdd", "", SC_HEAD_OP_FETCHADD_ },
+		{ "Morris", "", SC_HEAD_OP_MORRIS_ },
+		{ "Scalable", "", SC_HEAD_OP_SCALABLE_ },
+		{ "Scalable", "runtime=dotnet",
+		  SC_HEAD_OP_CALL_ }, /* its seeded stream: mode SLOW */
+		{ "ScalableCapped", "", SC_HEAD_OP_CALL_ },
+		{ "CAS", "", SC_HEAD_OP_CALL_ },
+		{ "Sharded", "", SC_HEAD_OP_SHARDED_ },
+		{ "PerCPU", "", SC_HEAD_OP_CALL_ },
+		{ "MorrisAdapt", "", SC_HEAD_OP_CALL_ },
+		{ "RBONuma", "", SC_HEAD_OP_CALL_ },
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		sc_err err;

@@ -10,16 +10,9 @@
 # As TAP, on synthetic points; exact, no false failure.
 set -u
 top=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
-py=""
-for c in /usr/bin/python3 python3; do
-	if command -v "$c" >/dev/null 2>&1; then py=$c; break; fi
-done
-if [ -z "$py" ]; then
-	echo "1..0 # SKIP no python3: the claims cannot run"
-	exit 0
-fi
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
+need_python "the claims cannot run"
 
 SIM='
 import sys

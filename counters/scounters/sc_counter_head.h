@@ -28,7 +28,9 @@
  * op (added last, so code built before it, which never reads it, still
  * takes the call through inc, valid for every counter) says that the
  * increment is inlined: FetchAdd's atomic add on obj (no context), Morris's
- * and Scalable's draw and update on obj and cfg with the thread's context. sc_counter_tls_ is the
+ * and Scalable's draw and update on obj and cfg with the thread's context;
+ * for Sharded op says so too (SC_HEAD_OP_SHARDED_, tested first: code built
+ * before it finds Sharded by sharded_cfg.threads, as it did). sc_counter_tls_ is the
  * calling thread's context, made by the library on the thread's first call
  * (ready = 1 from then on; until then, and again once its exit destructor
  * has run, ready = 0 and ctx.index = UINT32_MAX), in initial-exec TLS: the
@@ -44,10 +46,11 @@ enum {
 };
 
 enum {
-	SC_HEAD_OP_CALL_ = 0,     /* inc, through the pointer */
+	SC_HEAD_OP_CALL_ = 0, /* inc, through the pointer */
 	SC_HEAD_OP_FETCHADD_ = 1, /* sc_fetchadd_inc on obj inlined (FetchAdd) */
-	SC_HEAD_OP_MORRIS_ = 2,   /* sc_morris_inc on obj, cfg inlined (Morris) */
-	SC_HEAD_OP_SCALABLE_ = 3  /* Ayers's sc_scalable_inc on obj, cfg inlined (Scalable) */
+	SC_HEAD_OP_MORRIS_ = 2, /* sc_morris_inc on obj, cfg inlined (Morris) */
+	SC_HEAD_OP_SCALABLE_ = 3, /* Ayers's sc_scalable_inc on obj, cfg inlined (Scalable) */
+	SC_HEAD_OP_SHARDED_ = 4 /* sc_sharded_inc on the head's copies inlined (Sharded) */
 };
 
 typedef struct sc_counter_head_ {
@@ -66,7 +69,7 @@ typedef struct sc_counter_head_ {
 	uint32_t percpu_slots;       /* index), read-only after init */
 	uint64_t percpu_index;
 	/* SC_HEAD_OP_*_, read-only after init; SC_HEAD_OP_CALL_ for every mode
-	 * but SC_HEAD_CALL_ */
+	 * but SC_HEAD_CALL_ and SC_HEAD_SHARDED_ */
 	uint32_t op;
 } sc_counter_head_;
 
@@ -101,9 +104,9 @@ SC_ALWAYS_INLINE sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mo
 
 /*
  * The tests, in order, reuse what the increment loads anyway. op first:
- * the three variants it names take one load and two or three compares
- * before their increment; it is not SC_HEAD_OP_CALL_ only in mode
- * SC_HEAD_CALL_, so the context Morris and Scalable get is the thread's
+ * Sharded (SC_HEAD_OP_SHARDED_) takes one load and one compare before its
+ * own test, the three after it one to three more; the op of those three
+ * is set only in mode SC_HEAD_CALL_, so the context Morris and Scalable get is the thread's
  * own, the one the call would be given: they use only its generator (rng),
  * which is never 0 once the library made the context and 0 before (after
  * the thread's exit destructor, rng stays the thread's own stream). The
@@ -114,15 +117,23 @@ SC_ALWAYS_INLINE sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mo
  * context, made some cores forward rng's store to its next load slowly
  * (NEWS has the measurements behind this order). Then percpu_slot0,
  * non-NULL only for PerCPU and PerCPUGroup, whose add then needs it (before
- * Sharded's test, whose three instructions ahead of it slowed the per-CPU
- * add in some processes). Then
- * sharded_cfg.threads, 0 but for Sharded; the thread's index is UINT32_MAX
- * until its context is made (and again once its exit destructor ran), so
- * Sharded's own slot test "index < threads" also says that the thread has
- * its context (if not, or for an index beyond the slots, the library makes
- * the context and the variant's own increment takes the shared overflow
- * slot). The rest, and an op value this header does not know (one a later
- * library may set), take the call, valid for every counter.
+ * the sharded_cfg.threads test below, whose three instructions ahead of it
+ * slowed the per-CPU add in some processes). Sharded's index test: the thread's index is
+ * UINT32_MAX until its context is made (and again once its exit destructor
+ * began), so "index < threads" also says that the thread has its context
+ * (if not, or for an index beyond the slots, the library makes the context
+ * and the variant's own increment takes the shared overflow slot). Last,
+ * sharded_cfg.threads, 0 but for Sharded: a head filled by a library older
+ * than SC_HEAD_OP_SHARDED_ (op 0) takes Sharded's path there. The rest, and
+ * an op value this header does not know (one a later library may set), take
+ * the call, valid for every counter. (handle_bench, plain -O2, one x86-64
+ * guest: Sharded's test behind the other ops, as it was before it had an
+ * op, made its handle increment 2.3x the inlined one; first, and laid out
+ * as the fall-through, 1.21x, with FetchAdd, Morris and Scalable at 1.00x
+ * to 1.03x, the cost of one more compare and jump; PerCPU went from 1.10x
+ * to 1.51x, and an op of its own tested second made it 1.30x but Scalable
+ * 1.33x: the per-CPU add's ratio moves with the layout, from 1.10x to 2.0x
+ * over loop alignments, as make bench's table by alignment shows.)
  *
  * The empty asm hides where me points, so the compiler computes the thread's
  * context address once, out of a loop of increments, rather than again
@@ -136,6 +147,13 @@ SC_ALWAYS_INLINE void sc_counter_inc(sc_counter *c)
 	sc_thread *me = &sc_counter_tls_.ctx;
 	__asm__("" : "+r"(me));
 	uint32_t op = h->op;
+	if (__builtin_expect(op == SC_HEAD_OP_SHARDED_, 1)) {
+		if (__builtin_expect(me->index < h->sharded_cfg.threads, 1))
+			sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, me);
+		else
+			h->inc(h->obj, h->cfg, sc_counter_context_(c));
+		return;
+	}
 	if (op == SC_HEAD_OP_FETCHADD_) {
 		sc_fetchadd_inc((sc_fetchadd_t *)h->obj, (const sc_fetchadd_cfg *)h->cfg, me);
 		return;
