@@ -73,6 +73,8 @@ static void check_head(const sc_variant *v)
 		op = SC_HEAD_OP_MORRIS_;
 	else if (!slow && path.kind == SC_PATH_SCALABLE)
 		op = SC_HEAD_OP_SCALABLE_;
+	else if (!slow && path.kind == SC_PATH_SHARDED)
+		op = SC_HEAD_OP_SHARDED_;
 	ok &= h->op == op;
 	ok &= path.inc ? h->inc == path.inc : h->inc == v->inc;
 	tap_ok(ok, "%s: the head (mode %u, op %u) follows the path (kind %d%s)", v->name, h->mode,

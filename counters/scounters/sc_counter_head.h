@@ -33,7 +33,7 @@
  * before it finds Sharded by sharded_cfg.threads, as it did). sc_counter_tls_ is the
  * calling thread's context, made by the library on the thread's first call
  * (ready = 1 from then on; until then, and again once its exit destructor
- * has run, ready = 0 and ctx.index = UINT32_MAX), in initial-exec TLS: the
+ * has begun, ready = 0 and ctx.index = UINT32_MAX), in initial-exec TLS: the
  * inlined code reads it with one load relative to the thread pointer, no call.
  * sc_counter_context_ is the slow path: it makes the context, refreshes the
  * node, or hands out the seeded stream.
