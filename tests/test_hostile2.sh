@@ -55,13 +55,14 @@ check resume_sweep_not_through_link sh -c "test $? -eq 0 && test -s '$tmp/elsewh
 check resume_sweep_own_stale test ! -e "$tmp/rs/parts/dice-fig5/y.csv.tmp.AbCdEf"
 
 # --- 2. one writer per set ----------------------------------------------------------
-# A gated stand-in (each invocation waits until $tmp/go exists): a second
+# A gated stand-in (each invocation that writes a part waits until $tmp/go
+# exists; --list=json and run-all's calibration of the work do not): a second
 # writer of a set in use is refused in one line naming the holder; the shards
 # of one plan run together, a second copy of one is refused, and a merge
 # waits for them.
 # (at most 3000 waits of 0.05 s: a check that goes wrong fails, never hangs
 # make check, and no stand-in outlives the test)
-printf '#!/bin/sh\ni=0\n[ "$1" = --list=json ] || while [ ! -e "%s" ]; do [ $i -lt 3000 ] || exit 1; i=$((i + 1)); sleep 0.05; done\nexec "%s" "$@"\n' \
+printf '#!/bin/sh\ni=0\ncase "$*" in *--output=*/parts/*) while [ ! -e "%s" ]; do [ $i -lt 3000 ] || exit 1; i=$((i + 1)); sleep 0.05; done ;; esac\nexec "%s" "$@"\n' \
 	"$tmp/go" "$tmp/fake-scbench" >"$tmp/gated" && chmod +x "$tmp/gated" || exit 1
 gated() { FAKE_LOG=$tmp/fake.log SCBENCH=$tmp/gated PYTHON_MPL=none "$tmp/run-all.sh" "$@"; }
 # until FILE PATTERN: wait (at most 30 s) until FILE holds PATTERN.

@@ -132,14 +132,21 @@ for sig in INT TERM; do
 done
 
 # A real scbench failure keeps its message and exit status 1 (the fake
-# answers --list=json, which run-all.sh asks before it plans).
+# answers --list=json, which run-all.sh asks before it plans): in a run
+# (dice-fig5 has no external work, so nothing is calibrated first), and in
+# the set's calibration of its work, before any run.
 printf '#!/bin/sh\n[ "$1" = --list=json ] && exec "%s" --list=json\necho "fake scbench: broken" >&2\nexit 1\n' \
 	"$SCBENCH" >"$tmp/fake-scbench"
 chmod +x "$tmp/fake-scbench"
-SCBENCH=$tmp/fake-scbench "$TOP_SRCDIR/run-all.sh" --quick --max-threads 1 --out "$tmp/rs-fail" \
-	>/dev/null 2>"$tmp/ra-err"
+SCBENCH=$tmp/fake-scbench "$TOP_SRCDIR/run-all.sh" --quick --max-threads 1 --experiments=dice-fig5 \
+	--out "$tmp/rs-fail" >/dev/null 2>"$tmp/ra-err"
 check run_all_failure_exit_1 test $? -eq 1
 check run_all_failure_message grep -q "scbench failed for [a-z0-9-]* [a-z0-9-]*t1-[A-Za-z0-9-]*-r0;" "$tmp/ra-err"
+SCBENCH=$tmp/fake-scbench "$TOP_SRCDIR/run-all.sh" --quick --max-threads 1 --experiments=dice-fig3 \
+	--out "$tmp/rs-fail-cal" >/dev/null 2>"$tmp/ra-err"
+check run_all_calibration_failure_exit_1 test $? -eq 1
+check run_all_calibration_failure_message \
+	grep -q "calibration of the external work (scbench --work=99.02) failed: fake scbench: broken" "$tmp/ra-err"
 check run_all_failure_not_interrupted test -z "$(grep interrupted "$tmp/ra-err")"
 
 tap_done
