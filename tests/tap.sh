@@ -5,7 +5,7 @@
 # makes $tmp (a mktemp -d directory removed at exit), sets PY (a python3),
 # and defines ok, not_ok, check NAME CMD..., skip NAME REASON (a check that
 # cannot run here, with its reason), tap_done (the plan line and the exit
-# status) and need_python (below).
+# status), need_reference and need_python (below).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/$(basename "$0" .sh).XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 PY=python3
@@ -36,6 +36,16 @@ scbench_has_hwloc() {
 		! grep -q '(no hwloc' "$tmp/hwloc-probe.csv.meta.json"
 }
 tap_done() { echo "1..$n"; [ "$failed" -eq 0 ]; }
+# need_reference NAME: ref set to the source tree's reference result set
+# (results/reference/kvm-epyc-2pu); without it (a dist tarball carries none)
+# the check NAME skipped and the test ended.
+need_reference() {
+	ref=$TOP_SRCDIR/results/reference/kvm-epyc-2pu
+	[ -d "$ref" ] && return 0
+	skip "$1" "no results/reference in this tree"
+	tap_done
+	exit
+}
 # need_python WHY: py set to a python3 (/usr/bin/python3 first); with none,
 # the whole test skipped ("1..0 # SKIP no python3: WHY", exit 0).
 need_python() {

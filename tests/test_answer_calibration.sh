@@ -13,13 +13,8 @@ set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 top=$TOP_SRCDIR
-ref=$top/results/reference/kvm-epyc-2pu
 py=${PYTHON_MPL:-/usr/bin/python3}
-if [ ! -d "$ref" ]; then
-	skip answer_calibration "no results/reference in this tree"
-	tap_done
-	exit
-fi
+need_reference answer_calibration
 
 # set NAME [SPREAD_99]: a copy of the reference, with a calibration whose 99%
 # level is 24% off its target and whose calibrations were SPREAD_99 apart.

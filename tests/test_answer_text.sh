@@ -12,13 +12,8 @@ set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 top=$TOP_SRCDIR
-ref=$top/results/reference/kvm-epyc-2pu
 py=${PYTHON_MPL:-/usr/bin/python3}
-if [ ! -d "$ref" ]; then
-	skip answer_text "no results/reference in this tree"
-	tap_done
-	exit
-fi
+need_reference answer_text
 
 # busy SET SOURCES...: SET, a copy of the reference whose timed runs in the
 # CSVs SOURCES (all when none is given) are busy, aggregated.

@@ -16,11 +16,8 @@ set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 
-cp "$TOP_SRCDIR/run-all.sh" "$tmp/run-all.sh"
-mkdir "$tmp/harness" && cp -r "$TOP_SRCDIR/harness/runall" "$tmp/harness/" || exit 1
-"$SCBENCH" --list=json >"$tmp/list.json" || exit 1
-export FAKE_LIST=$tmp/list.json FAKE_LOG=$tmp/log FAKE_WORK_ITERS=87.5
-cp "$TOP_SRCDIR/tests/fake-scbench.sh" "$tmp/fake-scbench" && chmod +x "$tmp/fake-scbench" || exit 1
+runall_tree || exit 1
+export FAKE_LOG=$tmp/log FAKE_WORK_ITERS=87.5
 run_all() { SCBENCH=$tmp/fake-scbench "$tmp/run-all.sh" --max-threads 2 "$@" >/dev/null 2>"$tmp/err"; }
 rs=$tmp/rs
 
