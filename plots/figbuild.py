@@ -382,6 +382,7 @@ class Figures:
             drawn = ("%s (under %d x values: points, no lines; series offset along x)"
                      % (fig.drawn_points or "point: median, whisker: min-max", MIN_TREND))
         per = "%s run%s per point" % (runs, "" if runs == "1" else "s")
+        rows = self.rs.rows(fig.source, fig.mode)
         out = [("runs", per),
                ("envelope_series", " ".join(env)),
                ("measured", measured),
@@ -390,9 +391,10 @@ class Figures:
                ("flat_series", " ".join(s for s, pts in stats.items()
                                         if all(p["min"] == p["max"] for p in pts.values()))),
                ("drawn", fig.drawn_pooled if fig.id in self.pooled_figs else drawn),
-               ("caption", "; ".join(t for t in (where, per, work_text(
-                   self.rs.rows(fig.source, fig.mode), m.get("work_calibration"))) if t))]
-        cs = ctx_switches_text(self.rs.rows(fig.source, fig.mode))
+               ("caption", "; ".join(t for t in (where, per,
+                                                 work_text(rows, m.get("work_calibration")))
+                                     if t))]
+        cs = ctx_switches_text(rows)
         if cs:
             out.append(("ctx_switches", cs))
         if fig.extra:

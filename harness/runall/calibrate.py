@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from statistics import median
 
 from . import Failure, say
 from .plan import option
@@ -64,12 +65,12 @@ def one_run(scbench, tmp, name, args):
     if not rows or not isinstance(meta, dict):
         raise Failure("%s wrote no row or no meta.json object" % what)
     row = {"busy": rows[0].get("busy", "0") == "1"}
-    for col, least in (("work_iters", 0.0), ("ops_per_ms", None)):
+    for col, zero_ok in (("work_iters", True), ("ops_per_ms", False)):
         try:
-            v = float(rows[0].get(col) or "")
+            v = float(rows[0].get(col) or "nan")
         except ValueError:
-            v = None
-        if v is None or not math.isfinite(v) or v < 0 or (least is None and v == 0):
+            v = math.nan
+        if not (math.isfinite(v) and (v > 0 or (zero_ok and v == 0))):
             raise Failure("%s wrote no valid %s (%r)" % (what, col, rows[0].get(col)))
         row[col] = v
     return row, meta
@@ -87,12 +88,6 @@ def settle(tries):
     pick = quiet[-AGREE:] if len(quiet) >= AGREE else [m for m, _ in tries][-AGREE:]
     stable = len(quiet) >= AGREE and spread(pick) <= TOLERANCE
     return median(pick), spread(pick), stable, len(quiet)
-
-
-def median(values):
-    v = sorted(values)
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def share_entry(target, ratios):
