@@ -374,8 +374,7 @@ class Figures:
             where += ", virtual nodes"
         xs = sorted(set(x for pts in stats.values() for x in pts))
         measured = measured_text(fig, xs, m, self.rs)
-        # Fewer than MIN_TREND x values: points with min-max whiskers, each series
-        # offset a little along x, never lines that would look like a trend.
+        # Under MIN_TREND x values: points, whiskers, series offset along x; no trend lines.
         draw = "points" if len(xs) < MIN_TREND else "lines"
         drawn = fig.drawn
         if draw == "points" and fig.xlabel != "variant":
@@ -391,9 +390,8 @@ class Figures:
                ("flat_series", " ".join(s for s, pts in stats.items()
                                         if all(p["min"] == p["max"] for p in pts.values()))),
                ("drawn", fig.drawn_pooled if fig.id in self.pooled_figs else drawn),
-               ("caption", "; ".join(t for t in (where, per,
-                                                 work_text(rows, m.get("work_calibration")))
-                                     if t))]
+               ("caption", "; ".join(filter(None, (
+                   where, per, work_text(rows, m.get("work_calibration"))))))]
         cs = ctx_switches_text(rows)
         if cs:
             out.append(("ctx_switches", cs))
