@@ -61,13 +61,14 @@ typedef struct run_result {
 	 */
 	double read_ns, read_k, timer_step_ns, read_sample_steps;
 	/*
-	 * PerCPUTree (NAN for the other variants): the median ns of its O(1)
-	 * get_fast, sampled beside read_ns; the width of get_fast's interval;
-	 * and at the end of the run, value minus get_fast (the approximate
-	 * reading's error, which must lie in 0 .. fast_width).
+	 * A variant with a fast reading apart from get (sc_variant_has_fast_apart:
+	 * PerCPUTree; NAN for the others): the median ns of that reading,
+	 * sampled beside read_ns; its bound's lag (the width of its interval once
+	 * no update is in flight); and at the end of the run, value minus that
+	 * reading (its error, which must lie in 0 .. fast_width).
 	 */
 	double read_fast_ns, fast_width, fast_error;
-	double read_fast_k, read_fast_sample_steps; /* PerCPUTree: as read_k, for get_fast */
+	double read_fast_k, read_fast_sample_steps; /* as read_k, for the fast reading */
 	bool pmu_counted;      /* event columns filled */
 	const char *pmu_failure; /* events were set up but a worker could not count them */
 	double per_op[PMU_MAX_EVENTS]; /* event counts per increment */

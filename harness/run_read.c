@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * run_read.c - the reader thread of a run (--read-cost): what one get costs
- * while the workers increment (read_ns; PerCPUTree's get_fast too,
- * read_fast_ns). doc/design.md §5.2 says why it is timed this way.
+ * while the workers increment (read_ns; a fast reading apart from get too,
+ * read_fast_ns: PerCPUTree's get_fast). doc/design.md §5.2 says why it is timed this way.
  *
  * Batching. The tick clock's step can be coarse: the TSC of an AMD Zen part
  * advances in 10 ns steps, so a single get of a few ns times as 0, 10 or
@@ -89,17 +89,13 @@ static uint64_t time_gets(const shared *sh, const void *hot, bool fast, uint64_t
 	uint64_t s = 0, mask = chain_mask, v = 0;
 	const char *base = hot;
 	uint64_t t0 = clk_ticks();
-	if (fast)
-		for (uint64_t i = 0; i < k; i++) {
-			v = sc_percpu_tree_get_fast((const void *)(base + (v & mask)), sh->table.cfg,
-			                            NULL);
-			s += v;
-		}
-	else
-		for (uint64_t i = 0; i < k; i++) {
-			v = sh->table.v->get(base + (v & mask), sh->table.cfg);
-			s += v;
-		}
+	/* the same indirect call as every variant's get, whichever reading it is */
+	uint64_t (*read)(const void *, const void *) =
+		fast ? sh->table.v->reading_fast : sh->table.v->get;
+	for (uint64_t i = 0; i < k; i++) {
+		v = read(base + (v & mask), sh->table.cfg);
+		s += v;
+	}
 	uint64_t d = clk_ticks() - t0;
 	*sink += s;
 	return d > overhead ? d - overhead : 0;
@@ -155,23 +151,24 @@ static read_sample take_sample(const shared *sh, const void *hot, bool fast, uin
 }
 
 /*
- * One sample of get (and for PerCPUTree one of get_fast); the first call of
- * a run chooses the K they start from.
+ * One sample of get (and where the variant has a fast reading apart from
+ * get, PerCPUTree's, one of that: sc_variant_has_fast_apart); the first
+ * call of a run chooses the K they start from.
  */
 static void read_one_sample(shared *sh, const void *hot, uint64_t overhead,
                             volatile uint64_t *sink)
 {
-	bool tree = sh->table.v == &sc_variants[SC_ID_percpu_tree];
+	bool fast = sc_variant_has_fast_apart(sh->table.v);
 	if (!sh->read_k) {
 		sh->read_step_ticks = clk_step_ticks();
 		sh->read_k = calibrate_k(sh, hot, false, sh->read_step_ticks, overhead, sink);
-		if (tree)
+		if (fast)
 			sh->read_fast_k = calibrate_k(sh, hot, true, sh->read_step_ticks, overhead,
 			                              sink);
 	}
 	sh->read_samples[sh->nread] = take_sample(sh, hot, false, &sh->read_k, overhead, sink);
-	/* PerCPUTree: its O(1) reading too, right after (read_fast_ns) */
-	if (tree)
+	/* the fast reading too, right after (read_fast_ns) */
+	if (fast)
 		sh->read_fast_samples[sh->nread] =
 			take_sample(sh, hot, true, &sh->read_fast_k, overhead, sink);
 	sh->nread++;

@@ -90,15 +90,15 @@ void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
 	}
 	r->read_fast_ns = r->fast_width = r->fast_error = NAN;
 	r->read_fast_k = r->read_fast_sample_steps = NAN;
-	if (v == &sc_variants[SC_ID_percpu_tree]) {
-		const sc_percpu_tree_cfg *tc = sh->table.cfg;
+	if (sc_variant_has_fast_apart(v)) {
 		if (sh->nread) {
 			read_median(sh->read_fast_samples, sh->nread, sh->read_step_ticks,
 			            &r->read_fast_ns, &r->read_fast_k, &r->read_fast_sample_steps);
 		}
-		r->fast_width = (double)tc->width;
-		r->fast_error = (double)(r->value - sc_percpu_tree_get_fast(sc_table_at(&sh->table, 0),
-		                                                              tc, NULL));
+		/* no update in flight now: the lag the fast reading may show alone */
+		r->fast_width = (double)v->bound(sh->table.cfg, SC_READ_FAST).lag;
+		r->fast_error = (double)(r->value - v->reading_fast(sc_table_at(&sh->table, 0),
+		                                                    sh->table.cfg));
 	}
 	if (ws[0].hist) {
 		for (uint32_t i = 1; i < threads; i++)

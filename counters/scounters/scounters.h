@@ -243,6 +243,21 @@ enum sc_variant_id {
 
 extern const sc_variant sc_variants[SC_VARIANT_COUNT];
 
+/*
+ * Whether v has a fast reading apart from its get (the table's reading, and
+ * the handle's sc_counter_get). A variant has one reading unless its
+ * promises include SC_PROMISE_READINGS_DIFFER; then get is the fast reading
+ * where that reading's lag holds whatever the number of threads
+ * (SC_PROMISE_LAG_BOUNDED: Batched), and the sum where it does not
+ * (PerCPUTree), so that get always keeps a bound. True for the second kind:
+ * its reading_fast is another reading, cheaper than get. Thread-safe.
+ */
+static inline bool sc_variant_has_fast_apart(const sc_variant *v)
+{
+	return (v->promises & SC_PROMISE_READINGS_DIFFER) &&
+	       !(v->promises & SC_PROMISE_LAG_BOUNDED);
+}
+
 /* Look a variant up by canonical name or alias, case-insensitively; NULL if unknown. */
 const sc_variant *sc_variant_find(const char *name);
 /* "Serial, CAS, ..." for error messages; static storage, never written: thread-safe. */
