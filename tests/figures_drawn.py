@@ -6,6 +6,11 @@ figures_drawn.py --svg FILE... - no two text boxes of gnuplot's SVG drawing
 of a figure overlap (each text's box estimated from its anchor, font size and
 length: 0.55 em a character, 1 em high, turned as drawn; tick labels,
 under 6 characters, left out).
+figures_drawn.py --table SET TABLE... - gnuplot's "set table" output of the
+figures of SET (TABLE: FIGURE.tab, the scripts' plots written as tables, the
+axis formats made exact): every row's drawn value (as for matplotlib) is the
+y of a point gnuplot marks in range ("i"); one clipped by an axis range
+("o") or undefined ("u") is not drawn.
 
 For every figure of plots/mpl_figures.py whose data each result set SET has
 (plots/aggregate.py run before): every row's median of the figure's .dat
@@ -60,10 +65,9 @@ def drawn_ys(fig):
     return [y for y in ys if not math.isnan(y)]
 
 
-def missing_points(fig, dats, col):
-    """The (file, series, x, value) of rows whose value of column col no
-    artist draws."""
-    ys = sorted(drawn_ys(fig))
+def missing_points(ys, dats, col):
+    """The (file, series, x, value) of rows whose value of column col is
+    none of the drawn y values ys."""
     out = []
     for name, dat in dats:
         floor = dat["meta"].get("zero_floor")
@@ -120,7 +124,7 @@ def check_set(d):
         paths = [os.path.join(d, "figdata", n) for n in names]
         fig = mpl_figures.DRAW[fid](paths)
         dats = [(n, figdata.read_dat(p)) for n, p in zip(names, paths)]
-        miss = missing_points(fig, dats, DRAWN.get(fid, "median"))
+        miss = missing_points(drawn_ys(fig), dats, DRAWN.get(fid, "median"))
         tap(not miss, "%s %s: every point drawn (%d missing%s)"
             % (os.path.basename(d), fid, len(miss), ": %s" % (miss[:3],) if miss else ""))
         bad = overlaps(fig)
@@ -203,7 +207,42 @@ def check_svg(path):
         % (os.path.basename(path), len(boxes), " (%s)" % "; ".join(bad[:3]) if bad else ""))
 
 
+def table_ys(path):
+    """The y of every point of gnuplot table file path that it marks in
+    range: each curve's block is headed '# x y ... type', its last column
+    the type (i in range, o out of range, u undefined)."""
+    ys = []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 3 and not line.startswith("#") and w[-1] == "i":
+                ys.append(float(w[1]))
+    return ys
+
+
+def check_tables(d, paths):
+    import figdata
+    files = {}
+    for fid, status, what in figdata.read_index(os.path.join(d, "figdata", "figures.tsv")):
+        if status == "ok":
+            files.setdefault(fid, []).extend(what.split())
+    for path in paths:
+        fid = os.path.basename(path)[:-len(".tab")]
+        names = files.get(fid)
+        if not names:
+            tap(False, "gnuplot table %s: a figure of %s" % (fid, os.path.basename(d)))
+            continue
+        dats = [(n, figdata.read_dat(os.path.join(d, "figdata", n))) for n in names]
+        miss = missing_points(table_ys(path), dats, DRAWN.get(fid, "median"))
+        tap(not miss, "gnuplot %s %s: every point drawn in range (%d missing%s)"
+            % (os.path.basename(d), fid, len(miss), ": %s" % (miss[:3],) if miss else ""))
+
+
 def main(argv):
+    if len(argv) > 3 and argv[1] == "--table":
+        check_tables(argv[2], argv[3:])
+        print("1..%d" % N[0])
+        return 0
     if len(argv) > 2 and argv[1] == "--svg":
         for path in argv[2:]:
             check_svg(path)

@@ -6,7 +6,8 @@
 # checked by tests/figures_drawn.py: from matplotlib's artists, every data
 # point is drawn and no two text boxes (titles, subtitles, captions, axis
 # labels, legends) overlap; from gnuplot's SVG drawing of each figure (the
-# real scripts, the terminal switched to SVG), no two text boxes overlap;
+# real scripts, the terminal switched to SVG), no two text boxes overlap, and
+# from its "set table" output, every data point is drawn within the axes;
 # compare's overlay rings a significant point under B's open marker, larger
 # than it. As TAP; a skip without matplotlib or gnuplot.
 : "${TOP_SRCDIR:=.}"
@@ -71,6 +72,27 @@ GP
 	check "gnuplot drew SVG figures ($(echo $svgs | wc -w))" test -n "$svgs"
 	# shellcheck disable=SC2086 # svgs: paths under $tmp, no spaces
 	relay "$PY" "$TOP_SRCDIR/tests/figures_drawn.py" --svg $svgs
+	# the points: the scripts again, each plot written as a table (set
+	# table) with exact numbers (every axis format made %.17g) instead of
+	# drawn; a point clipped by a range is marked "o" there, not drawn
+	cp -r "$TOP_SRCDIR/plots/gnuplot" "$tmp/gpt" && chmod -R u+w "$tmp/gpt" || exit 1
+	sed -i "s/set format \([xy]\) [\"'][^\"']*[\"']/set format \1 '%.17g'/g" "$tmp"/gpt/*.gp
+	cat >>"$tmp/gpt/common.gp" <<'GP'
+set format y '%.17g'
+set table RESULTS."/figures/".FIG.".tab"
+GP
+	for s in set busy; do
+		tabs=
+		for id in $(cut -f1 "$tmp/$s/figdata/figures.tsv" | sort -u); do
+			[ -f "$tmp/gpt/$id.gp" ] || continue
+			"$PY" "$TOP_SRCDIR/plots/gpvars.py" "$tmp/$s/figdata" "$id" >"$tmp/vars" 2>/dev/null || continue
+			"$gp" -c "$tmp/gpt/$id.gp" "$tmp/$s" "$tmp/vars" >"$tmp/gp.log" 2>&1 &&
+				[ -s "$tmp/$s/figures/$id.tab" ] && tabs="$tabs $tmp/$s/figures/$id.tab"
+		done
+		check "gnuplot wrote the $s figures' tables ($(echo $tabs | wc -w))" test -n "$tabs"
+		# shellcheck disable=SC2086 # tabs: paths under $tmp, no spaces
+		relay "$PY" "$TOP_SRCDIR/tests/figures_drawn.py" --table "$tmp/$s" $tabs
+	done
 else
 	skip "gnuplot text boxes" "no gnuplot (apt-get install gnuplot-nox)"
 fi
