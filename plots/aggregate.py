@@ -124,12 +124,13 @@ def aggregate(argv):
         ["# figure id\tstatus\t.dat files (ok) or reason (skipped); written by "
          "plots/aggregate.py\n"] +
         ["%s\t%s\t%s\n" % entry for entry in figs.index]))
+    bands_said = consistency.band_notes(figs.stats, machine.get("work_calibration"))
     doc = {"generated_by": "plots/aggregate.py", "result_set": machine,
            "percentile_method": PCT_METHOD,
            "verdicts": claims.VERDICTS,
            "not_measurable_causes": claims.NM_CAUSES,
            "rules": [{"name": n, "text": t} for n, t in claims.RULES],
-           "notes": rs.notes + figs.notes + consistency.band_notes(figs.stats),
+           "notes": rs.notes + figs.notes + bands_said,
            "figures": [{"id": i, "status": s, "detail": w,
                         "end_states": ["%s: %s" % r if len(figs.readings[i]) > 1 else r[1]
                                        for r in figs.readings[i]] if i in figs.readings else [],
@@ -151,7 +152,7 @@ def aggregate(argv):
     print("aggregate.py: %d figure(s) with data in %s (%d .dat files), %d claims%s"
           % (len(made), outdir, sum(len(w.split()) for w in made), len(judged),
              " (%d left out: the run was restricted)" % left_out["count"] if left_out else ""))
-    for n in rs.notes + figs.notes + consistency.band_notes(figs.stats):
+    for n in rs.notes + figs.notes + bands_said:
         print("aggregate.py: note: %s" % n)
     return 0
 

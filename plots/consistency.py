@@ -5,22 +5,36 @@ each point of one should lie within the other's min-max band. The
 result is a note of the report, not a claim of the papers. Standard library
 only."""
 
-SAME_DATA = [("dice-fig3", "dice-fig4-low",
-              "the paper draws both from one data set; here each figure's runs are separate "
-              "invocations with their own --work calibration, which moves the pause count m "
-              "by about 10% between invocations")]
+# (figure a, its work %, figure b, its work %)
+SAME_DATA = [("dice-fig3", 99.02, "dice-fig4-low", 99.0)]
+
+
+def why_apart(wa, wb, levels):
+    """Why two figures the paper draws from one data set may have bands apart
+    here: their runs are separate invocations, at the pause counts of the
+    set's one calibration per level (levels: resultset.calibration), or, in
+    a set without one, each run calibrating its own."""
+    m = dict((lv["work_pct"], lv["work_iters"]) for lv in levels or [])
+    if wa in m and wb in m:
+        return ("the paper draws both from one data set; here they are separate invocations "
+                "at the set's one calibration of each level: %g%% as %.4g pauses, %g%% as "
+                "%.4g" % (wa, m[wa], wb, m[wb]))
+    return ("the paper draws both from one data set; here each figure's runs are separate "
+            "invocations with their own --work calibration, which moves the pause count m "
+            "by about 10% between invocations")
 
 
 # The points whose bands are apart, one per line, in the result set's figdata/.
 BANDS_FILE = "bands-apart.tsv"
 
 
-def compared(stats):
+def compared(stats, levels=None):
     """[(a, b, why, common, apart)] per pair of SAME_DATA with common points
     where both figures have 2 or more runs (with one, min is max: a band of
     one run says nothing); apart: (series, threads, a's min, max, b's min, max)."""
     out = []
-    for a, b, why in SAME_DATA:
+    for a, wa, b, wb in SAME_DATA:
+        why = why_apart(wa, wb, levels)
         sa, sb = stats.get((a, "")), stats.get((b, ""))
         if not sa or not sb:
             continue
@@ -38,12 +52,13 @@ def compared(stats):
     return out
 
 
-def band_notes(stats):
+def band_notes(stats, levels=None):
     """One line per pair of SAME_DATA: at how many common points (2 or more
     runs each) the min-max bands overlap; the points apart are counted here
-    and listed in figdata/BANDS_FILE (band_table). stats: Figures.stats."""
+    and listed in figdata/BANDS_FILE (band_table). stats: Figures.stats;
+    levels: the set's calibration (why_apart)."""
     out = []
-    for a, b, why, common, apart in compared(stats):
+    for a, b, why, common, apart in compared(stats, levels):
         text = ("%s and %s: the min-max bands overlap at %d of %d common points with 2 or "
                 "more runs each" % (a, b, common - len(apart), common))
         if apart:

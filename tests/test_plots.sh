@@ -172,7 +172,7 @@ assert percentile([4.0], 0.95) == 4.0 and percentile([], 0.5) is None
 # overlap of the min-max bands counts, a gap is counted in one line and listed
 # with both bands in figdata/bands-apart.tsv; a point of one run (min is max)
 # is no band and is not compared (24 points of 1 run filled the
-# terminal).
+# terminal); the reason given names the set's calibration where it has one.
 check fig3_fig4low_band_note "$py" -B -c '
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -187,6 +187,12 @@ rows = band_table(stats).splitlines()
 assert rows[0].startswith("# figure a") and rows[1:] == ["dice-fig3\tdice-fig4-low\tCAS\t2\t30\t40\t41\t50"], rows
 one = {k: {s: {x: dict(v, n=1) for x, v in pts.items()} for s, pts in d.items()} for k, d in stats.items()}
 assert band_notes(one) == [] and band_table(one) is None and band_notes({}) == []
+assert "their own --work calibration" in notes[0], notes
+# a set calibrated once: the two levels pause counts, never "their own calibration"
+lv = [{"work_pct": 99.02, "work_iters": 30.85}, {"work_pct": 99.0, "work_iters": 30.15}]
+cal = band_notes(stats, lv)[0]
+assert "99.02% as 30.85 pauses, 99% as 30.15" in cal and "their own" not in cal, cal
+assert band_notes(stats, lv[:1])[0] == notes[0]
 ' "$plots"
 # Claims: unique ids, declarations the report can number, verdicts it can write.
 check claim_ids_unique "$py" -B -c '
