@@ -6,7 +6,9 @@
 # their spread, the achieved share against 0% work, the machine), every plan
 # line of that level passes the same --work-iters, every part runs it, and a
 # set resumed or merged on another kind of machine is refused. The rule that
-# settles a level is checked on given calibrations (busy ones left out).
+# settles a level is checked on given calibrations (busy ones left out), and
+# every committed reference set with a run-all.calibration ran each row at
+# its level's one pause count.
 # A fake scbench (tests/fake-scbench.sh: its calibration gives FAKE_WORK_ITERS
 # pauses and the exact share) stands in for the real one, and run-all.sh runs
 # from a copy in the mktemp -d directory, where there is no plots/regen to call.
@@ -79,5 +81,28 @@ ok = ok and near(settle(q(100, 103) + [(300, True)] + q(101)), (101, 0.03, True,
 ok = ok and not settle(q(100, 110, 100))[2]        # 10% apart: not stable
 ok = ok and not settle([(100, True)] * 5)[2]       # never quiet: not stable
 sys.exit(0 if ok else 1)' "$tmp/harness"
+
+# Every committed reference set calibrated once: each of its rows ran at its
+# level's one pause count, and each level's achieved share is recorded.
+for cal in "$TOP_SRCDIR"/results/reference/*/run-all.calibration; do
+	[ -f "$cal" ] || continue
+	set_dir=${cal%/run-all.calibration}
+	check "reference_${set_dir##*/}_one_pause_count_per_level" "$PY" -c '
+import csv, glob, json, math, os, sys
+d = sys.argv[1]
+levels = {float(lv["work_pct"]): lv for lv in json.load(open(os.path.join(d, "run-all.calibration")))["levels"]}
+ok = bool(levels) and all(math.isfinite(lv["share"]) and lv["share"] > 0 for lv in levels.values())
+seen = set()
+for f in glob.glob(os.path.join(d, "*.csv")):
+    for r in csv.DictReader(open(f)):
+        if "work_pct" not in r or float(r["work_pct"]) == 0:
+            continue
+        lv = levels.get(float(r["work_pct"]))
+        if lv is None or float(r["work_iters"]) != lv["work_iters"]:
+            print("%s: %s at %s%% ran %s pauses" % (f, r["counter"], r["work_pct"], r["work_iters"]))
+            ok = False
+        seen.add(float(r["work_pct"]))
+sys.exit(0 if ok and seen == set(levels) else 1)' "$set_dir"
+done
 
 tap_done
