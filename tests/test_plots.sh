@@ -619,6 +619,16 @@ numa = {"pus": 16, "nodes": 2, "cache_line": 64}
 assert ev("ayers-racing-contention-costly", race(117), m=numa)["verdict"] == HOLDS
 g = ev("ayers-racing-contention-costly", race(60), m=numa)
 assert g["verdict"] == NO_TEST and "Sharded" in g["reason"], g
+# one miss per get: samples of K > 1 consecutive gets read a line no writer
+# touched from the reader'"'"'s cache (the instrument); one get a sample stands.
+def reads(k):
+    st = {("read-cost", "-ns"): {s: {2: tri(120)} for s in ("RBONuma", "RBONumaAdapt", "BFP-DUP", "BFP-CSUP")} | {"CAS": {2: tri(100)}}}
+    rows = [{"mode": "timed", "counter": s, "threads": 2, "read_ns": 1.2, "read_k": k,
+             "read_sample_steps": 150.0, "timer_step_ns": 20.0} for s in ("CAS", "RBONuma")]
+    return st, {"read-cost.csv": rows}
+g = ev("dice-getval-one-miss", *reads(512))
+assert g["verdict"] == NO_TEST and g["cause"] == INSTRUMENT and "512 consecutive gets" in g["reason"], g
+assert ev("dice-getval-one-miss", *reads(1))["verdict"] == HOLDS
 # Multiline'"'"'s node contention is a claim beyond 32 threads; Serial'"'"'s slight latency
 # gain is judged where the line is written by another thread (2 threads on), so the claim
 # on Serial'"'"'s two orders of magnitude alone measures the one-thread gap.

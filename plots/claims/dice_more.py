@@ -9,7 +9,7 @@ from claims.core import (CONDITION, MACHINE, NM, PLAN, REGIME, Claim, f_pct, f_r
                          not_measurable)
 from claims.dice_error import at_paper_count, fig6_rule
 from claims.dice_scaling import DICE_PROB
-from claims.opposite import uncontended
+from claims.opposite import uncontended, warm_gets
 from claims.judge import measured_threads
 from claims.rules import FEW_PERCENT, compare_medians, judge_points, ratio_point, verdict
 from stats import percentile
@@ -259,7 +259,7 @@ CLAIMS = [
           compare_medians([(s, ["CAS"]) for s in ("RBONuma", "RBONumaAdapt", "BFP-DUP",
                                                    "BFP-CSUP")],
                           lambda r: r < 2.0, "below 2x", "2x or more", figures=["read-cost"],
-                          panel="-ns")),
+                          panel="-ns"), opposite=warm_gets()),
     Claim("dice-atomic-add-no-fix", "Dice §1",
           "An atomic add instead of a CAS loop does not fix the naive counter's "
           "scalability (verdict: no external work, FetchAdd's median at t >= 4 threads below "
