@@ -131,6 +131,18 @@ for sig in INT TERM; do
 		test -z "$(find "$rs" -name '*.tmp*')"
 done
 
+# One interrupt ends run-all: when scbench's exit says a Ctrl-C first, the same
+# Ctrl-C reaching run-all after it raises nothing more, so the message with
+# the --resume line is said whole (a second interrupt cut it short before).
+check run_all_one_interrupt_ends_it "$PY" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from runall import parts
+from runall.__main__ import on_signal
+parts.Interrupted("INT")   # as parts.run raises it on an exit status of 130
+on_signal(2, None)         # SIGINT reaching run-all after it: nothing raised
+' "$TOP_SRCDIR/harness"
+
 # A real scbench failure keeps its message and exit status 1 (the fake
 # answers --list=json, which run-all.sh asks before it plans): in a run
 # (dice-fig5 has no external work, so nothing is calibrated first), and in

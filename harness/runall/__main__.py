@@ -419,7 +419,8 @@ def main(argv, top, scbench, stage):
 
 
 def on_signal(sig, _frame):
-    raise P.Interrupted(signal.Signals(sig).name[3:])
+    if not P.Interrupted.raised:  # one interrupt ends run-all (P.Interrupted)
+        raise P.Interrupted(signal.Signals(sig).name[3:])
 
 
 def entry():

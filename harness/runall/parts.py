@@ -22,12 +22,18 @@ STATUS_OF = {"INT": 130, "TERM": 143, "HUP": 129}
 
 
 class Interrupted(Exception):
-    """SIGINT, SIGTERM or SIGHUP reached run-all (or scbench first)."""
+    """SIGINT, SIGTERM or SIGHUP reached run-all (or scbench first). The first
+    one ends run-all: raised records it, and a signal after it (the same
+    Ctrl-C reaching run-all after scbench's exit said it, or a second one)
+    raises nothing more (on_signal), so that the handler says how to go on
+    whole instead of a second interrupt cutting it short."""
+    raised = False
 
     def __init__(self, sig):
         Exception.__init__(self, sig)
         self.sig = sig
         self.status = STATUS_OF[sig]
+        Interrupted.raised = True
 
 
 SIDECARS = ("", ".meta.json", ".latency.csv", ".failed")
