@@ -324,6 +324,17 @@ static sc_thread *self_create(void)
 	 */
 	uint32_t index = UINT32_MAX;
 	self_busy = 1; /* until the context is made: see busy_ctx */
+	/*
+	 * A handler that ran between the caller's test of self_ready and the
+	 * line above made the context itself (its index, its held-back
+	 * updates): keep it. Taking a second index would leave the first one's
+	 * slots, and the handler's updates held back in them, to no thread.
+	 */
+	atomic_signal_fence(memory_order_seq_cst);
+	if (self_ready) {
+		self_busy = 0;
+		return &self_ctx;
+	}
 	if (!handle_failed) {
 		pthread_mutex_lock(&registry_lock);
 		index = index_take();
