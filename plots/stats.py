@@ -145,10 +145,15 @@ def batched_reads(rows):
             "resolved": share <= BATCH_MAX_STEP_SHARE}
 
 
+def batched_ks(b):
+    """The gets per sample of batched_reads b: "512" or "256-2048"."""
+    return ("%d" % b["k_min"] if b["k_min"] == b["k_max"] else
+            "%d-%d" % (b["k_min"], b["k_max"]))
+
+
 def batched_text(b):
     """The sentence saying how batched read samples resolve (b: batched_reads)."""
-    ks = ("%d" % b["k_min"] if b["k_min"] == b["k_max"] else
-          "%d-%d" % (b["k_min"], b["k_max"]))
+    ks = batched_ks(b)
     return ("each sample times %s consecutive gets; the timer's step (%.3g ns) is %.2g%% "
             "of the shortest sample (%.0f steps), so a get's figure moves in steps of at "
             "most %.2g ns" % (ks, b["step_ns"], 100.0 * b["share"], b["steps_min"],

@@ -10,7 +10,7 @@ Standard library only.
 
 import re
 
-from stats import batched_reads
+from stats import batched_ks, batched_reads
 from claims.core import FEW_PERCENT, INSTRUMENT, NOISE_FLOOR, REGIME, f_ratio, no_test
 
 NS_PER_MS = 1e6
@@ -244,11 +244,9 @@ def warm_gets(name="read-cost.csv"):
         b = batched_reads(ctx.rs.rows(name, "timed") if ctx.rs is not None else [])
         if b is None or b["k_min"] <= 1:
             return None
-        ks = ("%d" % b["k_min"] if b["k_min"] == b["k_max"] else
-              "%d-%d" % (b["k_min"], b["k_max"]))
         return no_test(INSTRUMENT, "each sample times %s consecutive gets (read_k of %s): "
                        "a line no writer rewrote since the get before is read from the "
                        "reader's cache, so a second miss in series would show only where "
                        "the writers rewrite that line between gets; a spaced, cold get, the "
-                       "cost the claim speaks of, is not timed here" % (ks, name))
+                       "cost the claim speaks of, is not timed here" % (batched_ks(b), name))
     return check
