@@ -13,7 +13,7 @@ import.
 
 import math
 
-from compare_stats import (bh, bootstrap_ci, detectable, log_variances, moderated, ratio,
+from compare_stats import (bh, bootstrap_all, detectable, log_variances, moderated, ratio,
                            test_point, variance_prior)
 from figbuild import count_n, threads
 from figures import FIGURES, OPS_PER_MS, resolution
@@ -159,8 +159,11 @@ def compare(np, sp, side_a, side_b):
     for pid in panels:
         priors[pid] = variance_prior(sp, [v for k, v in variances.items() if k[0] == pid])
     var = moderated(variances, priors)
+    keys = sorted(order, key=lambda k: (list(panels).index(k[0]), order[k]))
+    both_keys = [k for k in keys if pa.get(k) and pb.get(k)]
+    cis = dict(zip(both_keys, bootstrap_all(np, [(pa[k], pb[k]) for k in both_keys])))
     rows = []
-    for key in sorted(order, key=lambda k: (list(panels).index(k[0]), order[k])):
+    for key in keys:
         pid, series, x, params, work, counters, threads = key
         fid, measure, x_is_n, source = panels[pid]
         a, b = pa.get(key) or [], pb.get(key) or []
@@ -173,7 +176,7 @@ def compare(np, sp, side_a, side_b):
                "busy_a": busy_a.get(key, 0), "busy_b": busy_b.get(key, 0), "var": None}
         if a and b:
             row["ratio"] = ratio(row["median_a"], row["median_b"])
-            row["ci_low"], row["ci_high"] = bootstrap_ci(np, a, b)
+            row["ci_low"], row["ci_high"] = cis[key]
             step = quantized(row, source, sa, sb)
             if step is not None:
                 row["test"] = "quantized (timer step %.3g ns): not tested" % step

@@ -7,6 +7,9 @@ scipy are passed in (np, sp) by the caller, which has checked they import.
 The method as a whole is stated in compare.py's docstring and in COMPARE.md."""
 
 import math
+import multiprocessing
+import os
+import signal
 
 SEED = 8            # numpy default_rng seed, restarted for every point's bootstrap
 RESAMPLES = 10000   # bootstrap resamples of each set's runs
@@ -71,6 +74,36 @@ def bootstrap_ci(np, a, b):
     # Order statistics on the outer side (no interpolation: an infinite ratio stays one).
     return (float(np.percentile(r, tail, method="lower")),
             float(np.percentile(r, 100 - tail, method="higher")))
+
+
+# Below this many resampled values in all (a few tenths of a second of work) the
+# bootstrap runs in this process: a pool of workers would cost more than it saves.
+PARALLEL_VALUES = 50_000_000
+
+
+def _ignore_interrupt():
+    # A Ctrl-C reaches the workers too; the parent alone answers it (the guard's
+    # one line), and ends them by leaving the pool.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _bootstrap_pair(pair):
+    import numpy
+    return bootstrap_ci(numpy, *pair)
+
+
+def bootstrap_all(np, pairs):
+    """[bootstrap_ci(np, a, b) for (a, b) in pairs], the points shared among
+    this process's CPUs when there is enough work: each point is seeded on its
+    own, so the intervals are those of one process, in the same order."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    work = RESAMPLES * sum(len(a) + len(b) for a, b in pairs)
+    if cpus < 2 or len(pairs) < 2 or work < PARALLEL_VALUES:
+        return [bootstrap_ci(np, a, b) for a, b in pairs]
+    # fork: the workers share the points already in memory and import nothing anew
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(min(cpus, len(pairs)), initializer=_ignore_interrupt) as pool:
+        return pool.map(_bootstrap_pair, pairs, chunksize=1)
 
 
 def log_variances(pts):

@@ -76,15 +76,15 @@ def check_number(text, path, lineno, column):
         v = float(text)
     except (TypeError, ValueError):
         v = None
+    if v is not None and math.isfinite(v) and not (integer and v != int(v)) and lo <= v <= hi:
+        return v + 0.0  # -0 is 0
     where = ("%s field %s: %r" % (path, column, text) if lineno is None else
              "%s line %d column %s: %r" % (path, lineno, column, text))
     if v is None or not math.isfinite(v):
         raise ResultSetError("%s is not a finite number" % where)
     if integer and v != int(v):
         raise ResultSetError("%s is not an integer" % where)
-    if not lo <= v <= hi:
-        raise ResultSetError("%s is out of range [%s, %s]" % (where, "%g" % lo, "%g" % hi))
-    return v + 0.0  # -0 is 0
+    raise ResultSetError("%s is out of range [%s, %s]" % (where, "%g" % lo, "%g" % hi))
 
 
 def check_text(text, path, lineno, column):

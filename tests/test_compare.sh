@@ -347,4 +347,21 @@ for d in "$tmp/empty" "$tmp/no-such-dir"; do
 		sh -c "test $rc -eq 2 && test $lines -eq 1 && test ! -s '$tmp/out'"
 done
 
+# ---- the bootstrap shared among CPUs --------------------------------------------------
+# bootstrap_all, made to share even this little work among two workers, gives each
+# pair the interval one process gives it, in the pairs' order.
+check bootstrap_shared_among_cpus_same_intervals "$py" - "$top/plots" <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import numpy
+import compare_stats as cs
+rng = numpy.random.default_rng(3)
+pairs = [(list(rng.lognormal(0, 0.1, 3 + i % 5)), list(rng.lognormal(0.05 * i, 0.1, 4)))
+         for i in range(7)]
+alone = [cs.bootstrap_ci(numpy, a, b) for a, b in pairs]
+cs.PARALLEL_VALUES = 0
+shared = cs.bootstrap_all(numpy, pairs)
+sys.exit(0 if shared == alone and len(set(alone)) == len(alone) else 1)
+PYEOF
+
 tap_done
