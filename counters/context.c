@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +168,6 @@ static void self_seed(uint32_t index, uint64_t salt)
  * threads, would wait for them forever. prepare takes them all (registry
  * first, the order sc_counter_free also takes), parent releases them.
  */
-SC_ATOMIC(uint32_t) sc_batched_fork_gate_;
 /*
  * The forking thread's signal mask while the gate is up, to restore
  * (written and read under registry_lock, and in the child by its one thread).
@@ -185,26 +183,15 @@ static void fork_prepare(void)
 	 * No Batched hand-over across the fork (sc_batched.h): the forking
 	 * thread's signals blocked (a handler of its own that hands over would
 	 * wait at the gate for this very fork), the gate up, then every other
-	 * thread's hand-over in flight waited for. seq_cst:
-	 * see sc_batched_hand_over_. The calling thread's own slot is skipped:
-	 * a handler of its own that forks may have interrupted its hand-over,
-	 * which it finishes itself, in both processes.
+	 * thread's hand-over in flight waited for. seq_cst: see
+	 * sc_batched_hand_over_.
 	 */
 	sigset_t all;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &fork_saved_mask);
 	atomic_store_explicit(&sc_batched_fork_gate_, 1, memory_order_seq_cst);
-	for (sc_counter *c = flush_list; c; c = c->next) {
-		sc_batched_t *b = c->obj;
-		const sc_batched_cfg *cfg = c->t.cfg;
-		for (uint32_t i = 0; i < cfg->threads; i++) {
-			if (self_ready && i == self_ctx.index)
-				continue;
-			while (atomic_load_explicit(&b->local[i].handed, memory_order_seq_cst) &
-			       SC_BATCHED_HANDING_)
-				sched_yield();
-		}
-	}
+	for (sc_counter *c = flush_list; c; c = c->next)
+		sc_batched_fork_wait_(c->obj, c->t.cfg, self_ready ? self_ctx.index : UINT32_MAX);
 }
 
 static void fork_parent(void)
@@ -234,32 +221,12 @@ static void fork_child(void)
 	/*
 	 * What the parent's other threads held back in a Batched counter is in
 	 * their slots of the child's copy, which no thread of the child owns:
-	 * added to the shared word here, so the child's copy counts every
-	 * increment completed before the fork and a thread that takes such an
-	 * index later finds nothing held back in it. Relaxed: the child has one thread.
+	 * handed over here, so the child's copy counts every increment
+	 * completed before the fork and a thread that takes such an index
+	 * later finds nothing held back in it.
 	 */
-	for (sc_counter *c = flush_list; c; c = c->next) {
-		sc_batched_t *b = c->obj;
-		const sc_batched_cfg *cfg = c->t.cfg;
-		for (uint32_t i = 0; i < cfg->threads; i++) {
-			if (self_ready && i == self_ctx.index)
-				continue;
-			/*
-			 * A mark left here is a hand-over that had not added to
-			 * the shared word when the process was copied (it saw
-			 * the gate, or had not yet read it): what the slot's
-			 * total holds beyond the handed word is not in the shared
-			 * word, and goes there now.
-			 */
-			sc_batched_slot *slot = &b->local[i];
-			uint64_t t = atomic_load_explicit(&slot->total, memory_order_relaxed);
-			uint64_t h = atomic_load_explicit(&slot->handed, memory_order_relaxed) &
-			             ~SC_BATCHED_HANDING_;
-			if (t != h)
-				atomic_fetch_add_explicit(&b->shared, t - h, memory_order_relaxed);
-			atomic_store_explicit(&slot->handed, t, memory_order_relaxed);
-		}
-	}
+	for (sc_counter *c = flush_list; c; c = c->next)
+		sc_batched_fork_adopt_(c->obj, c->t.cfg, self_ready ? self_ctx.index : UINT32_MAX);
 	if (index_used)
 		memset(index_used, 0, index_cap);
 	if (self_ready) {

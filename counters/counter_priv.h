@@ -37,4 +37,16 @@ int sc_handle_init_(sc_err *err) SC_HIDDEN;
 void sc_handle_register_(sc_counter *c) SC_HIDDEN;
 void sc_handle_unregister_(sc_counter *c) SC_HIDDEN;
 
+/*
+ * Batched across fork() (batched_fork.c), for the fork handlers. own: the
+ * forking thread's index (UINT32_MAX: it has none), whose slot is skipped:
+ * a handler of its own that forks may have interrupted its hand-over, which
+ * it finishes itself, in both processes. _wait returns once no other slot
+ * of b is inside a hand-over (the gate up, so none begins); _adopt, in the
+ * child, hands over what every other slot holds back, which no thread of
+ * the child owns.
+ */
+void sc_batched_fork_wait_(sc_batched_t *b, const sc_batched_cfg *cfg, uint32_t own) SC_HIDDEN;
+void sc_batched_fork_adopt_(sc_batched_t *b, const sc_batched_cfg *cfg, uint32_t own) SC_HIDDEN;
+
 #endif
