@@ -4,10 +4,8 @@ build) as: python3 -m runall ARGS, with RUNALL_TOP (the source tree) and
 SCBENCH set; RUNALL_STAGE=check only parses ARGS (the wrapper asks before it
 builds): status 0 to go on, 2 on a usage error, 10 when --help was answered."""
 
-import argparse
 import glob
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -19,143 +17,16 @@ from . import PROG, Failure, Usage, say
 from . import calibrate as CAL
 from . import confirm as CF
 from . import dryrun as DR
-from . import gnuargs
 from . import lock as L
 from . import merge as M
+from . import options
 from . import parts as P
 from . import plan as PL
 from . import resultset as RS
-from . import setpath as S
 from . import slurm as SL
 from . import usage
 
 HELP_ANSWERED = 10
-
-
-class UsageParser(gnuargs.Parser):
-    """Options as getopt_long reads them (gnuargs); errors are run-all's: one
-    line, exit status 2 (Usage)."""
-
-    def error(self, message):
-        m = re.match(r"argument (\S+): not allowed with argument (\S+)", message)
-        if m:
-            message = "%s and %s: give one mode" % (m.group(2), m.group(1))
-        super().error(message)
-
-    def usage_error(self, message):
-        raise Usage("%s (see --help)" % message)
-
-
-class Version(argparse.Action):
-    """--version: one line on standard output (harness/version.sh), status 0."""
-
-    def __init__(self, option_strings, dest, **kw):
-        super().__init__(option_strings, dest, nargs=0, **kw)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        namespace.version = True
-
-
-def parser():
-    ap = UsageParser(prog="run-all.sh", add_help=False)
-    mode = ap.add_mutually_exclusive_group()
-    for m in ("quick", "paper", "paper-errors"):
-        mode.add_argument("--" + m, dest="mode", action="store_const", const=m)
-    for name, dest in (("--out", "out"), ("--resume", "resume"), ("--max-threads", "max_threads"),
-                       ("--order-seed", "order_seed"), ("--experiments", "experiments"),
-                       ("--variants", "variants"), ("--shard", "shard"),
-                       ("--slurm-tasks", "slurm_tasks"), ("--confirm", "confirm")):
-        ap.add_argument(name, dest=dest)
-    ap.add_argument("--plan-only", action="store_true")
-    ap.add_argument("--dry-run", action="store_true")
-    ap.add_argument("--merge-only", action="store_true")
-    ap.add_argument("--no-lock", action="store_true")
-    ap.add_argument("--slurm", nargs="?", const="")
-    ap.add_argument("--slurm-merge", action="store_true")
-    ap.add_argument("-h", "--help", action="store_true")
-    ap.add_argument("--version", action=Version, default=False)
-    # experiments and variants: None when not given, so that an empty value ("--variants=")
-    # can be told from none.
-    ap.set_defaults(mode=None, sbatch_options=[])
-    return ap
-
-
-def parse(argv):
-    """The options, checked as far as they can be without the result set."""
-    # "--slurm=OPTS" only: a bare --slurm never takes the next word as its options.
-    argv = ["--slurm=" if a == "--slurm" else a for a in argv]
-    argv = parser().expand(argv)  # each option by its full name, as getopt_long reads them
-    if "-h" in argv or "--help" in argv:
-        argv = ["--help"]  # help whatever else is given, as before
-    seen = set()
-    for a in argv:
-        if a == "--":
-            break
-        name = a.split("=", 1)[0]
-        if name.startswith("--") and name in seen:
-            raise Usage("%s given twice: give it once" % name)
-        seen.add(name)
-    o = parser().parse_args(argv)
-    if o.help or o.version:
-        return o
-    o.mode_given, o.mode = o.mode, o.mode or "default"
-    for attr in ("out", "resume"):
-        if getattr(o, attr) == "":
-            raise Usage("--%s needs a directory" % attr)
-    if o.max_threads is not None:
-        if not re.fullmatch(r"[1-9][0-9]{0,4}", o.max_threads) or \
-                int(o.max_threads) > PL.MAX_THREADS:
-            raise Usage("--max-threads=%s: expected an integer in [1, %d]"
-                        % (o.max_threads, PL.MAX_THREADS))
-        o.max_threads = int(o.max_threads)
-    if o.order_seed is not None:
-        if not RS.seed_ok(o.order_seed):
-            raise Usage("--order-seed=%s: expected an integer in [1, 2147483646]" % o.order_seed)
-        o.order_seed = int(o.order_seed)
-        if o.resume is not None:
-            raise Usage("--order-seed is for a new result set; --resume follows the recorded order")
-    for name, value in (("--experiments", o.experiments), ("--variants", o.variants)):
-        if value == "":  # an unset shell variable: never "all" (leave the option out for all)
-            raise Usage("%s is empty: name at least one, or leave the option out for all" % name)
-    if o.experiments:
-        if not re.fullmatch(r"[a-z0-9-]+(,[a-z0-9-]+)*", o.experiments):
-            raise Usage("--experiments=%s: expected a comma-separated list of: %s"
-                        % (o.experiments, " ".join(PL.EXPERIMENTS)))
-        for e in o.experiments.split(","):
-            if e not in PL.EXPERIMENTS:
-                raise Usage("--experiments: unknown experiment '%s' (one of: %s)"
-                            % (e, " ".join(PL.EXPERIMENTS)))
-    if o.variants and not re.fullmatch(RS.NAME_LIST, o.variants):
-        raise Usage("--variants=%s: expected a comma-separated list of variant names (scbench --list)"
-                    % o.variants)
-    if (o.experiments or o.variants) and o.resume is not None:
-        raise Usage("--experiments and --variants are for a new result set; --resume follows the "
-                    "recorded plan")
-    o.experiments = o.experiments.split(",") if o.experiments else []
-    o.variants = o.variants.split(",") if o.variants else []
-    if o.shard is not None:
-        m = re.fullmatch(r"(0|[1-9][0-9]{0,5})/([1-9][0-9]{0,5})", o.shard)
-        if not m or int(m.group(1)) >= int(m.group(2)):
-            raise Usage("--shard=%s: expected I/K with 0 <= I < K" % o.shard)
-        o.shard = (int(m.group(1)), int(m.group(2)))
-    SL.check_options(o)
-    CF.minutes(o, o.mode)   # a bad --confirm is a usage error before anything runs
-    if (o.shard or o.merge_only) and o.resume is None:
-        raise Usage("--%s needs --resume DIR (a result set, e.g. one written by --plan-only)"
-                    % ("shard" if o.shard else "merge-only"))
-    if o.shard and o.merge_only:
-        raise Usage("give --shard or --merge-only, not both")
-    if o.shard and o.confirm is not None:
-        raise Usage("--confirm is not for --shard (a shard runs its share of the plan): give it to "
-                    "a whole run or a --resume without --shard")
-    if o.plan_only and o.resume is not None:
-        raise Usage("--plan-only writes a new result set; --resume continues one")
-    if o.dry_run and (o.resume is not None or o.plan_only or o.slurm is not None):
-        raise Usage("--dry-run lists a new plan and writes nothing: not with --resume, "
-                    "--plan-only or --slurm")
-    if o.no_lock and o.dry_run:
-        raise Usage("--no-lock is for a run that writes a set: --dry-run writes nothing")
-    return o
 
 
 class Context:
@@ -307,30 +178,36 @@ def version_line(top):
                           stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
 
 
-def main(argv, top, scbench, stage):
-    o = parse(argv)
+def answered(o, top, scbench, stage):
+    """--version, --help and configure's check: their exit status; None for a run."""
     if o.version:
         sys.stdout.write(version_line(top))
         sys.stdout.flush()
         return HELP_ANSWERED if stage == "check" else 0
-    if o.help or stage == "check":
-        if o.help:
-            reg = None
-            if scbench and os.access(scbench, os.X_OK):
-                try:
-                    reg = PL.registry(scbench)
-                except Failure:
-                    reg = None
-            sys.stdout.write(usage.text(reg, o.max_threads,
-                                        os.path.isfile(os.path.join(top, "harness", "BUNDLE"))))
-            sys.stdout.flush()
-            return HELP_ANSWERED if stage == "check" else 0
-        if o.dry_run and not os.access(scbench, os.X_OK) and not os.environ.get("SCBENCH_GIVEN") \
-                and not os.path.isfile(os.path.join(top, "harness", "BUNDLE")):
-            say("--dry-run: scbench is not built yet, and the plan needs its list of variants: "
-                "it is built first (about %s, log: build.log); then nothing is run or written"
-                % DR.minutes(usage.BUILD_S))
-        return 0
+    if not (o.help or stage == "check"):
+        return None
+    if o.help:
+        reg = None
+        if scbench and os.access(scbench, os.X_OK):
+            try:
+                reg = PL.registry(scbench)
+            except Failure:
+                reg = None
+        sys.stdout.write(usage.text(reg, o.max_threads,
+                                    os.path.isfile(os.path.join(top, "harness", "BUNDLE"))))
+        sys.stdout.flush()
+        return HELP_ANSWERED if stage == "check" else 0
+    if o.dry_run and not os.access(scbench, os.X_OK) and not os.environ.get("SCBENCH_GIVEN") \
+            and not os.path.isfile(os.path.join(top, "harness", "BUNDLE")):
+        say("--dry-run: scbench is not built yet, and the plan needs its list of variants: "
+            "it is built first (about %s, log: build.log); then nothing is run or written"
+            % DR.minutes(usage.BUILD_S))
+    return 0
+
+
+def set_to_run(o, top, scbench):
+    """The result set this invocation runs here: (d, conf, plan, order), or an
+    exit status when it ends before (--dry-run, --plan-only, --slurm)."""
     if o.resume is not None:
         d, conf, plan, order = RS.open_result_set(o)
         lock(o, d, wait_for_shards=o.merge_only)
@@ -339,83 +216,108 @@ def main(argv, top, scbench, stage):
         if o.slurm is not None:
             SL.run_resume(o, top, d, plan, order)
             return 0
-    else:
-        if o.slurm is not None:
-            SL.check_paths(os.path.abspath(o.out or top), top, os.path.abspath(scbench))
-        d, conf = new_result_set(o, top, scbench)
-        if d is None:  # --dry-run: listed, nothing written
-            return 0
-        plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
-        if o.plan_only or o.slurm is not None:
-            try:
-                release_signals()
-            except P.Interrupted as e:  # the set exists: say how to go on with it
-                say("interrupted (SIG%s) before any run. Continue with: %s"
-                    % (e.sig, resume_line(top, d)))
-                return e.status
-        if o.plan_only:
-            runs, figs = DR.total(["%s %s %s" % line for line in plan], conf["mode"],
-                                  PL.registry(scbench), conf["threads"])
-            say("planned %d scbench invocations, about %s (%s of runs, %s of figures), nothing "
-                "run yet: run them with --resume %s (or --shard, --slurm)"
-                % (len(plan), DR.minutes(runs + figs), DR.minutes(runs), DR.minutes(figs),
-                   P.quote(d)))
-            print(d)
-            return 0
-        if o.slurm is not None:
-            SL.run_new(o, top, d, order)
-            return 0
-    ctx = Context(top, scbench, d, conf)
-    line_of = {i + " " + c: (i, c, a) for i, c, a in plan}
-    try:
-        if o.resume is None:
-            release_signals()  # a signal held since the set was made: its --resume line below
-        if o.merge_only:
-            if o.slurm_merge:
-                SL.check_merge(top, d, plan, order, o.slurm_tasks)
-            P.remove_stale_temps(d)
-        elif o.shard:
-            ctx.shard = o.shard
-            ctx.shard_note = ", shard %d/%d" % o.shard
-            mine = [line_of[k] for j, k in enumerate(order) if j % o.shard[1] == o.shard[0]]
-            P.remove_stale_temps(d, [P.path(d, i, c) for i, c, _ in mine])
-            P.run(ctx, mine, estimates(ctx, mine))
-            say("shard %d/%d: its %d invocations are done (merge with --resume %s --merge-only)"
-                % (o.shard + (len(mine), P.quote(d))))
-            return 0
-        else:
-            # A local run: plan, the one shard of all invocations, merge.
-            if o.resume is not None:
-                P.remove_stale_temps(d)
-            if CF.minutes(o, ctx.mode):
-                say("--confirm: after these%s" % DR.confirm_text(CF.minutes(o, ctx.mode)))
-            P.run(ctx, [line_of[k] for k in order], estimates(ctx, plan),
-                  DR.figures_seconds({i for i, _, _ in plan}))
-        M.merge(ctx, plan)
-        if not o.merge_only:
-            plan = CF.confirm(ctx, plan, CF.minutes(o, ctx.mode))
-            say("measurements done in %d s" % (time.time() - ctx.started))
-        elif CF.minutes(o, ctx.mode):
-            say("--confirm: no confirmation runs in a merge of shards; to add them here: %s"
-                % ctx.resume_cmd())
-        M.busy_warning(d)
-        regenerate(ctx)
+        return d, conf, plan, order
+    if o.slurm is not None:
+        SL.check_paths(os.path.abspath(o.out or top), top, os.path.abspath(scbench))
+    d, conf = new_result_set(o, top, scbench)
+    if d is None:  # --dry-run: listed, nothing written
         return 0
+    plan, order = RS.check_plan(os.path.join(d, "run-all.plan"), os.path.join(d, "run-all.order"))
+    if o.plan_only or o.slurm is not None:
+        try:
+            release_signals()
+        except P.Interrupted as e:  # the set exists: say how to go on with it
+            say("interrupted (SIG%s) before any run. Continue with: %s"
+                % (e.sig, resume_line(top, d)))
+            return e.status
+    if o.plan_only:
+        runs, figs = DR.total(["%s %s %s" % line for line in plan], conf["mode"],
+                              PL.registry(scbench), conf["threads"])
+        say("planned %d scbench invocations, about %s (%s of runs, %s of figures), nothing "
+            "run yet: run them with --resume %s (or --shard, --slurm)"
+            % (len(plan), DR.minutes(runs + figs), DR.minutes(runs), DR.minutes(figs),
+               P.quote(d)))
+        print(d)
+        return 0
+    if o.slurm is not None:
+        SL.run_new(o, top, d, order)
+        return 0
+    return d, conf, plan, order
+
+
+def run_here(o, ctx, plan, order):
+    """Run the set's invocations here (all of them, one shard's, or none for
+    --merge-only), merge, confirm and draw: the exit status."""
+    d = ctx.dir
+    line_of = {i + " " + c: (i, c, a) for i, c, a in plan}
+    if o.resume is None:
+        release_signals()  # a signal held since the set was made: its --resume line below
+    if o.merge_only:
+        if o.slurm_merge:
+            SL.check_merge(ctx.top, d, plan, order, o.slurm_tasks)
+        P.remove_stale_temps(d)
+    elif o.shard:
+        ctx.shard = o.shard
+        ctx.shard_note = ", shard %d/%d" % o.shard
+        mine = [line_of[k] for j, k in enumerate(order) if j % o.shard[1] == o.shard[0]]
+        P.remove_stale_temps(d, [P.path(d, i, c) for i, c, _ in mine])
+        P.run(ctx, mine, estimates(ctx, mine))
+        say("shard %d/%d: its %d invocations are done (merge with --resume %s --merge-only)"
+            % (o.shard + (len(mine), P.quote(d))))
+        return 0
+    else:
+        # A local run: plan, the one shard of all invocations, merge.
+        if o.resume is not None:
+            P.remove_stale_temps(d)
+        if CF.minutes(o, ctx.mode):
+            say("--confirm: after these%s" % DR.confirm_text(CF.minutes(o, ctx.mode)))
+        P.run(ctx, [line_of[k] for k in order], estimates(ctx, plan),
+              DR.figures_seconds({i for i, _, _ in plan}))
+    M.merge(ctx, plan)
+    if not o.merge_only:
+        plan = CF.confirm(ctx, plan, CF.minutes(o, ctx.mode))
+        say("measurements done in %d s" % (time.time() - ctx.started))
+    elif CF.minutes(o, ctx.mode):
+        say("--confirm: no confirmation runs in a merge of shards; to add them here: %s"
+            % ctx.resume_cmd())
+    M.busy_warning(d)
+    regenerate(ctx)
+    return 0
+
+
+def stopped(ctx, e):
+    """An interrupt during the runs: the child ended, what it left removed, the
+    --resume line said; the exit status."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if ctx.child is not None:
+        try:
+            ctx.child.terminate()
+            ctx.child.wait()
+        except OSError:
+            pass
+    if not ctx.shard:
+        for f in glob.glob(os.path.join(glob.escape(ctx.dir), "*.csv*.tmp")):
+            os.remove(f)
+    say("interrupted (SIG%s); nothing finished is lost. Continue with: %s"
+        % (e.sig, ctx.resume_cmd()))
+    return e.status
+
+
+def main(argv, top, scbench, stage):
+    o = options.parse(argv)
+    status = answered(o, top, scbench, stage)
+    if status is not None:
+        return status
+    got = set_to_run(o, top, scbench)
+    if isinstance(got, int):
+        return got
+    d, conf, plan, order = got
+    ctx = Context(top, scbench, d, conf)
+    try:
+        return run_here(o, ctx, plan, order)
     except P.Interrupted as e:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        if ctx.child is not None:
-            try:
-                ctx.child.terminate()
-                ctx.child.wait()
-            except OSError:
-                pass
-        if not ctx.shard:
-            for f in glob.glob(os.path.join(glob.escape(d), "*.csv*.tmp")):
-                os.remove(f)
-        say("interrupted (SIG%s); nothing finished is lost. Continue with: %s"
-            % (e.sig, ctx.resume_cmd()))
-        return e.status
+        return stopped(ctx, e)
 
 
 def on_signal(sig, _frame):
