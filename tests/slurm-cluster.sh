@@ -145,36 +145,10 @@ show_log() {
 	tail -15 "$1" >&2 2>/dev/null || true
 }
 
-start_cluster() {
-	local host cpus sockets cores threads ctld_port slurmd_port c
-	if [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ]; then
-		echo "$me: $dir exists and is not empty" >&2
-		exit 2
-	fi
-	[ "$(id -u)" -eq 0 ] || die "needs root (munged, slurmd)"
-	for c in munged slurmctld slurmd sinfo sbatch squeue scontrol scancel ss; do
-		command -v "$c" >/dev/null 2>&1 || die "$c not found (Debian: slurmctld slurmd slurm-client munge iproute2)"
-	done
-	mkdir -p "$dir"
-	chmod 0700 "$dir"
-	mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
-	chmod 0700 "$dir/munge"
-	host=$(hostname -s)
-	# The node as slurmd sees it (a node configured larger than it is
-	# would be drained as invalid).
-	c=$(slurmd -C | head -1)
-	cpus=$(sed -n 's/.* CPUs=\([0-9]*\).*/\1/p' <<<"$c")
-	sockets=$(sed -n 's/.* SocketsPerBoard=\([0-9]*\).*/\1/p' <<<"$c")
-	cores=$(sed -n 's/.* CoresPerSocket=\([0-9]*\).*/\1/p' <<<"$c")
-	threads=$(sed -n 's/.* ThreadsPerCore=\([0-9]*\).*/\1/p' <<<"$c")
-	[ -n "$cpus" ] && [ -n "$sockets" ] && [ -n "$cores" ] && [ -n "$threads" ] ||
-		die "cannot read the node's shape from slurmd -C: $c"
-	ctld_port=$(free_port 26817) || die "no free port for slurmctld"
-	slurmd_port=$(free_port $((ctld_port + 1))) || die "no free port for slurmd"
-
-	# munge: a fresh key readable by its owner only (munged refuses others).
-	head -c 1024 /dev/urandom >"$dir/munge/munge.key"
-	chmod 0400 "$dir/munge/munge.key"
+# write_conf HOST CPUS SOCKETS CORES THREADS CTLD_PORT SLURMD_PORT: $conf, the
+# cluster of one node of that shape, its daemons' files under $dir.
+write_conf() {
+	local host=$1 cpus=$2 sockets=$3 cores=$4 threads=$5 ctld_port=$6 slurmd_port=$7
 	cat >"$conf" <<EOF
 # SPDX-License-Identifier: MIT
 # A one-host test cluster written by tests/slurm-cluster.sh.
@@ -215,6 +189,39 @@ MailProg=/bin/true
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus Sockets=$sockets CoresPerSocket=$cores ThreadsPerCore=$threads State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
+}
+
+start_cluster() {
+	local host cpus sockets cores threads ctld_port slurmd_port c
+	if [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ]; then
+		echo "$me: $dir exists and is not empty" >&2
+		exit 2
+	fi
+	[ "$(id -u)" -eq 0 ] || die "needs root (munged, slurmd)"
+	for c in munged slurmctld slurmd sinfo sbatch squeue scontrol scancel ss; do
+		command -v "$c" >/dev/null 2>&1 || die "$c not found (Debian: slurmctld slurmd slurm-client munge iproute2)"
+	done
+	mkdir -p "$dir"
+	chmod 0700 "$dir"
+	mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
+	chmod 0700 "$dir/munge"
+	host=$(hostname -s)
+	# The node as slurmd sees it (a node configured larger than it is
+	# would be drained as invalid).
+	c=$(slurmd -C | head -1)
+	cpus=$(sed -n 's/.* CPUs=\([0-9]*\).*/\1/p' <<<"$c")
+	sockets=$(sed -n 's/.* SocketsPerBoard=\([0-9]*\).*/\1/p' <<<"$c")
+	cores=$(sed -n 's/.* CoresPerSocket=\([0-9]*\).*/\1/p' <<<"$c")
+	threads=$(sed -n 's/.* ThreadsPerCore=\([0-9]*\).*/\1/p' <<<"$c")
+	[ -n "$cpus" ] && [ -n "$sockets" ] && [ -n "$cores" ] && [ -n "$threads" ] ||
+		die "cannot read the node's shape from slurmd -C: $c"
+	ctld_port=$(free_port 26817) || die "no free port for slurmctld"
+	slurmd_port=$(free_port $((ctld_port + 1))) || die "no free port for slurmd"
+
+	# munge: a fresh key readable by its owner only (munged refuses others).
+	head -c 1024 /dev/urandom >"$dir/munge/munge.key"
+	chmod 0400 "$dir/munge/munge.key"
+	write_conf "$host" "$cpus" "$sockets" "$cores" "$threads" "$ctld_port" "$slurmd_port"
 	: >"$dir/plugstack.conf"
 
 	munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \

@@ -240,17 +240,9 @@ static void *index_of_new_thread(void *arg)
 #endif
 #endif
 
-int main(void)
+/* Handlers registered before this process uses the library run outside its locks. */
+static void check_handlers_first(void)
 {
-	tap_plan_lazy();
-#ifdef SC_FORK_UNSAFE_MALLOC
-	tap_skip_all("AddressSanitizer's allocator is not fork-safe in a multi-threaded process");
-#endif
-	const char *emu = getenv("SC_TEST_EMULATOR");
-	if (emu && *emu && strncmp(emu, "qemu-system", 11) != 0)
-		tap_skip_all("qemu-user cannot fork a multi-threaded guest (its child hangs in the "
-		             "emulator)");
-	/* Before this process uses the library: the program's handlers run outside its locks. */
 	pid_t hp = fork();
 	if (hp == 0)
 		_exit(handlers_main());
@@ -262,6 +254,57 @@ int main(void)
 	       "a parent thread held back (%s %d)",
 	       !hdone ? "not waited" : WIFSIGNALED(hstatus) ? "killed by signal" : "status",
 	       !hdone ? 0 : WIFSIGNALED(hstatus) ? WTERMSIG(hstatus) : WEXITSTATUS(hstatus));
+}
+
+/* What the children of the forks under load found wrong. */
+typedef struct fork_tally {
+	int failures, deadlocks, stale_index, same_stream, miscount;
+} fork_tally;
+
+/* One fork while the workers run: its child checks itself; the tally counts what it found. */
+static void fork_once(fork_tally *n)
+{
+	uint32_t parent_rng = sc_thread_self()->rng;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int bad = child_main(parent_rng);
+		uint32_t fresh = UINT32_MAX;
+		pthread_t t;
+		pthread_create(&t, NULL, index_of_new_thread, &fresh);
+		pthread_join(t, NULL);
+		/* only the forking thread holds an index: a new thread takes 0 or 1 */
+		if (fresh > 1)
+			bad |= 2;
+		_exit(bad);
+	}
+	int status = 0;
+	if (pid < 0 || wait_bounded(pid, &status, 20) != 0) {
+		n->failures++;
+		return;
+	}
+	if (WIFSIGNALED(status)) {
+		n->deadlocks += WTERMSIG(status) == SIGALRM || WTERMSIG(status) == SIGKILL;
+		n->failures++;
+	} else if (WEXITSTATUS(status) != 0) {
+		int bad = WEXITSTATUS(status);
+		n->miscount += (bad & 1) != 0;
+		n->stale_index += (bad & 2) != 0;
+		n->same_stream += (bad & 4) != 0;
+		n->failures++;
+	}
+}
+
+int main(void)
+{
+	tap_plan_lazy();
+#ifdef SC_FORK_UNSAFE_MALLOC
+	tap_skip_all("AddressSanitizer's allocator is not fork-safe in a multi-threaded process");
+#endif
+	const char *emu = getenv("SC_TEST_EMULATOR");
+	if (emu && *emu && strncmp(emu, "qemu-system", 11) != 0)
+		tap_skip_all("qemu-user cannot fork a multi-threaded guest (its child hangs in the "
+		             "emulator)");
+	check_handlers_first();
 	alarm(600); /* the whole test, generously: each child has its own 10 s alarm */
 	shared = sc_counter_new("FetchAdd", "", NULL);
 	sc_counter_inc(shared); /* the main thread's context */
@@ -276,50 +319,27 @@ int main(void)
 	pthread_t w[WORKERS];
 	for (int i = 0; i < WORKERS; i++)
 		pthread_create(&w[i], NULL, worker, NULL);
-	int failures = 0, deadlocks = 0, stale_index = 0, same_stream = 0, miscount = 0;
+	fork_tally n = { 0 };
 	for (int f = 0; f < FORKS; f++) {
 		usleep(500);
-		uint32_t parent_rng = sc_thread_self()->rng;
-		pid_t pid = fork();
-		if (pid == 0) {
-			int bad = child_main(parent_rng);
-			uint32_t fresh = UINT32_MAX;
-			pthread_t t;
-			pthread_create(&t, NULL, index_of_new_thread, &fresh);
-			pthread_join(t, NULL);
-			/* only the forking thread holds an index: a new thread takes 0 or 1 */
-			if (fresh > 1)
-				bad |= 2;
-			_exit(bad);
-		}
-		int status = 0;
-		if (pid < 0 || wait_bounded(pid, &status, 20) != 0) {
-			failures++;
-			continue;
-		}
-		if (WIFSIGNALED(status)) {
-			deadlocks += WTERMSIG(status) == SIGALRM || WTERMSIG(status) == SIGKILL;
-			failures++;
-		} else if (WEXITSTATUS(status) != 0) {
-			int bad = WEXITSTATUS(status);
-			miscount += (bad & 1) != 0;
-			stale_index += (bad & 2) != 0;
-			same_stream += (bad & 4) != 0;
-			failures++;
-		}
+		fork_once(&n);
 	}
 	atomic_store(&stop, 1);
 	for (int i = 0; i < WORKERS; i++)
 		pthread_join(w[i], NULL);
-	tap_ok(deadlocks == 0, "fork under load: no child deadlocked (%d of %d killed by their "
-	       "alarm or the parent)", deadlocks, FORKS);
-	tap_ok(miscount == 0, "fork under load: every child's Batched counter exact (%d wrong)",
-	       miscount);
-	tap_ok(stale_index == 0, "fork under load: a child's new thread takes a low index, the "
-	       "parent's threads' indices being free (%d stale)", stale_index);
-	tap_ok(same_stream == 0, "fork under load: the child's forking thread has a new random "
-	       "stream (%d the same)", same_stream);
-	tap_ok(failures == 0, "fork under load: %d of %d children ended well", FORKS - failures,
+	tap_ok(n.deadlocks == 0,
+	       "fork under load: no child deadlocked (%d of %d killed by their alarm or the parent)",
+	       n.deadlocks, FORKS);
+	tap_ok(n.miscount == 0, "fork under load: every child's Batched counter exact (%d wrong)",
+	       n.miscount);
+	tap_ok(n.stale_index == 0,
+	       "fork under load: a child's new thread takes a low index, the "
+	       "parent's threads' indices being free (%d stale)",
+	       n.stale_index);
+	tap_ok(n.same_stream == 0,
+	       "fork under load: the child's forking thread has a new random stream (%d the same)",
+	       n.same_stream);
+	tap_ok(n.failures == 0, "fork under load: %d of %d children ended well", FORKS - n.failures,
 	       FORKS);
 	for (int i = 0; i < LIVE; i++)
 		sc_counter_free(live[i]);
