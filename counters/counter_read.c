@@ -138,7 +138,8 @@ static int sign_of(uint64_t v, uint64_t x)
 	return v < x ? -1 : v > x;
 }
 
-int sc_counter_compare(const sc_counter *c, uint64_t x)
+/* sc_counter_compare; unsure: its answer inside a probabilistic variant's band. */
+static int compare(const sc_counter *c, uint64_t x, int unsure)
 {
 	sc_counter_bound b = sc_counter_error_bound(c, SC_READ_FAST);
 	switch (b.kind) {
@@ -169,9 +170,20 @@ int sc_counter_compare(const sc_counter *c, uint64_t x)
 			return 1;
 		if (e < xd - band)
 			return -1;
-		return 0;
+		/* E = 0 at x = 0: no count (every variant's first ones are exact) */
+		return x == 0 ? 0 : unsure;
 	}
 	default: /* SC_BOUND_EXACT, SC_BOUND_NONE */
 		return sign_of(sc_counter_get(c), x);
 	}
+}
+
+int sc_counter_compare(const sc_counter *c, uint64_t x)
+{
+	return compare(c, x, 0);
+}
+
+int sc_counter_compare_sure(const sc_counter *c, uint64_t x)
+{
+	return compare(c, x, SC_COMPARE_UNSURE);
 }

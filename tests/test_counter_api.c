@@ -347,6 +347,8 @@ static void batched_lag(void)
  * probabilistic answer other than 0 near 1000 is wrong with probability at
  * most 2/101 by Cantelli (1.5e-23 for a normal estimate, which Morris's sum
  * of 1000 small steps is near to; the others are still exact at 1000).
+ * sc_counter_compare_sure: the same, with SC_COMPARE_UNSURE for the
+ * probabilistic 0s, and 0 at 0 before any count for every variant.
  * Seed: the handle API's fixed context seed.
  */
 static void compare_every_variant(void)
@@ -360,17 +362,26 @@ static void compare_every_variant(void)
 			tap_ok(false, "%s: %s", v->name, err.msg);
 			continue;
 		}
+		int none = sc_counter_compare_sure(c, 0);
 		sc_counter_add(c, 1000);
 		bool exact = v->kind != SC_PROBABILISTIC;
+		const int u = SC_COMPARE_UNSURE;
 		int want_exact[] = {1, 1, 0, -1, -1}, want_prob[] = {1, 0, 0, 0, -1};
-		int got[5];
-		bool good = true;
+		int want_sure[] = { 1, u, u, u, -1 };
+		int got[5], sure[5];
+		bool good = true, good_sure = none == 0;
 		for (int j = 0; j < 5; j++) {
 			got[j] = sc_counter_compare(c, xs[j]);
+			sure[j] = sc_counter_compare_sure(c, xs[j]);
 			good &= got[j] == (exact ? want_exact[j] : want_prob[j]);
+			good_sure &= sure[j] == (exact ? want_exact[j] : want_sure[j]);
 		}
 		tap_ok(good, "%s: compare at 1000 with 0, 999, 1000, 1001, 10^6: %d %d %d %d %d",
 		       v->name, got[0], got[1], got[2], got[3], got[4]);
+		tap_ok(good_sure,
+		       "%s: compare_sure at 0 with 0: %d; at 1000 with 0, 999, 1000, 1001, 10^6: "
+		       "%d %d %d %d %d (%d: cannot tell)",
+		       v->name, none, sure[0], sure[1], sure[2], sure[3], sure[4], u);
 		sc_counter_free(c);
 	}
 }

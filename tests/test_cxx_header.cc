@@ -48,6 +48,11 @@ static void counter_parity()
 	ok(b.get_sum() == 1000 && b.get_fast() <= 1000 && b.get() == b.get_fast(),
 	   "counter_get_sum_and_get_fast");
 	ok(b.compare(1000) == 0 && b.compare(999) == 1 && b.compare(1001) == -1, "counter_compare");
+	scounters::counter near("Morris");
+	near.add(1000);
+	ok(b.compare_sure(1000) == 0 && near.compare_sure(1000) == SC_COMPARE_UNSURE &&
+	           near.compare(1000) == 0 && near.compare_sure(0) == 1,
+	   "counter_compare_sure");
 	sc_counter_bound fast = b.error_bound(), sum = b.error_bound(SC_READ_SUM);
 	ok(fast.kind == SC_BOUND_LAG && fast.lag > 0 && sum.kind == SC_BOUND_EXACT,
 	   "counter_error_bound_per_reading");

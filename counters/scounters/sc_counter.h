@@ -72,7 +72,7 @@
  * resets needs another variant. Serial loses updates by design.
  *
  * Thread safety: sc_counter_inc, _add, _add_signed, _get, _get_fast,
- * _get_sum, _error_bound, _read_and_reset and _flush may
+ * _get_sum, _compare, _compare_sure, _error_bound, _read_and_reset and _flush may
  * be called by any number of threads at once on the same counter.
  * sc_counter_free must not run concurrently with any other use of that
  * counter (the caller knows when its threads are done with it).
@@ -82,7 +82,7 @@
  * PerCPUGroup (a handler's update is not lost even when it interrupts the
  * same thread's update of the same counter, and a thread's first call in a
  * handler never waits for a lock the code it interrupted holds); _get,
- * _get_fast, _get_sum, _compare, _error_bound and _variant are for every
+ * _get_fast, _get_sum, _compare, _compare_sure, _error_bound and _variant are for every
  * variant; the rest are not (each function's man page says).
  */
 #ifndef SC_COUNTER_H
@@ -260,6 +260,19 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r);
  */
 #define SC_COMPARE_SIGMAS 10
 int sc_counter_compare(const sc_counter *c, uint64_t x);
+
+/*
+ * sc_counter_compare with "cannot tell" apart from "equal": where
+ * sc_counter_compare answers 0 for a probabilistic variant's estimate
+ * inside the band around x (the count below, equal to or above x), this
+ * answers SC_COMPARE_UNSURE; its 0 means the reading was x (for a
+ * probabilistic variant only x = 0 with no count, which every one of them
+ * counts exactly). -1 and +1 as sc_counter_compare, with the same
+ * guarantees. Never fails; thread-safe and async-signal-safe as
+ * sc_counter_compare; no allocation.
+ */
+#define SC_COMPARE_UNSURE 2
+int sc_counter_compare_sure(const sc_counter *c, uint64_t x);
 
 /* The variant's canonical name ("Sharded"). */
 const char *sc_counter_variant(const sc_counter *c);

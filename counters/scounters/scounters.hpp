@@ -103,9 +103,9 @@ public:
 		errno = saved;
 	}
 
-	// The reading (sc_counter_get, the same as get_fast), the cheap and the
-	// full reading (sc_counter_get_fast, sc_counter_get_sum: they differ for
-	// Batched and PerCPUTree). Never throw; async-signal-safe.
+	// The value (sc_counter_get: Batched's fast reading, PerCPUTree's sum),
+	// the cheap and the full reading (sc_counter_get_fast, sc_counter_get_sum:
+	// they differ for Batched and PerCPUTree). Never throw; async-signal-safe.
 	std::uint64_t get() const noexcept { return sc_counter_get(h()); }
 	std::uint64_t get_fast() const noexcept { return sc_counter_get_fast(h()); }
 	std::uint64_t get_sum() const noexcept { return sc_counter_get_sum(h()); }
@@ -114,6 +114,12 @@ public:
 	// guarantee of the variant's error contract (sc_counter_compare; 0 also
 	// means "cannot tell" for probabilistic variants). Never throws.
 	int compare(std::uint64_t x) const noexcept { return sc_counter_compare(h(), x); }
+	// The same with "cannot tell" apart: SC_COMPARE_UNSURE where compare's 0
+	// is a probabilistic estimate near x (sc_counter_compare_sure). Never throws.
+	int compare_sure(std::uint64_t x) const noexcept
+	{
+		return sc_counter_compare_sure(h(), x);
+	}
 
 	// Reading r's error bound from the variant's contract
 	// (sc_counter_error_bound: kind, lag, lag_per_thread, rstdv). Never throws.
