@@ -103,6 +103,12 @@ const char *sc_variant_names(void)
 int sc_table_create(sc_table *t, const sc_variant *v, sc_params *p, const sc_env *env, size_t n,
                     sc_err *err)
 {
+	return sc_table_create_shaped(t, v, p, env, NULL, n, err);
+}
+
+int sc_table_create_shaped(sc_table *t, const sc_variant *v, sc_params *p, const sc_env *env,
+                           const sc_cpu_shape *shape, size_t n, sc_err *err)
+{
 	memset(t, 0, sizeof *t);
 	if (n == 0) {
 		sc_err_set(err, "%s: a table needs at least one counter", v->name);
@@ -117,7 +123,8 @@ int sc_table_create(sc_table *t, const sc_variant *v, sc_params *p, const sc_env
 		sc_err_set(err, "%s: out of memory", v->name);
 		return -1;
 	}
-	if (v->config(t->cfg, p, env, err) || sc_params_check_unused(p, v->name, v->params, err)) {
+	if (v->config(t->cfg, p, env, err) || sc_params_check_unused(p, v->name, v->params, err) ||
+	    (shape && v->hooks.config_shape && v->hooks.config_shape(t->cfg, p, shape, err))) {
 		sc_free_lines(t->cfg);
 		t->cfg = NULL;
 		return -1;

@@ -140,6 +140,16 @@ int sc_percpu_tree_config(sc_percpu_tree_cfg *cfg, sc_params *p, const sc_env *e
 	                                   SC_TREE_MAX_LEVELS, err);
 }
 
+int sc_percpu_tree_config_machine_(void *cfg, const sc_params *p, const sc_cpu_shape *shape,
+                                   sc_err *err)
+{
+	sc_percpu_tree_cfg *t = cfg;
+	if (sc_param_present(p, "arity"))
+		return 0;
+	return sc_percpu_tree_config_shape(t, shape->cpus, 1u << t->batch_shift, shape->order,
+	                                   shape->fanout, shape->levels, err);
+}
+
 static size_t words_of(const sc_percpu_tree_cfg *cfg)
 {
 	return (size_t)cfg->cpus + 1 + cfg->nodes;

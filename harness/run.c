@@ -190,19 +190,6 @@ static void free_workers(worker *ws, uint32_t threads)
 	free(ws);
 }
 
-/*
- * PerCPUTree given no arity: the machine's shape from the topology
- * (tree_shape.h: CPUs in topology order, a level per distinct grouping),
- * or the fixed arity where the build reads none. 0, or -1 with err.
- */
-static int tree_take_shape(shared *sh, const plan_variant *pv, sc_err *err)
-{
-	if (pv->v != &sc_variants[SC_ID_percpu_tree] || sc_param_present(&pv->params, "arity"))
-		return 0;
-	int rc = tree_shape_of(sh->s->topo, &sh->shape, err);
-	return rc <= 0 ? rc : tree_shape_apply(&sh->table, &sh->shape, err);
-}
-
 /* The run's shared state: the counters, the phase, the barrier, the reader's sync. NULL with err set. */
 static shared *shared_create(const run_setup *s, const plan_variant *pv, uint32_t threads,
                              sc_err *err)
@@ -216,14 +203,8 @@ static shared *shared_create(const run_setup *s, const plan_variant *pv, uint32_
 	sh->s = s;
 	sh->loops = wl_loops_for(pv->v);
 	sc_env env = {.threads = threads, .nodes = s->nodes, .cpus = 0}; /* 0: every CPU id the OS may report */
-	sc_params p = pv->params; /* sc_table_create marks the keys it used */
-	if (sc_table_create(&sh->table, pv->v, &p, &env, o->counters, err)) {
-		free(sh);
-		return NULL;
-	}
-	if (tree_take_shape(sh, pv, err)) {
-		sc_table_destroy(&sh->table);
-		tree_shape_free(&sh->shape);
+	sc_params p = pv->params; /* sc_table_create_shaped marks the keys it used */
+	if (sc_table_create_shaped(&sh->table, pv->v, &p, &env, s->shape, o->counters, err)) {
 		free(sh);
 		return NULL;
 	}
@@ -249,7 +230,6 @@ static void shared_destroy(shared *sh)
 	pthread_cond_destroy(&sh->reader_cond);
 	pthread_mutex_destroy(&sh->reader_mutex);
 	sc_table_destroy(&sh->table);
-	tree_shape_free(&sh->shape);
 	free(sh);
 }
 

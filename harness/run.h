@@ -27,6 +27,7 @@ typedef struct run_setup {
 	const char *pmu_status;   /* why hardware event columns are (not) filled */
 	const topo *topo;         /* the machine (or a synthetic one) */
 	pmu_setup *pmu;           /* hardware events; pmu->active when they are counted */
+	const sc_cpu_shape *shape; /* the machine's, for the variants laid out by it; NULL: none */
 } run_setup;
 
 /* Node id of thread i: virtual (i mod --nodes) or the node of its PU. */

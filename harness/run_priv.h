@@ -14,7 +14,6 @@
 
 #include "histogram.h"
 #include "run.h"
-#include "tree_shape.h"
 
 enum { READ_SAMPLES = 1024 };
 
@@ -72,7 +71,6 @@ typedef struct shared {
 	int reader_phase;
 	pthread_barrier_t gate;
 	sc_table table;
-	tree_shape shape; /* PerCPUTree: the machine's shape the table uses (order NULL: none) */
 	/*
 	 * The reader's samples (run_read.c): each one's K and the ticks of its K
 	 * gets; read_k is the K the next sample starts from, read_step_ticks the

@@ -26,6 +26,7 @@
 #include "run.h"
 #include "sc_revision.h"
 #include "summary.h"
+#include "tree_shape.h"
 #include "workload.h"
 
 /*
@@ -375,6 +376,31 @@ static int invoke(invocation *iv, const topo *tp)
 	return rc;
 }
 
+/*
+ * The machine's shape, for the planned variants laid out by it (a
+ * config_shape hook: PerCPUTree given no arity): from the topology into ts,
+ * viewed as cs. NULL when none is planned, where the build reads no
+ * topology (no hwloc), or with a warning when it cannot be read.
+ */
+static const sc_cpu_shape *machine_shape(const run_plan *p, const topo *tp, tree_shape *ts,
+                                         sc_cpu_shape *cs)
+{
+	memset(ts, 0, sizeof *ts);
+	bool wanted = false;
+	for (unsigned i = 0; i < p->nvariants; i++)
+		wanted |= p->variants[i].v->hooks.config_shape != NULL;
+	sc_err err;
+	int rc = wanted ? tree_shape_of(tp, ts, &err) : 0;
+	if (rc < 0)
+		error_line("warning: %s: the counters laid out by the machine's shape keep their "
+		           "default one",
+		           err.msg);
+	if (rc <= 0)
+		return NULL;
+	*cs = (sc_cpu_shape){ ts->cpus, ts->order, ts->nlevels, ts->fanout };
+	return cs;
+}
+
 /* The plan on this machine: PMU, nodes, placement; then invoke. The exit status. */
 static int bench(const run_plan *p, const topo *tp)
 {
@@ -391,10 +417,19 @@ static int bench(const run_plan *p, const topo *tp)
 			error_line("%s", err.msg);
 		return rc;
 	}
+	tree_shape ts;
+	sc_cpu_shape cs;
 	invocation iv = {
-		.s = {.plan = p, .pus = topo_pus(tp), .nodes = p->nodes ? p->nodes : topo_nodes(tp),
-		      .nodes_virtual = p->nodes != 0, .work_iters = p->work_iters,
-		      .placement = p->placement, .pmu_status = pmu.status, .topo = tp, .pmu = &pmu},
+		.s = { .plan = p,
+		       .pus = topo_pus(tp),
+		       .nodes = p->nodes ? p->nodes : topo_nodes(tp),
+		       .nodes_virtual = p->nodes != 0,
+		       .work_iters = p->work_iters,
+		       .placement = p->placement,
+		       .pmu_status = pmu.status,
+		       .topo = tp,
+		       .pmu = &pmu,
+		       .shape = machine_shape(p, tp, &ts, &cs) },
 	};
 	meta_seen_init(&iv.seen);
 	bool tty = isatty(STDERR_FILENO);
@@ -410,6 +445,7 @@ static int bench(const run_plan *p, const topo *tp)
 		out_abort(&iv.out);
 	}
 	pmu_shutdown(&pmu);
+	tree_shape_free(&ts);
 	return rc;
 }
 

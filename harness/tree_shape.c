@@ -111,21 +111,3 @@ void tree_shape_free(tree_shape *s)
 	free(s->order);
 	s->order = NULL;
 }
-
-int tree_shape_apply(sc_table *t, const tree_shape *s, sc_err *err)
-{
-	sc_percpu_tree_cfg *cfg = t->cfg;
-	uint32_t batch = 1u << cfg->batch_shift;
-	for (size_t i = 0; i < t->n; i++)
-		t->v->destroy(sc_table_at(t, i), t->cfg);
-	size_t n = t->n;
-	t->n = 0; /* nothing to destroy should the remaking fail */
-	if (sc_percpu_tree_config_shape(cfg, s->cpus, batch, s->order, s->fanout, s->nlevels, err))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (t->v->init(sc_table_at(t, i), t->cfg, err))
-			return -1;
-		t->n = i + 1;
-	}
-	return 0;
-}

@@ -41,11 +41,4 @@ void tree_shape_format(const tree_shape *s, char *buf, size_t size);
 
 void tree_shape_free(tree_shape *s);
 
-/*
- * Reconfigure a PerCPUTree table (made by sc_table_create, nothing
- * updating it) for shape s, keeping its batch: each counter is destroyed
- * and made again. s->order must outlive the table. 0, or -1 with err.
- */
-int tree_shape_apply(sc_table *t, const tree_shape *s, sc_err *err);
-
 #endif /* SC_TREE_SHAPE_H */

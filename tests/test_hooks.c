@@ -21,8 +21,10 @@
 
 #include "tap.h"
 
-/* The six hooks, by name, set (1) or not (0). */
-static void hooks_set(const sc_variant_hooks *h, int set[6])
+#define NHOOKS 7
+
+/* The hooks, by name, set (1) or not (0). */
+static void hooks_set(const sc_variant_hooks *h, int set[NHOOKS])
 {
 	set[0] = h->handle_defaults != NULL;
 	set[1] = h->handle_path != NULL;
@@ -30,17 +32,20 @@ static void hooks_set(const sc_variant_hooks *h, int set[6])
 	set[3] = h->thread_seed != NULL;
 	set[4] = h->table_reserve != NULL;
 	set[5] = h->table_release != NULL;
+	set[6] = h->config_shape != NULL;
 }
 
-static const char *const hook_names[6] = {"handle_defaults", "handle_path", "value_unbiased",
-                                          "thread_seed",     "table_reserve", "table_release"};
+static const char *const hook_names[NHOOKS] = { "handle_defaults", "handle_path",
+	                                        "value_unbiased",  "thread_seed",
+	                                        "table_reserve",   "table_release",
+	                                        "config_shape" };
 
 static void check_declared(const sc_variant *v, const sc_variant_hooks *declared)
 {
-	int want[6], got[6];
+	int want[NHOOKS], got[NHOOKS];
 	hooks_set(declared, want);
 	hooks_set(&v->hooks, got);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < NHOOKS; i++)
 		tap_ok(want[i] == got[i], "%s: %s %s in the table, as its family declares", v->name,
 		       hook_names[i], got[i] ? "set" : "unset");
 	tap_ok(got[4] == got[5], "%s: table_reserve and table_release come together", v->name);

@@ -6,7 +6,9 @@
  * its fan-out, the CPUs in topology order; a table reconfigured for the
  * shape counts exactly and its get_fast makes the same 3 loads at every
  * size; groupings that are not aligned blocks are dropped, and OS indexes
- * that interleave the cores are mapped to their leaves.
+ * that interleave the cores are mapped to their leaves; sc_table_create_shaped
+ * gives a shape only to a variant laid out by it, and not where an arity is
+ * given.
  */
 #include "config.h"
 
@@ -110,8 +112,9 @@ static void synthetic(const struct machine *m)
 	sc_params_clear(&p);
 	sc_params_add(&p, "batch=8", &err);
 	sc_env env = {.threads = 1, .nodes = 1, .cpus = 4};
-	bool made = sc_table_create(&tab, &sc_variants[SC_ID_percpu_tree], &p, &env, 2, &err) == 0 &&
-	            tree_shape_apply(&tab, &s, &err) == 0;
+	sc_cpu_shape cs = { s.cpus, s.order, s.nlevels, s.fanout };
+	bool made = sc_table_create_shaped(&tab, &sc_variants[SC_ID_percpu_tree], &p, &env, &cs, 2,
+	                                   &err) == 0;
 	if (!tap_ok(made, "%s: a table made for the shape (%s)", m->synthetic, made ? "" : err.msg)) {
 		tree_shape_free(&s);
 		topo_destroy(t);
@@ -149,10 +152,63 @@ static void synthetic(const struct machine *m)
 }
 #endif
 
+/* sc_table_create_shaped of one counter with params, space-separated "key=value" items. */
+static int make_shaped(sc_table *t, const sc_variant *v, const char *params, const sc_env *env,
+                       const sc_cpu_shape *cs, sc_err *err)
+{
+	char kv[128]; /* the strings p points into, while the table is made */
+	sc_params p;
+	sc_params_clear(&p);
+	snprintf(kv, sizeof kv, "%s", params);
+	for (char *save, *tok = strtok_r(kv, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (sc_params_add(&p, tok, err))
+			return -1;
+	return sc_table_create_shaped(t, v, &p, env, cs, 1, err);
+}
+
+/*
+ * sc_table_create_shaped: a PerCPUTree table given a shape (8 CPUs, cores
+ * of 4) follows it unless an arity is given; a variant without the hook
+ * (PerCPU) is configured as sc_table_create configures it.
+ */
+static void shaped_tables(void)
+{
+	static const uint32_t order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 }, fanout[1] = { 4 };
+	const sc_cpu_shape cs = { 8, order, 1, fanout };
+	sc_env env = { .threads = 1, .nodes = 1, .cpus = 8 };
+	static const char *const given[2] = { "batch=8", "batch=8 arity=2" };
+	for (int g = 0; g < 2; g++) {
+		sc_table tab;
+		sc_err err;
+		int rc = make_shaped(&tab, &sc_variants[SC_ID_percpu_tree], given[g], &env, &cs,
+		                     &err);
+		const sc_percpu_tree_cfg *cfg = rc == 0 ? tab.cfg : NULL;
+		uint32_t want = g == 0 ? 4 : 2;
+		tap_ok(cfg && cfg->cpus == 8 && cfg->fanout[0] == want &&
+		               (1u << cfg->batch_shift) == 8,
+		       "PerCPUTree \"%s\" given cores of 4: first fan-out %u (want %u)", given[g],
+		       cfg ? cfg->fanout[0] : 0, want);
+		if (rc == 0)
+			sc_table_destroy(&tab);
+	}
+	const sc_variant *v = &sc_variants[SC_ID_percpu];
+	sc_table plain, shaped;
+	sc_err err;
+	bool made = make_shaped(&plain, v, "", &env, NULL, &err) == 0;
+	made = made && make_shaped(&shaped, v, "", &env, &cs, &err) == 0;
+	tap_ok(made && memcmp(plain.cfg, shaped.cfg, v->cfg_size) == 0,
+	       "PerCPU, which has no shape, configured alike with and without one");
+	if (made) {
+		sc_table_destroy(&plain);
+		sc_table_destroy(&shaped);
+	}
+}
+
 int main(void)
 {
 	tap_plan_lazy();
 	from_groups();
+	shaped_tables();
 #ifdef HAVE_HWLOC
 	for (size_t i = 0; i < sizeof machines / sizeof machines[0]; i++)
 		synthetic(&machines[i]);

@@ -153,6 +153,23 @@ static inline sc_handle_path sc_path_of_kind_(sc_path_kind kind)
 }
 
 /*
+ * A machine's shape, for the variants whose words follow it (the
+ * config_shape hook below: PerCPUTree): its CPUs in topology order and the
+ * size of each of its groupings. order[id], for CPU ids 0 .. cpus-1, is
+ * the id's position in that order (a permutation of 0 .. cpus-1);
+ * fanout[0 .. levels-1], from the CPUs up, how many groups of the level
+ * below one group of a level holds (2 PUs to a core, 8 cores to a cache,
+ * ...). The caller computes it (scbench from hwloc): the library reads no
+ * topology. order and fanout must outlive every counter configured by it.
+ */
+typedef struct sc_cpu_shape {
+	uint32_t cpus;
+	const uint32_t *order;
+	uint32_t levels;
+	const uint32_t *fanout;
+} sc_cpu_shape;
+
+/*
  * What the handle API and sc_table ask of a variant beyond its operations
  * and its contract, each optional: NULL is the default, stated at each
  * field. A family header declares them for each of its variants P as
@@ -181,8 +198,15 @@ typedef struct sc_variant_hooks {
 	 * failed reserve). NULL: nothing. */
 	int (*table_reserve)(void *cfg, size_t n, sc_err *err);
 	void (*table_release)(void *cfg);
+	/* After config, given a machine's shape (sc_table_create_shaped): lay
+	 * cfg out by it unless p, the parameters config read, fixes the
+	 * layout (0, or -1 with err set). NULL: the variant has no shape. */
+	int (*config_shape)(void *cfg, const sc_params *p, const sc_cpu_shape *shape, sc_err *err);
 } sc_variant_hooks;
-#define SC_HOOKS_NONE {NULL, NULL, NULL, NULL, NULL, NULL}
+#define SC_HOOKS_NONE                                    \
+	{                                                \
+		NULL, NULL, NULL, NULL, NULL, NULL, NULL \
+	}
 
 /* The bound of a reading that is the same for both readings. */
 static inline sc_counter_bound sc_bound_of_kind_(sc_bound_kind kind)

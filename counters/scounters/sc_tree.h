@@ -52,7 +52,8 @@
  * computes it; the library depends on nothing) is passed to
  * sc_percpu_tree_config_shape as the CPUs in topology order and the
  * fan-out of each level, so that CPUs sharing a core or cache share their
- * first carry words.
+ * first carry words; sc_table_create_shaped passes it (an sc_cpu_shape)
+ * to a table's PerCPUTree counters given no arity.
  *
  * Increment. A restartable sequence (the rseq area glibc registers, as
  * sc_rseq.h's) adds v to the word of the calling thread's cpu_id with a
@@ -345,7 +346,13 @@ static inline sc_counter_bound sc_percpu_tree_bound(const sc_percpu_tree_cfg *cf
 	return b;
 }
 enum { SC_PROMISES_percpu_tree = SC_PROMISE_FORK_EXACT | SC_PROMISE_READINGS_DIFFER };
-#define SC_HOOKS_percpu_tree SC_HOOKS_NONE
+/* The machine's shape (tree.c), where no arity is given; the batch kept. */
+int sc_percpu_tree_config_machine_(void *cfg, const sc_params *p, const sc_cpu_shape *shape,
+                                   sc_err *err);
+#define SC_HOOKS_percpu_tree                                   \
+	{                                                      \
+		.config_shape = sc_percpu_tree_config_machine_ \
+	}
 
 SC_API_END
 #ifdef __cplusplus

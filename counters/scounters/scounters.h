@@ -285,6 +285,15 @@ typedef struct sc_table {
  */
 int sc_table_create(sc_table *t, const sc_variant *v, sc_params *p, const sc_env *env,
                     size_t n, sc_err *err);
+/*
+ * sc_table_create, the counters of a variant whose words follow the
+ * machine laid out by shape (its config_shape hook, sc_contract.h:
+ * PerCPUTree given no arity); shape NULL, or another variant: as
+ * sc_table_create. shape's arrays must outlive the table. 0, or -1 with err
+ * set and nothing left allocated.
+ */
+int sc_table_create_shaped(sc_table *t, const sc_variant *v, sc_params *p, const sc_env *env,
+                           const sc_cpu_shape *shape, size_t n, sc_err *err);
 void sc_table_destroy(sc_table *t);
 void sc_table_reset(sc_table *t);
 static inline void *sc_table_at(const sc_table *t, size_t i)
