@@ -250,19 +250,9 @@ def break_read_tie(ranked):
     return [pick] + [kv for kv in tied + rest if kv is not pick]
 
 
-def recommend(rs, figs, sc):
-    """One row of the table (a dict)."""
-    row = {"id": sc.id, "scenario": sc.text, "rule": sc.rule(), "best": None,
-           "figure": None, "panel": None, "value": None, "runner_up": None, "runner_figure": None,
-           "runner_value": None, "margin": None, "caveat": None, "reason": None,
-           "ties": [], "provisional": None}
-    t = thread_count(figs, sc)
-    if t is None:
-        row["reason"] = "not measured: no data in %s" % ", ".join(f for f, _ in sc.panels)
-        return row
-    sources = [figs.entry(fid).source for fid, _ in sc.panels]
-    kind = kinds_of(rs, sources)
-    errors = worst_error_pct(rs, sc.error_rows) if sc.max_error_pct is not None else {}
+def candidates(rs, figs, sc, t, kind, errors):
+    """{series: ((figure id, panel suffix), point)}: each series' best point at t
+    threads over sc's panels, among the variants sc's kinds and error filter allow."""
     cands = {}
     for fid, sfx in sc.panels:
         stats = (reading_points(rs, figs.entry(fid).source, sc.reading, t) if sc.reading
@@ -282,26 +272,39 @@ def recommend(rs, figs, sc):
                        else p["median"] > cands[series][1]["median"]))
             if better:
                 cands[series] = ((fid, sfx), p)
+    return cands
+
+
+def within_memory(rs, sc, source, t, cands, row):
+    """cands less those over sc's bytes per counter limits (median at t threads in
+    source); a memory_factor's limit in bytes is added to row's rule."""
     if sc.memory_factor and cands:
-        mem = bytes_at(rs, sources[0], t)
+        mem = bytes_at(rs, source, t)
         known = [mem[s] for s in cands if s in mem]
         if known:
             limit = sc.memory_factor * min(known)
             cands = {s: c for s, c in cands.items() if mem.get(s, float("inf")) <= limit}
             row["rule"] += " (here: at most %g bytes)" % limit
     if sc.max_bytes and cands:
-        mem = bytes_at(rs, sources[0], t)
+        mem = bytes_at(rs, source, t)
         cands = {s: c for s, c in cands.items() if mem.get(s, float("inf")) <= sc.max_bytes}
+    return cands
+
+
+def ranking(sc, cands):
+    """cands' items [(series, (panel, point))], best first (a read cost's tie broken)."""
     # best median first; equal medians by name, so that no order depends on the
     # order of the result files' rows
     ranked = sorted(cands.items(), key=lambda kv: (kv[1][1]["median"] if sc.lower
                                                    else -kv[1][1]["median"], kv[0]))
     if sc.lower and ranked:
         ranked = break_read_tie(ranked)
-    row["threads"] = t
-    if not ranked:
-        row["reason"] = "no variant qualifies at %d thread(s)" % t
-        return row
+    return ranked
+
+
+def best_fields(row, rs, figs, sc, t, ranked, kind, errors, source):
+    """Fills in row's best, its value, caveat, busy and marked notes, its runs and
+    whether it is provisional."""
     (best, (bfig, bp)) = ranked[0]
     row.update(best=best, figure=bfig[0], panel=bfig[0] + bfig[1],
                value=f_value(bp["median"], sc.lower),
@@ -311,7 +314,7 @@ def recommend(rs, figs, sc):
         if best.split("[")[0] == "PerCPUTree":
             row["caveat"] = TREE_FAST_CAVEAT
     if sc.memory_factor or sc.max_bytes:
-        row["value"] += ", %g bytes per counter" % bytes_at(rs, sources[0], t)[best]
+        row["value"] += ", %g bytes per counter" % bytes_at(rs, source, t)[best]
     if sc.max_error_pct is not None:
         row["value"] += ", worst |error| %.3g%%" % errors.get(best, 0.0)
     # the point's own runs: those of the figure its value was read from
@@ -328,6 +331,11 @@ def recommend(rs, figs, sc):
             "provisional: %d run%s per point here (a --quick or smoke set?); at least %d are "
             "needed to tell a winner from run-to-run noise, so this names no winner with "
             "confidence" % (runs, "" if runs == 1 else "s", MIN_RUNS))
+
+
+def runner_fields(row, rs, sc, ranked):
+    """Fills in row's ties with the best, its runner-up and the margin between them."""
+    bp = ranked[0][1][1]
     ties = [s for s, (_, p) in ranked[1:]
             if (bp["max"] >= p["min"] if sc.lower else bp["min"] <= p["max"])]
     # at external work: a median closer to the best's than the calibration's
@@ -354,6 +362,29 @@ def recommend(rs, figs, sc):
                                   len(ties) + 1, " or whose median is within the %.1f%% spread "
                                   "of the work's calibration" % (100 * sp) if sp else "",
                                   ", ".join(ties)))
+
+
+def recommend(rs, figs, sc):
+    """One row of the table (a dict)."""
+    row = {"id": sc.id, "scenario": sc.text, "rule": sc.rule(), "best": None,
+           "figure": None, "panel": None, "value": None, "runner_up": None, "runner_figure": None,
+           "runner_value": None, "margin": None, "caveat": None, "reason": None,
+           "ties": [], "provisional": None}
+    t = thread_count(figs, sc)
+    if t is None:
+        row["reason"] = "not measured: no data in %s" % ", ".join(f for f, _ in sc.panels)
+        return row
+    sources = [figs.entry(fid).source for fid, _ in sc.panels]
+    kind = kinds_of(rs, sources)
+    errors = worst_error_pct(rs, sc.error_rows) if sc.max_error_pct is not None else {}
+    cands = within_memory(rs, sc, sources[0], t, candidates(rs, figs, sc, t, kind, errors), row)
+    ranked = ranking(sc, cands)
+    row["threads"] = t
+    if not ranked:
+        row["reason"] = "no variant qualifies at %d thread(s)" % t
+        return row
+    best_fields(row, rs, figs, sc, t, ranked, kind, errors, sources[0])
+    runner_fields(row, rs, sc, ranked)
     return row
 
 

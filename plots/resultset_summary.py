@@ -127,10 +127,20 @@ def machine_summary(rs, names=None):
            "meta_missing": [n for n in present if not rs.meta(n)]}
     if not metas:
         return out
+    out.update(machine_fields(rs, names, metas))
+    out.update(protocol_fields(metas))
+    out.update(conf_fields(rs))
+    out.update(mixed_fields(metas))
+    return out
+
+
+def machine_fields(rs, names, metas):
+    """The summary's machine, build, dates, load, work calibration and emulation,
+    from the first meta.json of metas [(name, meta)] (the dates and schema of all)."""
     m = metas[0][1]
     topo = m.get("topology") or {}
     versions = sorted(set(schema_version(mm) for _, mm in metas))
-    out.update({
+    out = {
         "schema_versions": versions,
         "cpu": next((mm["cpu"] for _, mm in metas if isinstance(mm.get("cpu"), dict)), None),
         "compiler_command": m.get("compiler_command"), "binary": m.get("binary"),
@@ -146,7 +156,7 @@ def machine_summary(rs, names=None):
         "binding": m.get("binding"), "pmu_status": m.get("pmu_status"),
         "clock": m.get("clock"),
         "load": load_summary(rs, names),
-    })
+    }
     work = calibration(rs.path)
     if work:   # only sets calibrated once by run-all (older claims.json unchanged)
         out["work_calibration"] = work
@@ -156,7 +166,13 @@ def machine_summary(rs, names=None):
     nodes = out.get("nodes") or 1
     out["nodes_text"] = "%d %sNUMA node%s" % (nodes, "virtual " if out["nodes_virtual"] else "",
                                                 "s" if nodes != 1 else "")
-    # The protocol, from the command lines.
+    return out
+
+
+def protocol_fields(metas):
+    """The summary's protocol, from the command lines of metas [(name, meta)]: the
+    timed points', the count-to-N runs' and run-all's order of the timed runs."""
+    out = {}
     timed = [(n, mm) for n, mm in metas if not option_of(mm.get("command_line"), "ops")]
     if timed:
         cmd = timed[0][1].get("command_line")
@@ -171,6 +187,13 @@ def machine_summary(rs, names=None):
     if split:
         out["run_all_order"] = {"order_seed": split.get("order_seed"),
                                 "invocations": split.get("invocations")}
+    return out
+
+
+def conf_fields(rs):
+    """The summary's run-all mode and restriction, from rs's run-all.conf ({} without
+    one; an unreadable one is noted in rs.notes)."""
+    out = {}
     conf = os.path.join(rs.path, "run-all.conf")
     if os.path.isfile(conf):
         try:
@@ -187,6 +210,13 @@ def machine_summary(rs, names=None):
                             out["run_all_" + key] = val.split(",")
         except (OSError, ValueError) as e:
             rs.notes.append("run-all.conf: unreadable (%s), ignored" % str(e).splitlines()[0])
+    return out
+
+
+def mixed_fields(metas):
+    """The summary's source revisions and hosts where metas [(name, meta)] name
+    more than one ({} otherwise)."""
+    out = {}
     revs = sorted(set(mm.get("source_revision") for _, mm in metas), key=str)
     if len(revs) > 1:
         out["source_revisions"] = revs
@@ -194,7 +224,8 @@ def machine_summary(rs, names=None):
     for _, mm in metas:  # the hosts run-all's parts ran on (a set run in shards)
         ra = mm.get("run_all")
         if isinstance(ra, dict) and isinstance(ra.get("hosts"), list):
-            hosts |= {h for h in ra["hosts"] if isinstance(h, str) and re.fullmatch(r"[A-Za-z0-9._-]{1,253}", h)}
+            hosts |= {h for h in ra["hosts"]
+                      if isinstance(h, str) and re.fullmatch(r"[A-Za-z0-9._-]{1,253}", h)}
     hosts = sorted(hosts, key=str)
     if len(hosts) > 1:
         out["hosts"] = hosts

@@ -38,9 +38,9 @@ def build_line(bundle):
     return "plus about %s to build scbench the first time" % DR.minutes(BUILD_S)
 
 
-def text(reg, max_threads, bundle=False):
-    """The help; reg None (no scbench to list the variants yet): without the
-    times; bundle: the tree is a bundle (make bundle), which builds nothing."""
+def times_parts(reg, max_threads, bundle):
+    """(errors, errtime, times) of the help: the error experiments' variants, their
+    time, and the paragraph on each mode's time here (reg None: without the times)."""
     if reg is not None:
         errors = ",".join(reg.errors())
         errtime = "About %s here" % DR.minutes(sum(mode_seconds(reg, "paper-errors", max_threads)))
@@ -64,6 +64,11 @@ per experiment with its time, and runs nothing.""" % (
         errtime = "Its time is given here once scbench is built"
         times = """Time per thread count: given here once scbench is built (./run-all.sh builds
 it; scbench --list=json names the variants each experiment runs)."""
+    return errors, errtime, times
+
+
+def synopsis_text(errors, errtime):
+    """The help's usage lines, what run-all.sh does and its modes."""
     return """Usage: ./run-all.sh [--quick | --paper | --paper-errors] [--out DIR] [--max-threads N]
                     [--resume DIR] [--order-seed S] [--confirm=MINUTES]
                     [--experiments=LIST] [--variants=LIST]
@@ -92,7 +97,12 @@ Modes (timed points: warm-up + measured seconds x runs):
               %s; figures and claims that need
               other experiments are skipped or not measurable
 
-Every run of a timed point (variant, thread count) is its own scbench
+""" % (errors, errtime)
+
+
+def protocol_text(times):
+    """The help on how the runs are ordered, calibrated and failed, and their times."""
+    return """Every run of a timed point (variant, thread count) is its own scbench
 invocation (--runs=1 --first-run=r), so a point's min-max band includes the
 variance between invocations (memory layout, what else the machine did).
 Each --work level is calibrated once for the whole set before any run (until
@@ -117,7 +127,12 @@ other scbench failure stops the sweep (continue with --resume DIR).
 Thread counts are 1, 2, 4, ... and the PU count (hwloc), capped by
 --max-threads. %s
 
-Options:
+""" % (CAL.AGREE, 100 * CAL.TOLERANCE, CAL.MAX_ROUNDS, times)
+
+
+def run_options_text():
+    """The help's options that choose what a new or resumed result set runs."""
+    return """Options:
   --out DIR        write the result set to DIR (must not exist)
   --resume DIR     continue an interrupted run in DIR: finished points are kept
                    and never run again; the mode and thread counts come from DIR
@@ -145,7 +160,12 @@ Options:
                    that need what was left out are skipped or not measurable.
                    E.g. a NUMA smoke run: --quick --experiments=dice-fig4-high
                    --variants=FetchAdd,RBONuma,Multiline
-  --dry-run        list what the plan runs, per experiment (variants, thread
+""" % " ".join(EXPERIMENTS)
+
+
+def plan_options_text():
+    """The help's options that plan, shard, merge or submit a run, and the rest."""
+    return """  --dry-run        list what the plan runs, per experiment (variants, thread
                    counts, invocations, time), and the requests it drops;
                    write nothing, run nothing (where scbench is not built yet,
                    it is built first, for its list of variants, and said)
@@ -181,7 +201,12 @@ Options:
   -h, --help       this text, on standard output
   --version        the version (and git revision) on standard output
 
-One mode at a time: --quick, --paper and --paper-errors exclude each other
+"""
+
+
+def closing_text():
+    """The help's last paragraphs: one mode at a time, the environment, exit status."""
+    return """One mode at a time: --quick, --paper and --paper-errors exclude each other
 (a second one is a usage error, never a silent switch).
 
 Environment: SCBENCH (scbench binary, default: build this tree if needed),
@@ -196,5 +221,12 @@ and runs again any part that does not match its plan line. Exit status: 0,
 from machines of different kinds, or sbatch failed), 2 on bad usage or a
 damaged result set,
 130/143 when interrupted.
-""" % (errors, errtime, CAL.AGREE, 100 * CAL.TOLERANCE, CAL.MAX_ROUNDS, times,
-       " ".join(EXPERIMENTS))
+"""
+
+
+def text(reg, max_threads, bundle=False):
+    """The help; reg None (no scbench to list the variants yet): without the
+    times; bundle: the tree is a bundle (make bundle), which builds nothing."""
+    errors, errtime, times = times_parts(reg, max_threads, bundle)
+    return (synopsis_text(errors, errtime) + protocol_text(times) + run_options_text()
+            + plan_options_text() + closing_text())
