@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cli_values.c - strict parsing of option values, and usage errors (cli_values.h). */
+/* cli_values.c - strict parsing of option values, usage errors, and the warning for an
+ * environment value the library would ignore (cli_values.h). */
 #include "cli_values.h"
 
 #include <ctype.h>
@@ -87,4 +88,18 @@ void *must_alloc(void *p)
 		exit(1);
 	}
 	return p;
+}
+
+/*
+ * The library reads SCOUNTERS_NODE silently (sc_node.h) and takes an unknown
+ * value as unset: say so, once, before the runs.
+ */
+void warn_node_env(void)
+{
+	const char *v = getenv("SCOUNTERS_NODE");
+	if (v && *v && strcmp(v, "rseq") != 0 && strcmp(v, "getcpu") != 0 &&
+	    strcmp(v, "fixed") != 0)
+		error_line("warning: SCOUNTERS_NODE=%.40s%s is not rseq, getcpu or fixed: "
+		           "ignored (the default, rseq where the kernel has it)",
+		           v, strlen(v) > 40 ? "..." : "");
 }

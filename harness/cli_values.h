@@ -29,6 +29,11 @@ int usage_error(const char *opt, const char *value, const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 #endif
 void error_line(const char *fmt, ...);
+/*
+ * A SCOUNTERS_NODE the library would ignore (not rseq, getcpu or fixed):
+ * a warning, once, before the runs.
+ */
+void warn_node_env(void);
 
 /* Strict unsigned parse: decimal digits only, in [min, max]. */
 bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);

@@ -133,6 +133,8 @@ void run_started(void);
 /* How the main thread and the reader were scheduled (for meta.json). */
 const char *run_helper_priority(void);
 int run_interrupted(void);
+/* "SIGINT", "SIGTERM" or "SIGHUP", the signals caught; "a signal" for another. */
+const char *run_signal_name(int sig);
 
 /*
  * 0 on success (when run_interrupted() the run was cut short: discard r);

@@ -160,3 +160,11 @@ void run_block_signals(sigset_t *old)
 	caught_set(&set);
 	pthread_sigmask(SIG_BLOCK, &set, old);
 }
+
+const char *run_signal_name(int sig)
+{
+	return sig == SIGINT  ? "SIGINT" :
+	       sig == SIGTERM ? "SIGTERM" :
+	       sig == SIGHUP  ? "SIGHUP" :
+	                        "a signal";
+}

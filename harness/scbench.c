@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,12 +116,6 @@ static void progress(unsigned done, unsigned total, double started)
 	        el, left);
 	if (done == total)
 		fputc('\n', stderr);
-}
-
-static const char *signal_name(int sig)
-{
-	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP"
-	                                                                             : "a signal";
 }
 
 /* Where rows go, for messages. */
@@ -343,13 +336,16 @@ static int report_interrupt(const invocation *iv)
 	if (isatty(STDERR_FILENO))
 		fputc('\n', stderr);
 	if (iv->out.kind == OUT_REPLACE || !iv->out.f)
-		fprintf(stderr, "scbench: interrupted by %s after %u of %u runs; nothing "
-		                "written\n", signal_name(sig), iv->done, total);
+		fprintf(stderr,
+		        "scbench: interrupted by %s after %u of %u runs; nothing "
+		        "written\n",
+		        run_signal_name(sig), iv->done, total);
 	else
-		fprintf(stderr, "scbench: interrupted by %s after %u of %u runs; the header "
-		                "and %u complete rows already sent to %s stand, no partial "
-		                "row, no meta.json\n",
-		        signal_name(sig), iv->done, total, iv->done, out_name(&iv->out));
+		fprintf(stderr,
+		        "scbench: interrupted by %s after %u of %u runs; the header "
+		        "and %u complete rows already sent to %s stand, no partial "
+		        "row, no meta.json\n",
+		        run_signal_name(sig), iv->done, total, iv->done, out_name(&iv->out));
 	return 128 + sig;
 }
 
@@ -374,31 +370,6 @@ static int invoke(invocation *iv, const topo *tp)
 		sp_note(SP_OUTPUT);
 	}
 	return rc;
-}
-
-/*
- * The machine's shape, for the planned variants laid out by it (a
- * config_shape hook: PerCPUTree given no arity): from the topology into ts,
- * viewed as cs. NULL when none is planned, where the build reads no
- * topology (no hwloc), or with a warning when it cannot be read.
- */
-static const sc_cpu_shape *machine_shape(const run_plan *p, const topo *tp, tree_shape *ts,
-                                         sc_cpu_shape *cs)
-{
-	memset(ts, 0, sizeof *ts);
-	bool wanted = false;
-	for (unsigned i = 0; i < p->nvariants; i++)
-		wanted |= p->variants[i].v->hooks.config_shape != NULL;
-	sc_err err;
-	int rc = wanted ? tree_shape_of(tp, ts, &err) : 0;
-	if (rc < 0)
-		error_line("warning: %s: the counters laid out by the machine's shape keep their "
-		           "default one",
-		           err.msg);
-	if (rc <= 0)
-		return NULL;
-	*cs = (sc_cpu_shape){ ts->cpus, ts->order, ts->nlevels, ts->fanout };
-	return cs;
 }
 
 /* The plan on this machine: PMU, nodes, placement; then invoke. The exit status. */
@@ -428,9 +399,14 @@ static int bench(const run_plan *p, const topo *tp)
 		       .placement = p->placement,
 		       .pmu_status = pmu.status,
 		       .topo = tp,
-		       .pmu = &pmu,
-		       .shape = machine_shape(p, tp, &ts, &cs) },
+		       .pmu = &pmu },
 	};
+	rc = tree_shape_planned(p, tp, &ts, &cs, &err);
+	if (rc < 0)
+		error_line("warning: %s: the counters laid out by the machine's shape keep their "
+		           "default one",
+		           err.msg);
+	iv.s.shape = rc == 1 ? &cs : NULL;
 	meta_seen_init(&iv.seen);
 	bool tty = isatty(STDERR_FILENO);
 	/* auto: the table whenever the rows go elsewhere (a terminal, or --output names a file) */
@@ -447,19 +423,6 @@ static int bench(const run_plan *p, const topo *tp)
 	pmu_shutdown(&pmu);
 	tree_shape_free(&ts);
 	return rc;
-}
-
-/*
- * The library reads SCOUNTERS_NODE silently (sc_node.h) and takes an unknown
- * value as unset: say so, once, before the runs.
- */
-static void warn_node_env(void)
-{
-	const char *v = getenv("SCOUNTERS_NODE");
-	if (v && *v && strcmp(v, "rseq") != 0 && strcmp(v, "getcpu") != 0 && strcmp(v, "fixed") != 0)
-		error_line("warning: SCOUNTERS_NODE=%.40s%s is not rseq, getcpu or fixed: "
-		           "ignored (the default, rseq where the kernel has it)", v,
-		           strlen(v) > 40 ? "..." : "");
 }
 
 int main(int argc, char **argv)

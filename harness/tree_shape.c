@@ -111,3 +111,16 @@ void tree_shape_free(tree_shape *s)
 	free(s->order);
 	s->order = NULL;
 }
+
+int tree_shape_planned(const run_plan *p, const topo *tp, tree_shape *ts, sc_cpu_shape *cs,
+                       sc_err *err)
+{
+	memset(ts, 0, sizeof *ts);
+	bool wanted = false;
+	for (unsigned i = 0; i < p->nvariants; i++)
+		wanted |= p->variants[i].v->hooks.config_shape != NULL;
+	int rc = wanted ? tree_shape_of(tp, ts, err) : 0;
+	if (rc == 1)
+		*cs = (sc_cpu_shape){ ts->cpus, ts->order, ts->nlevels, ts->fanout };
+	return rc;
+}

@@ -13,6 +13,7 @@
 #include <scounters/scounters.h>
 
 #include "placement.h"
+#include "plan.h"
 
 typedef struct tree_shape {
 	uint32_t cpus;    /* CPU words: the largest OS index of a PU + 1 */
@@ -40,5 +41,15 @@ int tree_shape_of(const topo *t, tree_shape *s, sc_err *err);
 void tree_shape_format(const tree_shape *s, char *buf, size_t size);
 
 void tree_shape_free(tree_shape *s);
+
+/*
+ * The machine's shape for the variants of plan p laid out by it (a
+ * config_shape hook: PerCPUTree given no arity, sc_table_create_shaped):
+ * 1 with it read from tp into ts (free it with tree_shape_free) and viewed
+ * as cs; 0 when no planned variant takes one or the build reads no
+ * topology (no hwloc); -1 with err set when it cannot be read.
+ */
+int tree_shape_planned(const run_plan *p, const topo *tp, tree_shape *ts, sc_cpu_shape *cs,
+                       sc_err *err);
 
 #endif /* SC_TREE_SHAPE_H */
