@@ -25,6 +25,7 @@ set -u
 bench="$TOP_SRCDIR/harness/bench.sh"
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
+need_python "bench.sh's statistics are harness/bench_stats.py"
 SEED=18
 
 # fake SEED THREADS SLOW_COUNTER SLOW_FACTOR RUN_SD [OUTLIER]: a scbench CSV of
