@@ -45,12 +45,8 @@
 # runs scbench and handle_bench RUNS interleaved rounds and hands it their files.
 set -eu
 
-prob="Morris,MorrisAdapt,BFP-DUP,BFP-CSUP,Scalable,ScalableCAS,ScalableCapped"
 # The handle API's increment against the inlined one (make bench, HANDLE_BENCH).
 handle_variants="FetchAdd Sharded PerCPU Morris Scalable"
-# The adaptive counters, in their precise mode at 1 thread (one CAS on one word):
-# their cost relative to CAS (at most 1.1x).
-adapt="RBONumaAdapt,MultilineAdapt,MorrisAdapt,BFP-CSUP"
 
 # stats SUBCOMMAND ARG...: harness/bench_stats.py (metrics, compare, aligned,
 # report) under $PYTHON, else /usr/bin/python3, else python3.
@@ -65,6 +61,11 @@ stats() {
 	fi
 	"$py" "$here/bench_stats.py" "$@"
 }
+# The probabilistic counters, and the adaptive ones in their precise mode at 1
+# thread (one CAS on one word: their cost relative to CAS, at most 1.1x), as
+# bench_stats.py's metrics name them.
+prob=$(stats counters prob)
+adapt=$(stats counters adapt)
 
 if [ "${1:-}" = "--aligned" ]; then
 	[ $# -eq 4 ] && [ -r "$2" ] && [ -r "$3" ] || {

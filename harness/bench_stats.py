@@ -63,11 +63,12 @@ import sys
 # Scalable does Morris's kind of work at 1 thread (a step taken with a random
 # draw); PerCPU (rseq where it exists) against a locked add and against Sharded
 # (no atomic), PerCPUGroup and PerCPUTree (where it ran) against PerCPU.
-RATIOS = ([("cost_vs_FetchAdd_1t/" + p, "lower", 1, "FetchAdd", p) for p in
-           "Morris MorrisAdapt BFP-DUP BFP-CSUP Scalable ScalableCAS ScalableCapped".split()]
+GROUPS = {"prob": "Morris MorrisAdapt BFP-DUP BFP-CSUP Scalable ScalableCAS ScalableCapped".split(),
+          "adapt": "RBONumaAdapt MultilineAdapt MorrisAdapt BFP-CSUP".split()}  # bench.sh runs them
+RATIOS = ([("cost_vs_FetchAdd_1t/" + p, "lower", 1, "FetchAdd", p) for p in GROUPS["prob"]]
           + [("reference_vs_FetchAdd_1t/CAS", "lower", 1, "FetchAdd", "CAS")]
           + [("cost_vs_CAS_1t/" + a, "lower", 1, "CAS", a)
-             for a in "RBONumaAdapt MultilineAdapt MorrisAdapt BFP-CSUP".split()]
+             for a in GROUPS["adapt"]]
           + [("cost_vs_Morris_1t/Scalable", "lower", 1, "Morris", "Scalable")]
           + [("speedup_vs_FetchAdd_2t/" + q, "higher", 2, q, "FetchAdd") for q in ("BFP-CSUP", "Morris", "Scalable")]
           + [("percpu_cost/vs_FetchAdd_1t", "lower", 1, "FetchAdd", "PerCPU"),
@@ -428,6 +429,7 @@ LIBRSEQ = ("\nlibrseq's per-CPU add against the floor above, and PerCPU's increm
            " one process):\n  the per-CPU target read against this host's reference rseq add (1.00x: parity;"
            " no verdict)\n")
 COMMANDS = dict(metrics=(metrics, 2, 4), compare=(compare, 2, 2), aligned=(aligned, 3, 3), report=(report, 4, 4))
+COMMANDS["counters"] = (lambda group: [",".join(GROUPS[group]) + "\n"], 1, 1)  # prob or adapt
 
 
 def main(argv):
