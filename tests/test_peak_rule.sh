@@ -17,29 +17,16 @@ top=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 need_python "the claims cannot run"
 
 SIM='
-import math, random, sys
-sys.path.insert(0, sys.argv[1])
-from claims import CLAIMS
-from stats import median
-claim = next(c for c in CLAIMS if c.id == "dice-multiline-peak-32")
+import math, os, random, sys
+sys.path[:0] = [sys.argv[1], os.path.join(sys.argv[1], "..", "tests")]
+from claim_sim import OneFigure, claim as claim_of, pt
+claim = claim_of("dice-multiline-peak-32")
 THREADS = [1, 2, 4, 8, 16, 32, 64, 128, 256]
-def pt(vals):
-    return {"median": median(vals), "values": sorted(vals), "n": len(vals), "oversub": False}
-class Ctx:
-    def __init__(self, stats):
-        self.stats = stats
-    def st(self, fid, panel=""):
-        return self.stats
-    @staticmethod
-    def xs(stats, series):
-        return sorted(x for s in series if s in stats for x in stats[s])
-    def need_runs(self, *args):
-        pass
 def judge(shape, n=6, sd=0.1, seed=20130623):
     rng = random.Random(seed)
     st = {s: {t: pt([1000 * shape(t) * math.exp(rng.gauss(0, sd)) for _ in range(n)])
               for t in THREADS} for s in ("Multiline", "MultilineAdapt")}
-    return claim.rule(Ctx(st), claim), st
+    return claim.rule(OneFigure(st), claim), st
 def old_rule(st):
     """The rule this replaced: the largest median at 16-64, the last median below it."""
     ok = True

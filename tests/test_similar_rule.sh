@@ -14,22 +14,14 @@ top=${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 need_python "the claims cannot run"
 
 SIM='
-import math, random, sys
-sys.path.insert(0, sys.argv[1])
-from claims import CLAIMS
-from stats import median
-claim = next(c for c in CLAIMS if c.id == "dice-fig3-similar-to-8")
-def pt(vals):
-    return {"median": median(vals), "values": sorted(vals), "n": len(vals), "oversub": False}
-class Ctx:
-    def __init__(self, stats):
-        self.stats = stats
-    def st(self, fid, panel=""):
-        return self.stats
+import math, os, random, sys
+sys.path[:0] = [sys.argv[1], os.path.join(sys.argv[1], "..", "tests")]
+from claim_sim import OneFigure, claim as claim_of, pt
+claim = claim_of("dice-fig3-similar-to-8")
 def judge(make, n, seed=20130623):
     rng = random.Random(seed)
     st = {"V%d" % i: {1: pt(make(rng, i, n))} for i in range(12)}
-    return claim.rule(Ctx(st), claim)
+    return claim.rule(OneFigure(st), claim)
 def same(rng, i, n, sd=0.05):
     return [1000 * math.exp(rng.gauss(0, sd)) for _ in range(n)]
 '
