@@ -35,8 +35,10 @@ def sample(r, ns, k, steps, what):
     if step <= 0 or kk < 1 or kk != int(kk) or kk > CAP_K:
         print("%s: step or K out of range" % tag)
         return
-    # read_ns is ns per get: K of them make the sample (printed to 0.1 ns and 0.1 step)
-    if abs(n * kk / step - st) > 0.05 * kk / step + 0.06:
+    # read_ns is ns per get: K of them make the sample. Each is printed rounded: read_ns
+    # to 0.05 ns (0.05 K / step steps), the steps to 0.05 (and 0.01 more for safety),
+    # timer_step_ns to 0.005 ns (a relative 0.005 / step of the sample's steps).
+    if abs(n * kk / step - st) > 0.05 * kk / step + 0.06 + st * 0.005 / step:
         print("%s: ns per get x K is not the sample's length" % tag)
     # at least 100 steps, or the cap stopped the doubling (the next K's sample > 20 us;
     # read_ns is printed to 0.1 ns, so the sample may be up to 0.05 ns x K longer)
