@@ -132,6 +132,65 @@ sc_counter_bound sc_counter_error_bound(const sc_counter *c, sc_reading r)
 	return c->t.v->bound(c->t.cfg, r == SC_READ_SUM ? SC_READ_SUM : SC_READ_FAST);
 }
 
+uint64_t sc_counter_get_precise(const sc_counter *c)
+{
+	return reading_since_origin(c, SC_READ_SUM);
+}
+
+/* v + d, or UINT64_MAX where that would wrap. */
+static uint64_t add_saturated(uint64_t v, uint64_t d)
+{
+	return d > UINT64_MAX - v ? UINT64_MAX : v + d;
+}
+
+/*
+ * The estimate e's interval (sc_counter.h): floor(e / (1 + k r)) and
+ * ceil(e / (1 - k r)), UINT64_MAX when k r >= 1 or the quotient is beyond
+ * 2^64 (2^64 is exactly representable; a double at or above it does not
+ * convert).
+ */
+static void rstdv_interval(sc_counter_approx *a, double rstdv)
+{
+	double kr = (double)SC_COMPARE_SIGMAS * rstdv, e = (double)a->value;
+	a->lo = (uint64_t)(e / (1.0 + kr));
+	a->hi = UINT64_MAX;
+	if (kr >= 1.0)
+		return;
+	double h = e / (1.0 - kr);
+	if (h >= 18446744073709551616.0)
+		return;
+	a->hi = (uint64_t)h;
+	if ((double)a->hi < h)
+		a->hi++;
+}
+
+sc_counter_approx sc_counter_get_approx(const sc_counter *c)
+{
+	sc_counter_bound b = sc_counter_error_bound(c, SC_READ_FAST);
+	sc_counter_approx a;
+	a.value = sc_counter_get_fast(c);
+	a.kind = b.kind;
+	a.lo = a.value;
+	a.hi = a.value;
+	switch (b.kind) {
+	case SC_BOUND_LAG:
+		/* completed - lag <= value <= begun (the lag bounded: Batched) */
+		a.hi = (c->t.v->promises & SC_PROMISE_LAG_BOUNDED) ? add_saturated(a.value, b.lag) :
+		                                                     UINT64_MAX;
+		break;
+	case SC_BOUND_RSTDV:
+		rstdv_interval(&a, b.rstdv);
+		break;
+	case SC_BOUND_NONE:
+		a.lo = 0;
+		a.hi = UINT64_MAX;
+		break;
+	default: /* SC_BOUND_EXACT: completed <= value <= begun */
+		break;
+	}
+	return a;
+}
+
 /* -1, 0 or +1: the sign of v - x. */
 static int sign_of(uint64_t v, uint64_t x)
 {

@@ -61,6 +61,7 @@ typedef struct cf_run {
 	atomic_uint_least64_t readings, low[CF_READINGS], high[CF_READINGS];
 	atomic_uint_least64_t worst_low; /* the largest shortfall below the bound seen */
 	atomic_uint_least64_t cmp_calls, cmp_low, cmp_high;
+	atomic_uint_least64_t approx_calls, approx_missed; /* get_approx's interval */
 	atomic_uint_least64_t handler_updates, migrations, threads_made;
 	unsigned forks, fork_bad;
 	/*

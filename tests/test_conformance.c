@@ -89,6 +89,11 @@ void cf_report(const cf_run *r, const char *what)
 	       name, what, wr, mode, (unsigned long long)atomic_load(&r->cmp_low),
 	       (unsigned long long)atomic_load(&r->cmp_high),
 	       (unsigned long long)atomic_load(&r->cmp_calls));
+	if (cf_bracketed(&r->bound[0]))
+		cf_ok(atomic_load(&r->approx_missed) == 0,
+		      "%s %s %uw %s: get_approx: %llu of %llu intervals (kind %d) missed the count",
+		      name, what, wr, mode, (unsigned long long)atomic_load(&r->approx_missed),
+		      (unsigned long long)atomic_load(&r->approx_calls), (int)r->bound[0].kind);
 	uint64_t done = atomic_load(&r->done), sum = sc_counter_get_sum(r->c);
 	bool none = r->bound[1].kind == SC_BOUND_NONE;
 	tap_ok(none ? sum <= done : sum == done, "%s %s %uw %s: final get_sum %llu, done %llu",

@@ -107,6 +107,21 @@ static void cf_note_low(cf_run *r, int k, uint64_t by)
 }
 
 /* One pass of compare: x = done-1, done (not -1 when precise), begun+1 (not +1). */
+/*
+ * sc_counter_get_approx's interval, bracketed as a reading is: its lo at
+ * most the updates begun after it, its hi at least those done before it.
+ */
+static void cf_approx_pass(cf_run *r)
+{
+	uint64_t d = atomic_load_explicit(&r->done, memory_order_acquire);
+	sc_counter_approx a = sc_counter_get_approx(r->c);
+	CF_FENCE(memory_order_acquire);
+	uint64_t b = atomic_load_explicit(&r->begun, memory_order_acquire);
+	atomic_fetch_add_explicit(&r->approx_calls, 1, memory_order_relaxed);
+	if (a.lo > b || a.hi < d || a.lo > a.value || a.value > a.hi)
+		atomic_fetch_add_explicit(&r->approx_missed, 1, memory_order_relaxed);
+}
+
 static void cf_compare_pass(cf_run *r)
 {
 	bool precise = r->bound[1].kind == SC_BOUND_EXACT;
@@ -122,6 +137,8 @@ static void cf_compare_pass(cf_run *r)
 		atomic_fetch_add_explicit(&r->cmp_low, 1, memory_order_relaxed);
 	if (hi > 0 && b1 <= b0 + 1)
 		atomic_fetch_add_explicit(&r->cmp_high, 1, memory_order_relaxed);
+	if (cf_bracketed(&r->bound[0]))
+		cf_approx_pass(r);
 }
 
 static void *cf_reader(void *p)

@@ -47,6 +47,10 @@ static void counter_parity()
 		b.inc();
 	ok(b.get_sum() == 1000 && b.get_fast() <= 1000 && b.get() == b.get_fast(),
 	   "counter_get_sum_and_get_fast");
+	sc_counter_approx a = b.get_approx();
+	ok(b.get_precise() == 1000 && a.value == b.get_fast() && a.kind == SC_BOUND_LAG &&
+	           a.lo == a.value && a.hi == a.value + b.error_bound().lag,
+	   "counter_get_approx_and_get_precise");
 	ok(b.compare(1000) == 0 && b.compare(999) == 1 && b.compare(1001) == -1, "counter_compare");
 	scounters::counter near("Morris");
 	near.add(1000);

@@ -72,7 +72,8 @@
  * resets needs another variant. Serial loses updates by design.
  *
  * Thread safety: sc_counter_inc, _add, _add_signed, _get, _get_fast,
- * _get_sum, _compare, _compare_sure, _error_bound, _read_and_reset and _flush may
+ * _get_sum, _get_approx, _get_precise, _compare, _compare_sure,
+ * _error_bound, _read_and_reset and _flush may
  * be called by any number of threads at once on the same counter.
  * sc_counter_free must not run concurrently with any other use of that
  * counter (the caller knows when its threads are done with it).
@@ -82,7 +83,8 @@
  * PerCPUGroup (a handler's update is not lost even when it interrupts the
  * same thread's update of the same counter, and a thread's first call in a
  * handler never waits for a lock the code it interrupted holds); _get,
- * _get_fast, _get_sum, _compare, _compare_sure, _error_bound and _variant are for every
+ * _get_fast, _get_sum, _get_approx, _get_precise, _compare, _compare_sure,
+ * _error_bound and _variant are for every
  * variant; the rest are not (each function's man page says).
  */
 #ifndef SC_COUNTER_H
@@ -210,6 +212,45 @@ int sc_counter_add_signed(sc_counter *c, int64_t n);
  */
 uint64_t sc_counter_get_fast(const sc_counter *c);
 uint64_t sc_counter_get_sum(const sc_counter *c);
+
+/*
+ * The two readings by the name of their promise. sc_counter_get_precise is
+ * sc_counter_get_sum under a name that says what it promises (exact for
+ * every precise variant, under any load; a probabilistic variant's estimate
+ * has no more precise reading than its one). sc_counter_get_approx takes
+ * the cheap reading, sc_counter_get_fast's, with the interval its contract
+ * puts around the count (sc_counter_error_bound of SC_READ_FAST):
+ *
+ *   SC_BOUND_EXACT: lo = hi = value.
+ *   SC_BOUND_LAG: lo = value; hi = value + lag where the lag holds whatever
+ *     the number of updating threads (SC_PROMISE_LAG_BOUNDED: Batched),
+ *     UINT64_MAX otherwise (PerCPUTree: each thread inside its carry adds
+ *     lag_per_thread; take sc_counter_get_precise for a bound there).
+ *   For these two, lo is at most the updates begun before the call returned
+ *     and hi at least those completed before it began.
+ *   SC_BOUND_RSTDV: with k = SC_COMPARE_SIGMAS and r the bound's rstdv,
+ *     lo = floor(value / (1 + k r)) and hi = ceil(value / (1 - k r)), or
+ *     UINT64_MAX when k r >= 1: by Cantelli's inequality the count lies
+ *     below lo with probability at most 1/(1 + k^2), and above hi likewise,
+ *     so in [lo, hi] with probability at least 1 - 2/(1 + k^2) (98%) under
+ *     the conditions of the variant's bound, the same guarantee as
+ *     sc_counter_compare's answers.
+ *   SC_BOUND_NONE: lo = 0, hi = UINT64_MAX.
+ *
+ * Values are modulo the variant's range, as sc_counter_get's; hi saturates
+ * at UINT64_MAX. Both: never fail; thread-safe with any other call but
+ * sc_counter_free; async-signal-safe for every variant (loads only, no
+ * lock, no allocation).
+ */
+typedef struct sc_counter_approx {
+	uint64_t value; /* the cheap reading, as sc_counter_get_fast */
+	uint64_t lo; /* the interval around the count, as above */
+	uint64_t hi;
+	sc_bound_kind kind; /* the reading's bound: what lo and hi mean */
+} sc_counter_approx;
+
+sc_counter_approx sc_counter_get_approx(const sc_counter *c);
+uint64_t sc_counter_get_precise(const sc_counter *c);
 
 /* sc_reading, sc_bound_kind and sc_counter_bound: sc_contract.h. */
 

@@ -109,6 +109,17 @@ public:
 	std::uint64_t get() const noexcept { return sc_counter_get(h()); }
 	std::uint64_t get_fast() const noexcept { return sc_counter_get_fast(h()); }
 	std::uint64_t get_sum() const noexcept { return sc_counter_get_sum(h()); }
+	// The same two by their promise (sc_counter_get_approx: the cheap reading
+	// with the interval its contract puts around the count; sc_counter_get_precise,
+	// = get_sum). Never throw; async-signal-safe.
+	sc_counter_approx get_approx() const noexcept
+	{
+		return sc_counter_get_approx(h());
+	}
+	std::uint64_t get_precise() const noexcept
+	{
+		return sc_counter_get_precise(h());
+	}
 
 	// Whether the count is below (-1), equal to (0) or above (+1) x, with the
 	// guarantee of the variant's error contract (sc_counter_compare; 0 also
