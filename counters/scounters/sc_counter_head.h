@@ -114,9 +114,9 @@ SC_ALWAYS_INLINE sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mo
  * first; Morris does not (sc_morris_inc_rng_: a state of 0 draws 0, never
  * passes the threshold and comes back from the update's path, so the
  * common path has one branch fewer). A test of ready, the word after the
- * context, made some cores forward rng's store to its next load slowly
- * (NEWS has the measurements behind this order). Then percpu_slot0,
- * non-NULL only for PerCPU and PerCPUGroup, whose add then needs it (before
+ * context, made some cores forward rng's store to its next load slowly.
+ * Then percpu_slot0, non-NULL only for PerCPU and PerCPUGroup, whose add
+ * then needs it (before
  * the sharded_cfg.threads test below, whose three instructions ahead of it
  * slowed the per-CPU add in some processes). Sharded's index test: the thread's index is
  * UINT32_MAX until its context is made (and again once its exit destructor
@@ -126,14 +126,10 @@ SC_ALWAYS_INLINE sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mo
  * sharded_cfg.threads, 0 but for Sharded: a head filled by a library older
  * than SC_HEAD_OP_SHARDED_ (op 0) takes Sharded's path there. The rest, and
  * an op value this header does not know (one a later library may set), take
- * the call, valid for every counter. (handle_bench, plain -O2, one x86-64
- * guest: Sharded's test behind the other ops, as it was before it had an
- * op, made its handle increment 2.3x the inlined one; first, and laid out
- * as the fall-through, 1.21x, with FetchAdd, Morris and Scalable at 1.00x
- * to 1.03x, the cost of one more compare and jump; PerCPU went from 1.10x
- * to 1.51x, and an op of its own tested second made it 1.30x but Scalable
- * 1.33x: the per-CPU add's ratio moves with the layout, from 1.10x to 2.0x
- * over loop alignments, as make bench's table by alignment shows.)
+ * the call, valid for every counter. Each test ahead of a path costs that
+ * path a compare and a branch; which order is cheapest moves with the
+ * loop's layout (make bench reports the handle's cost per loop alignment;
+ * NEWS has the measurements behind this order).
  *
  * The empty asm hides where me points, so the compiler computes the thread's
  * context address once, out of a loop of increments, rather than again
