@@ -18,6 +18,14 @@ CLAIMS = [
           "single delayed update", "dice-fig6-high",
           never(PLAN, "scbench records each run's final count, not which store overwrote "
                 "which, so no lost increment can be traced to one delayed update")),
+    Claim("dice-naive-variations-insufficient", "Dice §1",
+          "Variations of the naive counters (prefetching to avoid cache state upgrades, "
+          "ignoring CAS failures, an atomic add instead of a retry loop) do not adequately "
+          "address their poor scalability on large NUMA systems", "dice-fig4-high",
+          never(MACHINE, "needs the large NUMA systems the claim speaks of (the paper's "
+                "high thread counts on 2 or more nodes); of the variations only the atomic "
+                "add (FetchAdd) is among the variants, not a prefetching or a "
+                "failure-ignoring CAS counter"), threads=256, nodes=2),
     Claim("dice-rbonuma-advantage-moderate", "Dice §2.1",
           "Under moderate load the advantage of RBONuma and RBONumaAdapt over RBO is reduced, "
           "as there is less opportunity for consecutive increments on one node",
@@ -59,10 +67,20 @@ CLAIMS = [
           "thread counts", "dice-fig5",
           never(MACHINE, "needs thread counts beyond 32, where the paper sees the gap close"),
           threads=64),
+    Claim("dice-morris-decode-from-probability", "Dice §3.2",
+          "Computing a Morris counter's value from the stored probability p(v) is about "
+          "5 times faster than computing it from the exponent v", "read-cost",
+          never(PLAN, "read-cost times each counter's get as the library reads it, from "
+                "the stored p(v); no reading that decodes from v is timed")),
     Claim("dice-morrisadapt-skips-rng", "Dice §5.3",
           "In the array MorrisAdapt's increments of uncontended counters avoid generating a "
           "random number", "dice-fig5",
           never(PLAN, "scbench records no count of random numbers drawn per increment")),
+    Claim("ayers-rng-quality-tradeoff", "Ayers, The Scalable Counter",
+          "A better quality random number generator than xorshift might improve Scalable's "
+          "accuracy but would cost more per increment", "ayers-accuracy",
+          never(PLAN, "Scalable draws from one generator (xorshift); no second generator "
+                "is in the library or in run-all.sh's plan")),
     Claim("ayers-instrumented-2-3x", "Ayers, Introduction",
           "Instrumented code with shared counters ran 2-3x slower than uninstrumented code "
           "in heavily multithreaded applications", "baselines",
