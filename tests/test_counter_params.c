@@ -21,19 +21,21 @@ static void parsing(void)
 {
 	sc_err err;
 	sc_counter *c;
-	const char *empty[] = {"batch=4,,", ",batch=4", ",", "batch=4,"};
+	const char *empty[] = { "batch=4,,", ",batch=4", ",", "batch=4," };
 	for (size_t i = 0; i < sizeof empty / sizeof *empty; i++) {
 		err.msg[0] = '\0';
 		c = sc_counter_new("Batched", empty[i], &err);
-		tap_ok(!c && strstr(err.msg, "empty item"), "params '%s' refused: %s", empty[i], err.msg);
+		tap_ok(!c && strstr(err.msg, "empty item"), "params '%s' refused: %s", empty[i],
+		       err.msg);
 		sc_counter_free(c);
 	}
 	c = sc_counter_new("Batched", "batch=4", &err);
 	tap_ok(c != NULL, "params 'batch=4' accepted");
 	sc_counter_free(c);
 	/* blanks around an item were trimmed, against sc_counter_new(3) */
-	const char *blank[] = {" batch=4", "batch=4 ", " batch=4 , ", "batch =4", "batch= 4",
-	                       "batch=4\t", "\tbatch=4", "batch=4, ,batch=8", " ", "batch=4\n"};
+	const char *blank[] = { " batch=4", "batch=4 ",  " batch=4 , ", "batch =4",
+		                "batch= 4", "batch=4\t", "\tbatch=4",   "batch=4, ,batch=8",
+		                " ",        "batch=4\n" };
 	for (size_t i = 0; i < sizeof blank / sizeof *blank; i++) {
 		err.msg[0] = '\0';
 		c = sc_counter_new("Batched", blank[i], &err);
@@ -46,7 +48,7 @@ static void parsing(void)
 	sc_counter_free(c);
 	c = sc_counter_new("BFP-DUP", "foo=1", &err);
 	tap_ok(!c && strstr(err.msg, "unknown parameter 'foo'") && strstr(err.msg, "accuracy") &&
-	           !strstr(err.msg, "same-seed"),
+	               !strstr(err.msg, "same-seed"),
 	       "unknown key: accepted keys listed without same-seed: %s", err.msg);
 	c = sc_counter_new("Sharded", "foo=1", &err);
 	tap_ok(!c && strstr(err.msg, "accepted: none") && !strstr(err.msg, "same-seed"),
@@ -64,10 +66,12 @@ static int lists_every_variant(const char *msg)
 	list += strlen("valid: ");
 	char names[1024];
 	snprintf(names, sizeof names, "%s", sc_variant_names());
-	for (char *save = NULL, *n = strtok_r(names, ", ", &save); n; n = strtok_r(NULL, ", ", &save)) {
+	for (char *save = NULL, *n = strtok_r(names, ", ", &save); n;
+	     n = strtok_r(NULL, ", ", &save)) {
 		size_t len = strlen(n);
 		const char *at = list;
-		while ((at = strstr(at, n)) && !((at == list || at[-1] == ' ') && (at[len] == ',' || !at[len])))
+		while ((at = strstr(at, n)) &&
+		       !((at == list || at[-1] == ' ') && (at[len] == ',' || !at[len])))
 			at++;
 		if (!at)
 			return 0;
@@ -89,12 +93,14 @@ static void unknown_variant_messages(void)
 	char longname[300];
 	memset(longname, 'x', sizeof longname - 1);
 	longname[sizeof longname - 1] = '\0';
-	const char *given[] = {"Nope", "", "Nope\n\033[31m", longname, "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"};
+	const char *given[] = { "Nope", "", "Nope\n\033[31m", longname,
+		                "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n" };
 	for (size_t i = 0; i < sizeof given / sizeof *given; i++) {
 		sc_counter *c = sc_counter_new(given[i], NULL, &err);
-		tap_ok(!c && strncmp(err.msg, "unknown variant", 15) == 0 && lists_every_variant(err.msg) &&
-		           no_control_byte(err.msg),
-		       "unknown variant %zu: every variant listed, no control byte: %s", i, err.msg);
+		tap_ok(!c && strncmp(err.msg, "unknown variant", 15) == 0 &&
+		               lists_every_variant(err.msg) && no_control_byte(err.msg),
+		       "unknown variant %zu: every variant listed, no control byte: %s", i,
+		       err.msg);
 		sc_counter_free(c);
 	}
 	sc_counter_new("Nope\n\033[31m", NULL, &err);

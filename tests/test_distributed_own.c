@@ -47,8 +47,8 @@ static int batched_config_with(const char *kv, sc_batched_cfg *cfg, sc_err *err)
 
 static void test_batched_batch_validation(void)
 {
-	static const char *bad[] = {"batch=0", "batch=1073741825", "batch=-1", "batch=abc",
-	                            "batch=1.5", "batch=18446744073709551616"};
+	static const char *bad[] = { "batch=0",   "batch=1073741825", "batch=-1",
+		                     "batch=abc", "batch=1.5",        "batch=18446744073709551616" };
 	sc_batched_cfg cfg;
 	sc_err err;
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -78,8 +78,8 @@ static unsigned striped_cells(const counter *k)
 
 static void test_striped_max_cells(void)
 {
-	static const uint32_t cpus[] = {1, 2, 3, 5, 8, 9};
-	static const uint32_t cells[] = {2, 2, 4, 8, 8, 16};
+	static const uint32_t cpus[] = { 1, 2, 3, 5, 8, 9 };
+	static const uint32_t cells[] = { 2, 2, 4, 8, 8, 16 };
 	sc_params p;
 	sc_err err;
 	sc_striped_cfg cfg;
@@ -112,7 +112,7 @@ static void test_striped_grows_and_keeps_cells(void)
 
 	bool exact = true, cells_kept = true, bytes_grow = true, retired_ok = true;
 	size_t bytes = 0;
-	sc_padded_u64 *first[8] = {0};
+	sc_padded_u64 *first[8] = { 0 };
 	unsigned sizes = 0;
 	for (unsigned expect = 2; expect <= 8; expect *= 2) {
 		sc_striped_table *old = striped_table(&k);
@@ -207,7 +207,7 @@ static void test_striped_grows_under_contention(void)
 {
 	sc_env env = test_env(8, 8);
 	counter k, fresh;
-	contend x = {&k, 0}, y = {&fresh, 0};
+	contend x = { &k, 0 }, y = { &fresh, 0 };
 	if (!counter_new(&k, STRIPED, &env, 0) || !counter_new(&fresh, STRIPED, &env, 0)) {
 		tap_ok(false, "striped_grows_under_contention");
 		return;
@@ -215,7 +215,8 @@ static void test_striped_grows_under_contention(void)
 	sc_thread t;
 	sc_thread_init(&t, 0, 0, 21, false);
 	sc_striped_inc_slow(k.c, k.cfg, &t, false);
-	tap_ok(STRIPED->heap_bytes(k.c, k.cfg) > 0 && striped_cells(&k) >= 2 && counter_get(&k) == 1,
+	tap_ok(STRIPED->heap_bytes(k.c, k.cfg) > 0 && striped_cells(&k) >= 2 &&
+	               counter_get(&k) == 1,
 	       "striped_creates_its_table_at_the_first_failed_cas (%u cells, count %llu of 1)",
 	       striped_cells(&k), (unsigned long long)counter_get(&k));
 	test_run_threads(8, contend_thread, &x);
@@ -261,15 +262,16 @@ static void test_percpu_word_per_cpu(void)
 		uint32_t which = 0;
 		for (uint32_t s = 0; s <= slots && s <= CPU_SETSIZE; s++)
 			before[s] = atomic_load(&c->slots[s].v);
-		PERCPU->inc(k.c, k.cfg, &(sc_thread){0, 0, 1, 1});
+		PERCPU->inc(k.c, k.cfg, &(sc_thread){ 0, 0, 1, 1 });
 		for (uint32_t s = 0; s <= slots && s <= CPU_SETSIZE; s++)
 			if (atomic_load(&c->slots[s].v) != before[s]) {
 				moved += atomic_load(&c->slots[s].v) - before[s];
 				which = s;
 			}
 		one = one && moved == 1;
-		uint32_t want = strcmp(path, "lock") == 0 ? (uint32_t)cpu % slots
-		                : (uint32_t)cpu < slots ? (uint32_t)cpu : slots;
+		uint32_t want = strcmp(path, "lock") == 0 ? (uint32_t)cpu % slots :
+		                (uint32_t)cpu < slots     ? (uint32_t)cpu :
+		                                            slots;
 		right = right && (!by_cpu || which == want);
 	}
 	hopper_restore(&h);
@@ -293,8 +295,7 @@ static void test_percpu_exact_with_migrations(void)
 	r.hop_every = 500;
 	uint64_t total = run_go(&r, 0);
 	hopper_init(&h);
-	tap_diag("PerCPU: %llu CPU changes seen by the writers",
-	         (unsigned long long)r.cpu_changes);
+	tap_diag("PerCPU: %llu CPU changes seen by the writers", (unsigned long long)r.cpu_changes);
 	if (h.ok && h.n >= 2)
 		tap_ok(r.cpu_changes > 0, "percpu_writers_did_migrate");
 	tap_ok(counter_get(&k) == total, "percpu_exact_with_8_migrating_threads");
@@ -318,7 +319,6 @@ static void test_percpu_folds_out_of_range_cpus(void)
 	       "percpu_cpu_ids_beyond_the_slots_fold_in_bounds");
 	counter_free(&k);
 }
-
 
 int main(void)
 {

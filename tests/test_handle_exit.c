@@ -130,7 +130,7 @@ static void *count_then_arm(void *arg)
 static void test_batched_inc_in_the_last_destructor_round(void)
 {
 	sc_err err;
-	last_round r = {sc_counter_new("Batched", "batch=1000", &err), 0, 0};
+	last_round r = { sc_counter_new("Batched", "batch=1000", &err), 0, 0 };
 	if (pthread_key_create(&last_key, last_destructor) != 0) {
 		tap_ok(false, "batched_inc_in_the_last_destructor_round: pthread_key_create");
 		return;
@@ -140,7 +140,7 @@ static void test_batched_inc_in_the_last_destructor_round(void)
 	pthread_join(tid, NULL);
 	int round = atomic_load(&r.done) ? atomic_load(&r.round) : -1;
 	tap_ok(round == PTHREAD_DESTRUCTOR_ITERATIONS && sc_counter_get_fast(r.c) == 110 &&
-	       sc_counter_get_sum(r.c) == 110,
+	               sc_counter_get_sum(r.c) == 110,
 	       "batched_inc_in_the_last_destructor_round: round %d, get_fast %llu, get_sum %llu "
 	       "of 110",
 	       round, (unsigned long long)sc_counter_get_fast(r.c),
@@ -168,7 +168,7 @@ enum { STORM_WAVES = 100, STORM_THREADS = 8, STORM_INCS = 50, STORM_OTHERS = 300
 static sc_counter *storm_c, *storm_others[STORM_OTHERS];
 static atomic_uint_least64_t storm_begun, storm_done;
 static atomic_uint storm_finished; /* threads of the wave past their last round's wait */
-static atomic_uint storm_late;     /* threads a handler counted on in their last round */
+static atomic_uint storm_late; /* threads a handler counted on in their last round */
 static pthread_key_t storm_key;
 static _Thread_local volatile sig_atomic_t storm_seen; /* handlers completed on this thread */
 static _Thread_local int storm_round;
@@ -227,7 +227,7 @@ static void test_batched_signals_during_exit(void)
 		tap_ok(false, "batched_signals_during_exit: pthread_key_create");
 		return;
 	}
-	struct sigaction sa = {.sa_handler = storm_handler};
+	struct sigaction sa = { .sa_handler = storm_handler };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR2, &sa, NULL);
 	sigset_t block, old;
@@ -260,7 +260,8 @@ static void test_batched_signals_during_exit(void)
 			         (unsigned long long)so_far);
 	}
 	signal(SIGUSR2, SIG_DFL);
-	uint64_t want = (uint64_t)STORM_WAVES * STORM_THREADS * STORM_INCS + atomic_load(&storm_done);
+	uint64_t want =
+		(uint64_t)STORM_WAVES * STORM_THREADS * STORM_INCS + atomic_load(&storm_done);
 	uint64_t fast = sc_counter_get_fast(storm_c), sum = sc_counter_get_sum(storm_c);
 	tap_ok(atomic_load(&storm_begun) == atomic_load(&storm_done) && fast == want &&
 	               sum == want && bad_waves == 0,

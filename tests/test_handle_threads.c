@@ -33,7 +33,7 @@
 /* ---- many threads, no registration ---- */
 
 #define ROUNDS 3000
-static const uint64_t ADDS[] = {1, 7, 0, 64, 2, 1000, 3};
+static const uint64_t ADDS[] = { 1, 7, 0, 64, 2, 1000, 3 };
 #define N_ADDS (sizeof ADDS / sizeof ADDS[0])
 
 static uint64_t per_thread_total(void)
@@ -169,8 +169,8 @@ static void test_contexts_distinct(void)
 
 typedef struct rr_shared {
 	sc_counter *c;
-	SC_ATOMIC(unsigned) running;   /* writers not done yet */
-	SC_ATOMIC(uint64_t) readings;  /* taken so far by the reader */
+	SC_ATOMIC(unsigned) running; /* writers not done yet */
+	SC_ATOMIC(uint64_t) readings; /* taken so far by the reader */
 } rr_shared;
 
 static void worker_rr(test_thread_arg *a)
@@ -218,10 +218,10 @@ static void test_read_and_reset_loses_nothing(void)
 		if (v->kind != SC_PRECISE)
 			continue;
 		sc_err err;
-		rr_shared s = {sc_counter_new(v->name, "", &err), writers, 0};
+		rr_shared s = { sc_counter_new(v->name, "", &err), writers, 0 };
 		if (!s.c)
 			continue;
-		rr_reader r = {&s, 0, 0, 0};
+		rr_reader r = { &s, 0, 0, 0 };
 		pthread_t rt;
 		pthread_create(&rt, NULL, reader, &r);
 		test_run_threads(writers, worker_rr, &s);
@@ -271,7 +271,8 @@ static void sum_writer(test_thread_arg *a)
 			}
 		}
 		atomic_store(&sum_stop, 1);
-		tap_ok(above == 0, "Batched get_sum never exceeds the increments begun while 3 "
+		tap_ok(above == 0,
+		       "Batched get_sum never exceeds the increments begun while 3 "
 		       "threads flush (batch=2): %llu of %llu readings above, by up to %llu",
 		       (unsigned long long)above, (unsigned long long)readings,
 		       (unsigned long long)worst);
@@ -282,7 +283,8 @@ static void sum_writer(test_thread_arg *a)
 			/* relaxed: only this thread writes its entry; the fence publishes it */
 			atomic_store_explicit(&sum_begun[a->index],
 			                      atomic_load_explicit(&sum_begun[a->index],
-			                                           memory_order_relaxed) + 1,
+			                                           memory_order_relaxed) +
+			                              1,
 			                      memory_order_relaxed);
 			atomic_thread_fence(memory_order_release);
 			sc_counter_inc(c);

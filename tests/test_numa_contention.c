@@ -24,12 +24,12 @@ struct duel {
 	uint32_t a_node;
 	double deadline;
 	bool (*shown)(const duel *d); /* the property, polled by thread 0 */
-	uint64_t a_incs;              /* written by thread 0, read after the join */
-	uint64_t d_adds;              /* written by thread 1, read after the join */
-	uint64_t d_foreign;           /* thread 1: times the word had moved under it */
+	uint64_t a_incs; /* written by thread 0, read after the join */
+	uint64_t d_adds; /* written by thread 1, read after the join */
+	uint64_t d_foreign; /* thread 1: times the word had moved under it */
 	_Atomic bool stop;
 	_Atomic uint32_t arrived;
-	_Atomic uint32_t anti_seen;   /* bit n when the variable named node n (bit 31: >= 31) */
+	_Atomic uint32_t anti_seen; /* bit n when the variable named node n (bit 31: >= 31) */
 };
 
 /* RBONuma words: +1 on the value, kept far from the top so the tag bits stay as they are. */
@@ -112,7 +112,8 @@ static void duel_worker(test_thread_arg *a)
  * tests/test_numa_switch.c tests both thresholds on one thread, failing the
  * CASes on cue through a hook in counters/numa_priv.h.
  */
-#define RELOAD_RARE "two threads seldom fail one increment's CAS many times in a row since " \
+#define RELOAD_RARE                                                              \
+	"two threads seldom fail one increment's CAS many times in a row since " \
 	"each retry reloads the word"
 
 #define DUEL_PARALLEL_MIN 10000u
@@ -152,8 +153,8 @@ static void duel_check(duel *out, inst *in, uint32_t a_node, bool (*shown)(const
 	tap_diag("%s: %s after %.3f s, %" PRIu64 " increments, word moved under the disturber "
 	         "%" PRIu64 " times",
 	         name, ok ? "shown" : "not shown", test_seconds() - t0, d.a_incs, d.d_foreign);
-	bool parallel = d.d_foreign >= DUEL_PARALLEL_MIN &&
-	                d.d_foreign * DUEL_PARALLEL_RATIO >= d.a_incs;
+	bool parallel =
+		d.d_foreign >= DUEL_PARALLEL_MIN && d.d_foreign * DUEL_PARALLEL_RATIO >= d.a_incs;
 	if (!ok && !parallel)
 		tap_ok(true, "%s # SKIP the two threads ran in parallel too little", name);
 	else if (!ok && rare)
@@ -225,8 +226,7 @@ static void test_rbonuma_adapt_switch(void)
 	c = in.c;
 	duel d;
 	duel_check(&d, &in, 3, adapt_shown,
-	           "rbonuma_adapt_records_node_after_3_quick_and_16_backoff_failures",
-	           RELOAD_RARE);
+	           "rbonuma_adapt_records_node_after_3_quick_and_16_backoff_failures", RELOAD_RARE);
 	uint32_t w = atomic_load(&c->w);
 	tap_ok(!sc_rbonuma_word_recorded(w) || sc_rbonuma_word_node(in.cfg, w) == 3,
 	       "rbonuma_adapt_records_the_node_of_the_failing_thread (word 0x%08x)", w);
@@ -252,8 +252,8 @@ static void test_rbonuma_adapt_switch(void)
 	in = make_params(&rbonuma_adapt_ops, 4, "backoff-min=1 backoff-max=1");
 	run_threads(&r, &in, 8, 4, PER_THREAD, 8);
 	w = atomic_load(&((sc_rbonuma_adapt_t *)in.c)->w);
-	tap_diag("RBONumaAdapt without backoff, 8 threads: %s", sc_rbonuma_word_recorded(w) ?
-	                                                             "switched" : "did not switch");
+	tap_diag("RBONumaAdapt without backoff, 8 threads: %s",
+	         sc_rbonuma_word_recorded(w) ? "switched" : "did not switch");
 	tap_ok(sc_rbonuma_adapt_get(in.c, in.cfg) == 8 * PER_THREAD,
 	       "rbonuma_adapt_exact_no_backoff_8threads_4nodes seed=8");
 	unmake(&in);

@@ -66,7 +66,8 @@ static void test_pus_outside_cores_are_cores(void)
 	}
 	tap_ok(topo_cores(t) == 8, "each PU outside a core counts as a core (got %u cores)",
 	       topo_cores(t));
-	tap_ok(alternates && distinct(pu, 8, 8) == 8, "spread alternates nodes over 8 distinct PUs");
+	tap_ok(alternates && distinct(pu, 8, 8) == 8,
+	       "spread alternates nodes over 8 distinct PUs");
 	topo_destroy(t);
 }
 
@@ -130,9 +131,9 @@ static const char irregular_xml[] =
 static void test_spread_irregular_machine(void)
 {
 	/* Round robin over nodes of first hardware threads, then of second ones. */
-	static const int32_t want_logical[8] = {0, 5, 2, 7, 4, 1, 6, 3};
-	static const int32_t want_os[8] = {0, 3, 1, 4, 2, 5, 7, 6};
-	static const uint32_t want_node[8] = {0, 1, 0, 1, 0, 0, 1, 0};
+	static const int32_t want_logical[8] = { 0, 5, 2, 7, 4, 1, 6, 3 };
+	static const int32_t want_os[8] = { 0, 3, 1, 4, 2, 5, 7, 6 };
+	static const uint32_t want_node[8] = { 0, 1, 0, 1, 0, 0, 1, 0 };
 	char path[] = "/tmp/test_placement_XXXXXX";
 	int fd = mkstemp(path);
 	bool map_ok = true;
@@ -171,7 +172,7 @@ static void test_spread_irregular_machine(void)
 static void test_rejects_malformed_synthetic(void)
 {
 	topo *t = NULL;
-	sc_err err = {{0}};
+	sc_err err = { { 0 } };
 	unsetenv("HWLOC_XMLFILE");
 	setenv("HWLOC_SYNTHETIC", "pack:4 bogus:x", 1);
 	tap_ok(topo_load(&t, &err) < 0 && t == NULL && strstr(err.msg, "HWLOC_SYNTHETIC"),

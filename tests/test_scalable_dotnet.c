@@ -52,7 +52,7 @@ static void test_scalable_dotnet_model(void)
 	inst in;
 	inst_must_open(&in, SC_ID_scalable, "runtime=dotnet");
 	tap_ok(in.t.thread_seed == 100, "Scalable runtime=dotnet: every thread's generator starts "
-	       "at 100");
+	                                "at 100");
 	sc_thread t;
 	sc_thread_init(&t, 0, 0, 15, false);
 	t.rng = in.t.thread_seed; /* what scbench does for such a table */
@@ -64,8 +64,10 @@ static void test_scalable_dotnet_model(void)
 		dotnet_model_count32(&model, &mrng);
 		same = inst_get(&in) == (uint32_t)model && t.rng == mrng;
 	}
-	tap_ok(same, "Scalable runtime=dotnet: 3,000,000 increments match the runtime model "
-	       "step by step (value %llu)", (unsigned long long)inst_get(&in));
+	tap_ok(same,
+	       "Scalable runtime=dotnet: 3,000,000 increments match the runtime model "
+	       "step by step (value %llu)",
+	       (unsigned long long)inst_get(&in));
 	/* Signed reading: from 2^31 on the runtime adds 1 exactly. */
 	atomic_store(word32(&in), 0x80000000u);
 	model = INT32_MIN;
@@ -92,7 +94,7 @@ static void test_scalable_dotnet_model(void)
 	inst_close(&in);
 	sc_err err;
 	tap_ok(inst_open(&in, SC_ID_scalable, "runtime=java", &err) != 0 &&
-	       strstr(err.msg, "runtime=java") != NULL,
+	               strstr(err.msg, "runtime=java") != NULL,
 	       "Scalable: runtime=java is rejected: %s", err.msg);
 }
 

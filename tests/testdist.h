@@ -79,10 +79,10 @@ static inline uint64_t percpu_preset(void *c, const void *cfg)
 #define PERCPU (&sc_variants[SC_ID_percpu])
 
 static const dist_variant variants[] = {
-	{SHARDED, sharded_preset},
-	{STRIPED, striped_preset},
-	{BATCHED, batched_preset},
-	{PERCPU, percpu_preset},
+	{ SHARDED, sharded_preset },
+	{ STRIPED, striped_preset },
+	{ BATCHED, batched_preset },
+	{ PERCPU, percpu_preset },
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -108,7 +108,7 @@ static inline sc_env test_env(uint32_t threads, uint32_t cpus)
 /* batch: Batched's parameter (0: its default); the other variants take none. */
 static inline bool counter_new(counter *k, const sc_variant *v, const sc_env *env, uint32_t batch)
 {
-	sc_err err = {{0}};
+	sc_err err = { { 0 } };
 	char kv[32] = "";
 	if (batch && v == BATCHED)
 		snprintf(kv, sizeof kv, "batch=%u", batch);
@@ -138,11 +138,11 @@ static inline uint64_t counter_get(const counter *k)
 typedef struct run {
 	counter *k;
 	uint64_t seed;
-	unsigned writers;     /* threads 0 .. writers-1 increment, the rest read */
+	unsigned writers; /* threads 0 .. writers-1 increment, the rest read */
 	unsigned readers;
-	uint64_t per_thread;  /* writer i performs per_thread + 7i increments */
-	unsigned hop_every;   /* 0, or move to another CPU every hop_every increments */
-	bool track;           /* publish completed counts for the readers */
+	uint64_t per_thread; /* writer i performs per_thread + 7i increments */
+	unsigned hop_every; /* 0, or move to another CPU every hop_every increments */
+	bool track; /* publish completed counts for the readers */
 	_Atomic uint64_t done[MAX_THREADS];
 	_Atomic unsigned finished;
 	_Atomic unsigned readers_ready; /* writers start once every reader has read once */

@@ -27,12 +27,12 @@
 #define HOP_EVERY 256
 
 typedef struct storm {
-	sc_pcgroup *g;           /* the group, or NULL: the single counter below */
-	const sc_variant *v;     /* PerCPU (or another) through the registry */
+	sc_pcgroup *g; /* the group, or NULL: the single counter below */
+	const sc_variant *v; /* PerCPU (or another) through the registry */
 	void *c, *cfg;
 	uint64_t per_writer;
-	int cursor;              /* PerCPU's array through thread cursors (sc_percpu_cursor_add) */
-	unsigned resetters;      /* threads calling read_and_reset while writers run */
+	int cursor; /* PerCPU's array through thread cursors (sc_percpu_cursor_add) */
+	unsigned resetters; /* threads calling read_and_reset while writers run */
 	SC_ATOMIC(unsigned) writers_done;
 	SC_ATOMIC(uint64_t) signals; /* handler runs */
 	SC_ATOMIC(uint64_t) read_total[NCOUNTERS];
@@ -45,7 +45,7 @@ static storm *the_storm; /* for the signal handler */
 /* A cursor on PerCPU's array (the storm's counter), for the calling thread; none without. */
 static inline sc_percpu_cursor storm_cursor(storm *s)
 {
-	sc_percpu_cursor none = {NULL, NULL, NULL, NULL, 0, 0, 0};
+	sc_percpu_cursor none = { NULL, NULL, NULL, NULL, 0, 0, 0 };
 	if (!s->cursor)
 		return none;
 	const sc_percpu_cfg *cfg = s->cfg;
@@ -62,7 +62,7 @@ static inline void storm_add(storm *s, uint32_t i, uint64_t n)
 	} else if (s->g) {
 		sc_pcgroup_add(s->g, i, n);
 	} else {
-		sc_thread t = {0, 0, 1, 1};
+		sc_thread t = { 0, 0, 1, 1 };
 		s->v->add(s->c, s->cfg, &t, n);
 	}
 }

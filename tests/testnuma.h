@@ -27,20 +27,20 @@ typedef struct ops {
 	const sc_variant *v;
 } ops;
 
-static const ops rbonuma_ops = {"rbonuma", &sc_variants[SC_ID_rbonuma]};
-static const ops rbonuma_adapt_ops = {"rbonuma_adapt", &sc_variants[SC_ID_rbonuma_adapt]};
-static const ops multiline_ops = {"multiline", &sc_variants[SC_ID_multiline]};
-static const ops multiline_adapt_ops = {"multiline_adapt", &sc_variants[SC_ID_multiline_adapt]};
+static const ops rbonuma_ops = { "rbonuma", &sc_variants[SC_ID_rbonuma] };
+static const ops rbonuma_adapt_ops = { "rbonuma_adapt", &sc_variants[SC_ID_rbonuma_adapt] };
+static const ops multiline_ops = { "multiline", &sc_variants[SC_ID_multiline] };
+static const ops multiline_adapt_ops = { "multiline_adapt", &sc_variants[SC_ID_multiline_adapt] };
 
-static const ops *const all_ops[] = {&rbonuma_ops, &rbonuma_adapt_ops, &multiline_ops,
-                                     &multiline_adapt_ops};
+static const ops *const all_ops[] = { &rbonuma_ops, &rbonuma_adapt_ops, &multiline_ops,
+	                              &multiline_adapt_ops };
 
 /* One counter with its own configuration, both line-aligned (a table of one). */
 typedef struct inst {
 	const ops *o;
 	sc_table t;
 	void *cfg; /* t.cfg */
-	void *c;   /* the counter */
+	void *c; /* the counter */
 } inst;
 
 static inline void die(const char *what, const sc_err *err)
@@ -52,9 +52,9 @@ static inline void die(const char *what, const sc_err *err)
 /* Configure with params given as one string of space-separated "key=value" (or NULL). */
 static inline inst make_params(const ops *o, uint32_t nodes, const char *params)
 {
-	sc_env env = {.threads = 8, .nodes = nodes, .cpus = 2};
+	sc_env env = { .threads = 8, .nodes = nodes, .cpus = 2 };
 	sc_err err;
-	inst in = {.o = o};
+	inst in = { .o = o };
 	if (test_table_open(&in.t, o->v, &env, 1, params, &err))
 		die(o->name, &err);
 	in.cfg = in.t.cfg;
@@ -82,12 +82,12 @@ static inline void thread_at(sc_thread *t, uint32_t index, uint32_t node)
 typedef struct run {
 	inst *in;
 	uint64_t seed;
-	uint32_t nodes;    /* thread i runs on node i % nodes */
+	uint32_t nodes; /* thread i runs on node i % nodes */
 	uint32_t threads;
 	uint64_t per_thread;
-	_Atomic uint32_t arrived;    /* start gate, see worker */
+	_Atomic uint32_t arrived; /* start gate, see worker */
 	_Atomic uint32_t nodes_seen; /* RBONuma words: bit n when the word recorded node n */
-	_Atomic uint32_t bad_node;   /* RBONuma words: a recorded node id >= nodes was seen */
+	_Atomic uint32_t bad_node; /* RBONuma words: a recorded node id >= nodes was seen */
 } run;
 
 /*

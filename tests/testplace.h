@@ -19,7 +19,7 @@
 static inline topo *load_with(const char *synthetic, const char *xmlfile)
 {
 	topo *t = NULL;
-	sc_err err = {{0}};
+	sc_err err = { { 0 } };
 	unsetenv("HWLOC_SYNTHETIC");
 	unsetenv("HWLOC_XMLFILE");
 	if (synthetic)
@@ -27,7 +27,10 @@ static inline topo *load_with(const char *synthetic, const char *xmlfile)
 	if (xmlfile)
 		setenv("HWLOC_XMLFILE", xmlfile, 1);
 	if (topo_load(&t, &err) < 0) {
-		tap_diag("topo_load(%s): %s", synthetic ? synthetic : xmlfile ? xmlfile : "machine",
+		tap_diag("topo_load(%s): %s",
+		         synthetic ? synthetic :
+		         xmlfile   ? xmlfile :
+		                     "machine",
 		         err.msg);
 		return NULL;
 	}

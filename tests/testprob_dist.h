@@ -49,16 +49,16 @@ static inline double chi2_lower_tail(double k, double x)
 {
 	if (x <= 0)
 		return 0;
-	return x / 2 < k / 2 + 1 ? gamma_p_series(k / 2, x / 2)
-	                         : 1.0 - gamma_q_fraction(k / 2, x / 2);
+	return x / 2 < k / 2 + 1 ? gamma_p_series(k / 2, x / 2) :
+	                           1.0 - gamma_q_fraction(k / 2, x / 2);
 }
 
 static inline double chi2_upper_tail(double k, double x)
 {
 	if (x <= 0)
 		return 1;
-	return x / 2 < k / 2 + 1 ? 1.0 - gamma_p_series(k / 2, x / 2)
-	                         : gamma_q_fraction(k / 2, x / 2);
+	return x / 2 < k / 2 + 1 ? 1.0 - gamma_p_series(k / 2, x / 2) :
+	                           gamma_q_fraction(k / 2, x / 2);
 }
 
 /* The x with P(chi-square(k) > x) = tail, by bisection. */
@@ -76,8 +76,8 @@ static inline double chi2_upper_quantile(double k, double tail)
 }
 
 #define FALSE_FAIL 1e-6 /* per statistical check */
-#define MEAN_Z 5.0      /* two-sided normal tail erfc(5/sqrt 2) = 5.7e-7 */
-#define MT_Z 5.0        /* the multi-threaded check uses the same z */
+#define MEAN_Z 5.0 /* two-sided normal tail erfc(5/sqrt 2) = 5.7e-7 */
+#define MT_Z 5.0 /* the multi-threaded check uses the same z */
 
 static inline double normal_two_sided_tail(double z)
 {

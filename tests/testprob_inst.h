@@ -31,8 +31,8 @@ typedef union any_cfg {
 typedef struct inst {
 	sc_table t;
 	const sc_variant *v; /* t.v */
-	const any_cfg *cfg;  /* t.cfg */
-	void *c;             /* the counter */
+	const any_cfg *cfg; /* t.cfg */
+	void *c; /* the counter */
 } inst;
 
 /*
@@ -41,7 +41,7 @@ typedef struct inst {
  */
 static inline int inst_open(inst *in, int id, const char *params, sc_err *err)
 {
-	sc_env env = {1, 1, 1};
+	sc_env env = { 1, 1, 1 };
 	memset(in, 0, sizeof *in);
 	in->v = &sc_variants[id];
 	err->msg[0] = '\0';
@@ -80,22 +80,31 @@ static inline uint64_t inst_get(const inst *in)
  */
 typedef void (*inc_n_fn)(void *c, const void *cfg, sc_thread *t, uint64_t n);
 
-#define INC_N_(P, ...)                                                                     \
-	static void P##_inc_n(void *c, const void *cfg, sc_thread *t, uint64_t n)          \
-	{                                                                                  \
-		for (uint64_t i = 0; i < n; i++)                                           \
-			sc_##P##_inc(c, cfg, t);                                           \
+#define INC_N_(P, ...)                                                            \
+	static void P##_inc_n(void *c, const void *cfg, sc_thread *t, uint64_t n) \
+	{                                                                         \
+		for (uint64_t i = 0; i < n; i++)                                  \
+			sc_##P##_inc(c, cfg, t);                                  \
 	}
 SC_VARIANTS(INC_N_)
 #undef INC_N_
 
-#define INC_N_ENTRY_(P, ...) [SC_ID_##P] = P##_inc_n,
-static const inc_n_fn inc_n[SC_VARIANT_COUNT] = {SC_VARIANTS(INC_N_ENTRY_)};
-#undef INC_N_ENTRY_
-
+/*
+ * The variant's loop, by its id (a switch rather than a table indexed by
+ * [SC_ID_##P] = ..., which clang-format takes for Objective-C in a header).
+ */
 static inline void inst_inc(inst *in, sc_thread *t, uint64_t n)
 {
-	inc_n[in->v - sc_variants](in->c, in->cfg, t, n);
+	switch (in->v - sc_variants) {
+#define INC_N_CASE_(P, ...)                      \
+	case SC_ID_##P:                          \
+		P##_inc_n(in->c, in->cfg, t, n); \
+		break;
+		SC_VARIANTS(INC_N_CASE_)
+#undef INC_N_CASE_
+	default:
+		abort(); /* not a variant of the list */
+	}
 }
 
 /*
@@ -103,7 +112,7 @@ static inline void inst_inc(inst *in, sc_thread *t, uint64_t n)
  * at entry `phase`: singles, small and large adds mixed, so that add's runs
  * of bumps, its gaps and its ordinary single updates all take part.
  */
-static const uint64_t ADD_CHUNKS[] = {1, 3, 1000, 2, 17, 131072, 1, 4096, 250, 65536, 7, 30000};
+static const uint64_t ADD_CHUNKS[] = { 1, 3, 1000, 2, 17, 131072, 1, 4096, 250, 65536, 7, 30000 };
 #define N_ADD_CHUNKS (sizeof ADD_CHUNKS / sizeof ADD_CHUNKS[0])
 
 static inline void inst_add_chunks(inst *in, sc_thread *t, uint64_t n, unsigned phase)

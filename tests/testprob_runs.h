@@ -48,16 +48,16 @@
 typedef struct stat_spec {
 	int id;
 	const char *params;
-	double (*bound)(const inst *in, uint64_t n);   /* pass/fail for (a), (b); NULL: exact */
+	double (*bound)(const inst *in, uint64_t n); /* pass/fail for (a), (b); NULL: exact */
 	double (*predict)(const inst *in, uint64_t n); /* for (c), and shown; NULL: exact */
-	uint64_t (*preset)(inst *in, uint64_t n);      /* NULL: from 0 */
-	const char *why;                               /* what the bound is */
-	unsigned seed_index;                           /* k of the top comment */
+	uint64_t (*preset)(inst *in, uint64_t n); /* NULL: from 0 */
+	const char *why; /* what the bound is */
+	unsigned seed_index; /* k of the top comment */
 } stat_spec;
 
 #define STAT_SEED 0x5eed0000u
-#define CHECK_RUNS 200       /* make check: runs per statistical spec */
-#define CHECK_N (1u << 19)   /* make check: increments per run */
+#define CHECK_RUNS 200 /* make check: runs per statistical spec */
+#define CHECK_N (1u << 19) /* make check: increments per run */
 
 /* The base seed of spec s (the top comment), of its add(n) form with by_add. */
 static inline uint64_t tp_spec_seed(const stat_spec *s, bool by_add)
@@ -119,8 +119,10 @@ static inline void check_statistics(const stat_spec *s, unsigned runs, uint64_t 
 	tap_diag("  false-failure probability %.0e (chi-square(%.0f) upper quantile %.1f), "
 	         "seed %#llx; predicted RSTDV at this N %.4f%%",
 	         FALSE_FAIL, k, q, (unsigned long long)seed, 100 * r.predicted);
-	tap_ok(sd >= r.predicted / 2, "%s '%s': not degenerate: RSTDV %.4f%% >= half the "
-	       "predicted %.4f%%", name, s->params, 100 * sd, 100 * r.predicted);
+	tap_ok(sd >= r.predicted / 2,
+	       "%s '%s': not degenerate: RSTDV %.4f%% >= half the "
+	       "predicted %.4f%%",
+	       name, s->params, 100 * sd, 100 * r.predicted);
 	tap_diag("  false-failure probability %.1e (chi-square(%.0f) lower tail at k/4), "
 	         "seed %#llx",
 	         p_low, k, (unsigned long long)seed);
@@ -146,8 +148,8 @@ static inline void print_table_row(const stat_spec *s, unsigned runs, const stat
 	tap_diag("TABLE %-15s %-24s mean %.6f se %.6f z %+6.2f RSTDV %.4f%% pred %.4f%% "
 	         "bound %.4f%% %.1f s",
 	         sc_variants[s->id].name, s->params[0] ? s->params : "(defaults)", r->x.mean, se,
-	         se > 0 ? (r->x.mean - 1) / se : 0.0, 100 * sd, 100 * r->predicted,
-	         100 * r->bound, r->seconds);
+	         se > 0 ? (r->x.mean - 1) / se : 0.0, 100 * sd, 100 * r->predicted, 100 * r->bound,
+	         r->seconds);
 }
 
 /* Each of the nspecs specs: runs seeded runs of n; acceptance also prints a table row. */
@@ -175,12 +177,14 @@ static inline void test_unbiased_rstdv_within_bound(const stat_spec *specs, size
 static inline void test_single_thread_exact_from_zero(int id, unsigned seed_index, unsigned runs,
                                                       uint64_t n)
 {
-	stat_spec s = {id, "", NULL, NULL, NULL, "exact", 0};
+	stat_spec s = { id, "", NULL, NULL, NULL, "exact", 0 };
 	stat_result r;
 	run_statistics(&s, runs, n, STAT_SEED + 0x100000u * seed_index, false, &r);
 	print_table_row(&s, runs, &r);
-	tap_ok(r.x.min == 1 && r.x.max == 1, "%s: %u single-thread runs of %llu from 0 are "
-	       "exact", sc_variants[id].name, runs, (unsigned long long)n);
+	tap_ok(r.x.min == 1 && r.x.max == 1,
+	       "%s: %u single-thread runs of %llu from 0 are "
+	       "exact",
+	       sc_variants[id].name, runs, (unsigned long long)n);
 }
 
 #endif /* SC_TESTPROB_RUNS_H */
