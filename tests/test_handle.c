@@ -10,10 +10,9 @@
  * made while a thread exits, tests/test_handle_exit.c.
  *
  * The statistical checks state their bounds and false-failure
- * probabilities; their seed is the library's fixed context seed and the
- * main thread's sequence number, which its first increment (RBONuma's
- * range, before any other thread counts) takes, as before these checks
- * had programs of their own.
+ * probabilities; their seed is the library's fixed context seed with the
+ * main thread's sequence number, 0: its first increment (RBONuma's range)
+ * comes before any other thread counts.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

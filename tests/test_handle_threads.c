@@ -302,8 +302,8 @@ int main(void)
 {
 	tap_plan_lazy();
 	/*
-	 * The main thread's context first (sequence number 0, as when this was
-	 * part of test_handle.c), so the threads below draw from the same seeds.
+	 * The main thread's context first (sequence number 0), so that the
+	 * threads below take the sequence numbers, and so the seeds, from 1 on.
 	 */
 	(void)sc_thread_self();
 	test_threads_never_register(8, false);
