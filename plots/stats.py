@@ -8,7 +8,7 @@ statistics.median define the same percentiles as percentile() below (type 7,
 numpy's default), but round differently in the last bit (checked on the
 reference result set most points differ by an ulp or two), and the claims
 compare these numbers with bounds; statistics.correlation(method="ranked")
-(Spearman) needs Python 3.12. tests/test_plots.sh checks percentile() against
+(Spearman) needs Python 3.12. plots/tests/test_aggregate.py checks percentile() against
 statistics.quantiles to 1e-12, so the two can never drift apart in substance.
 """
 
