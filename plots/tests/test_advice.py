@@ -113,10 +113,10 @@ def test_answer_opens_report(adv):
     sec = md.split("\n## ", 2)[1]
     assert sec.count("**Caveat: provisional, 2 runs per point") == 1 and \
         "provisional:" not in sec, sec
-    cells = [l for l in sec.splitlines()
-             if re.match(r"^\| [A-Z].* \| \*\*[A-Za-z-]*\*\*: .* \| .* \| .* \| .* \|$", l)]
+    cells = [ln for ln in sec.splitlines()
+             if re.match(r"^\| [A-Z].* \| \*\*[A-Za-z-]*\*\*: .* \| .* \| .* \| .* \|$", ln)]
     assert len(cells) == len([r for r in rows if r["best"]]) > 0, cells
-    first = [l for l in sec.splitlines() if l.strip()]
+    first = [ln for ln in sec.splitlines() if ln.strip()]
     assert first[1].startswith("**Caveat:") and first[2].startswith("| Scenario |"), first[:3]
 
 

@@ -17,7 +17,8 @@ NUMBER = re.compile(r"^-?[0-9.]+([eE][-+]?[0-9]+)?$")
 
 def figures_tsv(d):
     """figures.tsv of D: figure id -> its fields."""
-    return {f[0]: f for f in (l.split("\t") for l in lines(os.path.join(d, "figdata", "figures.tsv")))
+    return {f[0]: f
+            for f in (ln.split("\t") for ln in lines(os.path.join(d, "figdata", "figures.tsv")))
             if not f[0].startswith("#")}
 
 
@@ -34,9 +35,10 @@ def test_figdata(rs, fid):
 def dat_ok(path):
     """A .dat: the column header, rows of 12 fields, numbers or NaN after the series name."""
     text = read(path)
-    assert "# columns: series x n median min max mean p5 p95 env_lo env_hi marked" in text.splitlines()
-    assert any(l.startswith("# series: ") for l in text.splitlines())
-    rows = [l.split() for l in text.splitlines() if not l.startswith("#") and l.split()]
+    head = "# columns: series x n median min max mean p5 p95 env_lo env_hi marked"
+    assert head in text.splitlines()
+    assert any(ln.startswith("# series: ") for ln in text.splitlines())
+    rows = [ln.split() for ln in text.splitlines() if not ln.startswith("#") and ln.split()]
     assert rows
     for r in rows:
         assert len(r) == 12, r
@@ -50,8 +52,8 @@ def test_dat_columns(rs, fid):
 
 
 def dat_rows(d, name):
-    return [l.split() for l in lines(os.path.join(d, "figdata", name))
-            if not l.startswith("#") and l.split()]
+    return [ln.split() for ln in lines(os.path.join(d, "figdata", name))
+            if not ln.startswith("#") and ln.split()]
 
 
 def test_envelope_in_fig6(rs):
@@ -84,7 +86,7 @@ def test_aggregate_statistics_known_values(tmp_path):
         g.write(f.read())
     edit_rows(out, edit)
     aggregate(str(d))
-    got = [l for l in lines(str(d / "figdata" / "dice-fig3.dat")) if l.startswith("CAS ")]
+    got = [ln for ln in lines(str(d / "figdata" / "dice-fig3.dat")) if ln.startswith("CAS ")]
     assert got == ["CAS 1 5 3 1 10 4 1.2 8.8 NaN NaN 0"], got
 
 
@@ -152,8 +154,8 @@ def test_partial_set_aggregates(partial):
 
 
 def test_partial_set_skips_missing_with_reason(partial):
-    assert any(l.startswith("ayers-accuracy\tskipped\tayers.csv is not in this result set")
-               for l in lines(os.path.join(partial[1], "figdata", "figures.tsv")))
+    assert any(ln.startswith("ayers-accuracy\tskipped\tayers.csv is not in this result set")
+               for ln in lines(os.path.join(partial[1], "figdata", "figures.tsv")))
 
 
 @pytest.fixture(scope="module")

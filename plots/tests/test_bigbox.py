@@ -32,7 +32,7 @@ def test_expected_verdicts_file_lists_the_same(big):
     """The expected-verdicts.txt the set carries is the list these tests parametrize."""
     words = {"holds": "holds", "fails": "does not hold", "by-construction": "by construction"}
     with open(os.path.join(big, "expected-verdicts.txt")) as f:
-        got = [(c, words[w]) for c, w in (l.split() for l in f if l.strip())]
+        got = [(c, words[w]) for c, w in (ln.split() for ln in f if ln.strip())]
     assert got == EXPECTED
 
 
@@ -141,14 +141,14 @@ def test_new_claim_csup_error_near_zero_judged(paper):
 
 
 def test_figdata_marks_mixed_modes(paper):
-    assert any(l.startswith("# mixed_modes: MorrisAdapt@1thr MorrisAdapt@2thr")
-               for l in read(os.path.join(paper, "figdata", "dice-fig4-high.dat")).splitlines())
+    assert any(ln.startswith("# mixed_modes: MorrisAdapt@1thr MorrisAdapt@2thr")
+               for ln in read(os.path.join(paper, "figdata", "dice-fig4-high.dat")).splitlines())
 
 
 def test_figdata_note_says_bimodal(paper):
-    assert any(l.startswith("# note: bimodal: MorrisAdapt at 1 thr ended in different modes "
+    assert any(ln.startswith("# note: bimodal: MorrisAdapt at 1 thr ended in different modes "
                             "(exact 1, morris 1)")
-               for l in read(os.path.join(paper, "figdata", "dice-fig4-high.dat")).splitlines())
+               for ln in read(os.path.join(paper, "figdata", "dice-fig4-high.dat")).splitlines())
 
 
 def test_report_reading_says_bimodal(paper):

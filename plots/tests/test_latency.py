@@ -27,14 +27,14 @@ def mklat(d, sidecar, keep=lambda line: True):
         else:
             out.append("%s,%s,%s,5,7,100" % (f[0], f[2], f[3]))
     with open(os.path.join(d, sidecar), "w") as g:
-        g.write("\n".join(l for l in out if keep(l)) + "\n")
+        g.write("\n".join(ln for ln in out if keep(ln)) + "\n")
     log = []
     aggregate(d, log)
     return log[0]
 
 
 def starts(d, name, prefix):
-    return any(l.startswith(prefix) for l in lines(os.path.join(d, "figdata", name)))
+    return any(ln.startswith(prefix) for ln in lines(os.path.join(d, "figdata", name)))
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +81,6 @@ def test_latency_mixed_said(tmp_path):
     """A sidecar that lacks some runs: those points keep the per-run median, and a
     note says so."""
     log = mklat(str(tmp_path), "latency.csv.latency.csv",
-                lambda l: not l.startswith("Scalable,"))
+                lambda ln: not ln.startswith("Scalable,"))
     assert starts(str(tmp_path), "latency-p50.dat", "# latency_percentile: mixed: ")
     assert re.search(r"note: latency: .* without a histogram", log), log

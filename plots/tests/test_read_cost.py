@@ -46,8 +46,8 @@ def read_cost_set(parent, name, edit):
 
 
 def note(d):
-    return [l for l in lines(os.path.join(d, "figdata", "read-cost-ns.dat"))
-            if l.startswith("# note:")][0]
+    return [ln for ln in lines(os.path.join(d, "figdata", "read-cost-ns.dat"))
+            if ln.startswith("# note:")][0]
 
 
 def timer(d):

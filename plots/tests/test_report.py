@@ -26,7 +26,7 @@ def test_report_exits_0(rs):
 
 
 def test_report_has_at_least_12_claim_rows(rs):
-    rows = [l for l in md(rs) if re.match(r"^\| [0-9]+ \|", l)]
+    rows = [ln for ln in md(rs) if re.match(r"^\| [0-9]+ \|", ln)]
     assert len(rows) >= 12, len(rows)
 
 
@@ -34,13 +34,13 @@ def test_report_every_claim_row_has_a_verdict(rs):
     """Every row of a claim (numbered, or C<n> among those true by construction) ends
     with one of the verdicts of plots/report.py's VERDICT_TEXT (a judged one with the
     runs it rests on, "(3 runs)"); those without a count phrase only in the table apart."""
-    bad = [l for l in md(rs) if re.match(r"^\| [0-9]+ \|", l) and not VERDICT_ROW.search(l)]
-    bad += [l for l in md(rs) if re.match(r"^\| C[0-9]+ \|", l) and not APART_ROW.search(l)]
+    bad = [ln for ln in md(rs) if re.match(r"^\| [0-9]+ \|", ln) and not VERDICT_ROW.search(ln)]
+    bad += [ln for ln in md(rs) if re.match(r"^\| C[0-9]+ \|", ln) and not APART_ROW.search(ln)]
     assert bad == []
 
 
 def test_report_has_machine_header(rs):
-    assert any(l.startswith("| Machine | ") for l in md(rs))
+    assert any(ln.startswith("| Machine | ") for ln in md(rs))
 
 
 def test_report_schema1_cpu_not_recorded(rs):
@@ -70,10 +70,10 @@ def test_report_schema2_provenance(tmp_path):
     text = md(d)
     assert "| Result schema | 2 |" in text
     assert "| CPU | AMD EPYC 7B13 (AuthenticAMD); 1 socket, 2 cores, 4 PUs; SMT on |" in text
-    assert any(l.startswith("| Frequency | governor powersave, boost on, frequency 1500-unknown "
-                            "MHz (not a fixed clock") for l in text)
-    assert any(l.startswith("| Build | compiler gcc (Debian 12.2.0-14) 12.2.0 (`gcc`), CFLAGS")
-               for l in text)
+    assert any(ln.startswith("| Frequency | governor powersave, boost on, frequency 1500-unknown "
+                            "MHz (not a fixed clock") for ln in text)
+    assert any(ln.startswith("| Build | compiler gcc (Debian 12.2.0-14) 12.2.0 (`gcc`), CFLAGS")
+               for ln in text)
 
 
 @pytest.fixture(scope="module")
@@ -113,13 +113,13 @@ def test_emulated_cpu_claims(emu, rs):
 
 
 def test_emulated_cpu_header(emu):
-    assert any(l.startswith("| CPU emulation | qemu-tcg: emulated CPU") for l in md(emu))
+    assert any(ln.startswith("| CPU emulation | qemu-tcg: emulated CPU") for ln in md(emu))
 
 
 def test_failed_points_listed(emu):
-    assert any(l.startswith("## Failed points") for l in md(emu))
-    assert any(l.startswith("| dice-fig3 | t2-Serial-r0 | calibration of the external work for "
-                            "--work failed: a pause costs nothing measurable |") for l in md(emu))
+    assert any(ln.startswith("## Failed points") for ln in md(emu))
+    assert any(ln.startswith("| dice-fig3 | t2-Serial-r0 | calibration of the external work for "
+                            "--work failed: a pause costs nothing measurable |") for ln in md(emu))
 
 
 def test_report_names_both_papers(rs):

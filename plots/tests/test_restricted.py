@@ -102,8 +102,8 @@ def left_out_ids(d):
 
 
 def left_out_lines(d):
-    return [l for l in read(d + "/REPORT.md").splitlines()
-            if "left out: this run was restricted" in l]
+    return [ln for ln in read(d + "/REPORT.md").splitlines()
+            if "left out: this run was restricted" in ln]
 
 
 def total():
@@ -138,7 +138,7 @@ def test_restricted_experiments(big, tmp_path):
         in read(d + "/REPORT.md").splitlines()
     listed, left = claims_listed(d), left_out_ids(d)
     assert len(listed) == total() - want and len(left) == want and want > 0
-    assert not set(left) & set(listed) and not any(l.startswith("unknown") for l in listed)
+    assert not set(left) & set(listed) and not any(ln.startswith("unknown") for ln in listed)
     assert same_verdicts(d, big, listed) == []
     assert "(%d left out: the run was restricted)" % want in log
 
@@ -166,7 +166,7 @@ def test_restricted_both_one_line(big, tmp_path):
     pat = re.compile(r"[0-9]* claims left out: this run was restricted to experiments ayers and "
                      r"variants FetchAdd, Serial \(run-all --experiments, --variants\) and "
                      r"they need others\.")
-    assert any(pat.fullmatch(l) for l in read(d + "/REPORT.md").splitlines())
+    assert any(pat.fullmatch(ln) for ln in read(d + "/REPORT.md").splitlines())
 
 
 def test_full_run(big, tmp_path):
