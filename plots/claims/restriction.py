@@ -17,7 +17,7 @@ What a claim needs is derived from its declaration, never from its verdict:
                plots/style.json: racing, interlocked); a claim that names none
                speaks of every variant of its figures, and a run restricted to
                some variants cannot speak to it.
-tests/test_plots.sh checks that these needs are complete: every claim judged
+plots/tests/test_restricted.py checks that these needs are complete: every claim judged
 on a set cut to its needs gets the verdict it gets on the whole set.
 Standard library only.
 """
