@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_pytest.sh - the pytest modules of plots/ (plots/tests/) as TAP: one line
-# per test, named by its pytest node id, from pytest's JUnit XML report, then
-# a line for pytest's exit status. The Python is PYTHON_PYTEST (configure's
-# Python that imports pytest), else the first of /usr/bin/python3, python3
-# that does; with none the whole test is skipped with its reason.
+# test_pytest.sh - the pytest modules of plots/ and harness/runall/ (their
+# tests/ folders) as TAP: one line per test, named by its pytest node id, from
+# pytest's JUnit XML report, then a line for each pytest run's exit status.
+# The Python is PYTHON_PYTEST (configure's Python that imports pytest), else
+# the first of /usr/bin/python3, python3 that does; with none the whole test
+# is skipped with its reason.
 #
 # Nothing is written into the source tree (it may be read-only, as under
 # make distcheck): no bytecode (PYTHONDONTWRITEBYTECODE, -B), no
@@ -28,11 +29,11 @@ if [ -z "$py" ]; then
 fi
 PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg TOP_SRCDIR=$top
 export PYTHONDONTWRITEBYTECODE MPLBACKEND TOP_SRCDIR
-"$py" -B -m pytest -q -p no:cacheprovider --basetemp="$tmp/pytest" \
-	--junitxml="$tmp/junit.xml" "$top/plots/tests" >"$tmp/pytest.log" 2>&1
-rc=$?
-# One TAP line a test case; a failure's message and pytest's summary as comments.
-"$py" -B - "$tmp/junit.xml" "$n" <<'PYEOF' >"$tmp/tap"
+
+# to_tap XML: one TAP line a test case of the JUnit report XML, numbered on
+# from $n; a failure's message as comments.
+to_tap() {
+	"$py" -B - "$1" "$n" <<'PYEOF'
 import sys
 import xml.etree.ElementTree as ET
 n = int(sys.argv[2])
@@ -55,10 +56,19 @@ for c in cases:
     else:
         print("ok %d - %s" % (n, name))
 PYEOF
-cat "$tmp/tap"
-n=$((n + $(grep -c '^\(not \)\?ok ' "$tmp/tap")))
-failed=$((failed + $(grep -c '^not ok ' "$tmp/tap")))
-tail -n 3 "$tmp/pytest.log" | sed 's/^/# /'
-if [ $rc -ne 0 ]; then sed 's/^/# /' "$tmp/pytest.log" | tail -n 60; fi
-check "pytest_exit_status (exit $rc)" test $rc -eq 0
+}
+
+for dir in plots/tests harness/runall/tests; do
+	name=$(echo "$dir" | tr / _)
+	"$py" -B -m pytest -q -p no:cacheprovider --basetemp="$tmp/$name" \
+		--junitxml="$tmp/$name.xml" "$top/$dir" >"$tmp/pytest.log" 2>&1
+	rc=$?
+	to_tap "$tmp/$name.xml" >"$tmp/tap"
+	cat "$tmp/tap"
+	n=$((n + $(grep -c '^\(not \)\?ok ' "$tmp/tap")))
+	failed=$((failed + $(grep -c '^not ok ' "$tmp/tap")))
+	tail -n 3 "$tmp/pytest.log" | sed 's/^/# /'
+	if [ $rc -ne 0 ]; then sed 's/^/# /' "$tmp/pytest.log" | tail -n 60; fi
+	check "pytest_exit_status_$name (exit $rc)" test $rc -eq 0
+done
 tap_done
