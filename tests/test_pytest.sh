@@ -4,8 +4,9 @@
 # tests/ folders) as TAP: one line per test, named by its pytest node id, from
 # pytest's JUnit XML report, then a line for each pytest run's exit status.
 # The Python is PYTHON_PYTEST (configure's Python that imports pytest), else
-# the first of /usr/bin/python3, python3 that does; with none the whole test
-# is skipped with its reason.
+# the first of /usr/bin/python3, python3 that does; with none (or a
+# PYTHON_PYTEST that cannot import it) the whole test is skipped with its
+# reason.
 #
 # Nothing is written into the source tree (it may be read-only, as under
 # make distcheck): no bytecode (PYTHONDONTWRITEBYTECODE, -B), no
@@ -25,6 +26,10 @@ if [ -z "$py" ]; then
 fi
 if [ -z "$py" ]; then
 	echo "1..0 # SKIP no Python with pytest (apt-get install python3-pytest)"
+	exit 0
+fi
+if ! "$py" -c 'import pytest' >/dev/null 2>&1; then
+	echo "1..0 # SKIP PYTHON_PYTEST=$py cannot import pytest (apt-get install python3-pytest)"
 	exit 0
 fi
 PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg TOP_SRCDIR=$top
