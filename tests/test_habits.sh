@@ -44,12 +44,9 @@ long_header_lines() {
 # "}" at column 0 (one-line functions are one line), a Python function from its
 # def to its last line (ast). The tests' own C, header and shell files are
 # held to FILE_MAX too (long_test_files), but the fixtures and mutant patches
-# (data, not code to read) and the files of TEST_FILE_MAX_PENDING.
+# (data, not code to read).
 FILE_MAX=450
 FUNC_MAX=80
-# Test files still over FILE_MAX while they are being split (paths under the
-# tree, space-separated); the entry goes when its file is under FILE_MAX.
-TEST_FILE_MAX_PENDING="tests/test_plots.sh"
 # long_files DIR: the library, harness, workload and plot files of DIR over FILE_MAX lines.
 long_files() {
 	for d in counters harness workloads plots; do
@@ -59,14 +56,14 @@ long_files() {
 		awk -v max="$FILE_MAX" 'END { if (NR > max) printf "%s: %d lines\n", FILENAME, NR }' "$f"
 	done
 }
-# long_test_files DIR: the C, header and shell files under DIR/tests over
-# FILE_MAX lines, but tests/fixtures, tests/mutants and TEST_FILE_MAX_PENDING.
+# long_test_files DIR: the C, header, shell and Python files under DIR/tests
+# over FILE_MAX lines, but tests/fixtures and tests/mutants.
 long_test_files() {
 	[ -d "$1/tests" ] || return 0
 	find "$1/tests" \( -path "$1/tests/fixtures" -o -path "$1/tests/mutants" \) -prune -o -type f \
-		\( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.sh' -o -name '*.test' \) -print |
+		\( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.sh' -o -name '*.test' \
+		-o -name '*.py' \) -print |
 		LC_ALL=C sort | while IFS= read -r f; do
-		case " $TEST_FILE_MAX_PENDING " in *" ${f#"$1"/} "*) continue ;; esac
 		awk -v max="$FILE_MAX" 'END { if (NR > max) printf "%s: %d lines\n", FILENAME, NR }' "$f"
 	done
 }
@@ -114,15 +111,15 @@ check "a file of $((FILE_MAX + 1)) lines is found in a scratch tree" \
 	test "$(long_files "$tmp/bad" | wc -l)" -eq 1
 check "a C and a shell function of $((FUNC_MAX + 2)) lines are found in a scratch tree" \
 	test "$(long_functions "$tmp/bad" | wc -l)" -eq 2
-# Test files of FILE_MAX + 1 lines: found in tests/ (C, header, shell), not
-# in its fixtures or mutants, nor a file of TEST_FILE_MAX_PENDING.
+# Test files of FILE_MAX + 1 lines: found in tests/ (C, header, shell,
+# Python), not in its fixtures or mutants.
 mkdir -p "$tmp/bad/tests/fixtures" "$tmp/bad/tests/mutants"
-for f in tests/long.c tests/long.h tests/long.sh tests/fixtures/long.sh tests/mutants/long.c \
-	$TEST_FILE_MAX_PENDING; do
+for f in tests/long.c tests/long.h tests/long.sh tests/long.py tests/fixtures/long.sh \
+	tests/mutants/long.c; do
 	awk -v n="$FILE_MAX" 'BEGIN { for (i = 0; i <= n; i++) print "# " i }' >"$tmp/bad/$f"
 done
-check "test files of $((FILE_MAX + 1)) lines are found in a scratch tree's tests/, but fixtures, mutants and pending" \
-	test "$(long_test_files "$tmp/bad" | wc -l)" -eq 3
+check "test files of $((FILE_MAX + 1)) lines are found in a scratch tree's tests/, but fixtures and mutants" \
+	test "$(long_test_files "$tmp/bad" | wc -l)" -eq 4
 
 citations "$src" | grep -v '/tests/test_habits.sh:' >"$tmp/cites"
 sed 's/^/# /' "$tmp/cites" | head -20
@@ -137,7 +134,7 @@ check "no library, harness, workload or plot file over $FILE_MAX lines ($(wc -l 
 	test ! -s "$tmp/files"
 long_test_files "$src" >"$tmp/testfiles"
 sed 's/^/# /' "$tmp/testfiles"
-check "no test file over $FILE_MAX lines but $TEST_FILE_MAX_PENDING ($(wc -l <"$tmp/testfiles"))" \
+check "no test file over $FILE_MAX lines ($(wc -l <"$tmp/testfiles"))" \
 	test ! -s "$tmp/testfiles"
 long_functions "$src" >"$tmp/funcs"
 sed 's/^/# /' "$tmp/funcs"
