@@ -330,7 +330,12 @@ def test_missing_claims_false_sharing_error_contended():
     assert ev("ayers-interlocked-scales-when-rare", w0(12, 6))["verdict"] == FAILS
     assert ev("ayers-interlocked-scales-when-rare", w0(19.8, 19.9))["verdict"] == NO_TEST
     assert ev("ayers-good-scaling", w0(19.8, 6))["verdict"] == NO_TEST
-    assert len(contention.CLAIMS) == 9 and len(unmeasured.CLAIMS) == 12
+    assert len(contention.CLAIMS) == 9 and len(unmeasured.CLAIMS) == 15
     for c in unmeasured.CLAIMS:
         g = ev(c.id, {})
         assert g["verdict"] == NM and g["cause"] in (PLAN, MACHINE), g
+    # the three claims that need an instrument this plan lacks, each with its cause
+    for cid, cause in (("dice-naive-variations-insufficient", MACHINE),
+                       ("dice-morris-decode-from-probability", PLAN),
+                       ("ayers-rng-quality-tradeoff", PLAN)):
+        assert ev(cid, {})["cause"] == cause, cid
