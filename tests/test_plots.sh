@@ -20,7 +20,7 @@ plots=$top/plots
 fixture=$top/tests/fixtures/results-small
 
 py=""
-for c in python3 /usr/bin/python3; do
+for c in /usr/bin/python3 python3; do
 	if command -v "$c" >/dev/null 2>&1; then py=$c; break; fi
 done
 if [ -z "$py" ]; then

@@ -5,6 +5,18 @@ import fakes
 from fakes import CLAIMS, Context, Figs, RS, by, pt, run, tri
 
 
+def ev(cid, stats, files=None, m=None):
+    """One claim's result on made-up figure statistics (and files, machine)."""
+    from claims.judge import evaluate
+    ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 2, "cache_line": 64})
+    return evaluate(ctx, [by[cid]])[0]
+
+
+def v(res):
+    """The verdict of a run() result."""
+    return res[1]
+
+
 def test_verdicts_by_papers_conditions():
     """Five verdicts by the papers' own conditions: "slightly" reduces latency has an
     upper side (21x is not slight); BFP-CSUP's speed is judged where it stayed exact
@@ -107,16 +119,8 @@ def test_paraphrases_faithful():
 def test_new_claims_rules():
     """The claims the papers make that the report lacked, each rule on points made for
     it: one that holds and one that does not (or why it is not measurable)."""
-    from claims.core import DATA, FAILS, HOLDS, MACHINE, NM, PLAN
-    from claims.judge import evaluate
+    from claims.core import FAILS, HOLDS, NM
 
-    def ev(cid, stats, files=None, m=None):
-        c = by[cid]
-        ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 2, "cache_line": 64})
-        return evaluate(ctx, [c])[0]
-
-    def v(res):
-        return res[1]
     H, L = ("dice-fig4-high", ""), ("dice-fig4-low", "")
     # per-thread parts: Sharded 3 lines at 2 threads against FetchAdd 1 line (by construction)
     w0 = ("baselines", "-w0")
@@ -158,16 +162,8 @@ def test_new_claims_rules_contention_and_scaling():
     """The claims the papers make that the report lacked, continued: backoff, a line
     per node, Multiline in the array, one miss per read, atomic add, the naive and
     the probabilistic counters' scaling."""
-    from claims.core import DATA, FAILS, HOLDS, MACHINE, NM, PLAN
-    from claims.judge import evaluate
+    from claims.core import FAILS, HOLDS, MACHINE, NM, PLAN
 
-    def ev(cid, stats, files=None, m=None):
-        c = by[cid]
-        ctx = Context(RS(files or {}), Figs(stats), m or {"pus": 2, "cache_line": 64})
-        return evaluate(ctx, [c])[0]
-
-    def v(res):
-        return res[1]
     H, L = ("dice-fig4-high", ""), ("dice-fig4-low", "")
     w0 = ("baselines", "-w0")
     # RBO over CAS beyond 8 threads; on a 2-PU set not measurable (machine)
