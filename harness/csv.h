@@ -111,7 +111,11 @@
 	X(read_fast_sample_steps, OPT1, x->r->read_fast_sample_steps, 0, CSV_UNBOUNDED, "",     \
 	  "PerCPUTree: read_sample_steps of get_fast")                                          \
 	X(timer_step_ns, OPT2, x->r->timer_step_ns, 0, CSV_UNBOUNDED, "",                       \
-	  "the tick clock's step as the reader measured it")
+	  "the tick clock's step as the reader measured it")                                    \
+	X(decode_p_ns, OPT2, x->r->decode_p_ns, 0, CSV_UNBOUNDED, "",                           \
+	  "Morris, MorrisAdapt: median ns of a decode from p(v), the library's")                \
+	X(decode_v_ns, OPT2, x->r->decode_v_ns, 0, CSV_UNBOUNDED, "",                           \
+	  "Morris, MorrisAdapt: median ns of a decode from v, with pow()")
 
 /* --latency: X(name, i, meaning), lat_ns[i] of the run in ns, empty when not measured. */
 #define CSV_LATENCY_COLUMNS(X)                                          \

@@ -21,7 +21,7 @@
  * every version's change). Bump it on any change a reader of old files
  * would notice.
  */
-#define SC_SCHEMA_VERSION 6
+#define SC_SCHEMA_VERSION 7
 
 typedef struct prov_cpu {
 	char model[128];  /* "unknown" when neither hwloc nor /proc/cpuinfo says */

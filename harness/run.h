@@ -70,6 +70,13 @@ typedef struct run_result {
 	 */
 	double read_fast_ns, fast_width, fast_error;
 	double read_fast_k, read_fast_sample_steps; /* as read_k, for the fast reading */
+	/*
+	 * With a reader, for a variant whose state holds a Morris threshold
+	 * (Morris, MorrisAdapt; NAN otherwise): the median ns of one decode of a
+	 * threshold from p(v), as the library reads it, and from v, with pow()
+	 * (run_decode.c), timed after the phase.
+	 */
+	double decode_p_ns, decode_v_ns;
 	bool pmu_counted;      /* event columns filled */
 	const char *pmu_failure; /* events were set up but a worker could not count them */
 	double per_op[PMU_MAX_EVENTS]; /* event counts per increment */

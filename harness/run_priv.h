@@ -103,6 +103,15 @@ double run_thread_wait_seconds(void);
 /* The reader thread (run_read.c): arg is the run's shared. */
 void *run_reader_main(void *arg);
 
+/*
+ * Morris and MorrisAdapt, whose state holds a Morris threshold
+ * (run_has_morris_threshold): *p_ns and *v_ns, the median ns of one decode
+ * of a threshold from p(v) (the library's reading) and from v (pow);
+ * NAN for every other variant (run_decode.c). Main thread, after the phase.
+ */
+bool run_has_morris_threshold(const sc_variant *v);
+void run_time_decodes(const sc_table *t, double *p_ns, double *v_ns);
+
 /* Fill r from the joined workers ws[0 .. threads-1] and the reader of sh. */
 void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads, run_result *r);
 

@@ -100,6 +100,9 @@ void run_summarise(const run_setup *s, shared *sh, worker *ws, uint32_t threads,
 		r->fast_error = (double)(r->value - v->reading_fast(sc_table_at(&sh->table, 0),
 		                                                    sh->table.cfg));
 	}
+	r->decode_p_ns = r->decode_v_ns = NAN;
+	if (s->plan->read_cost) /* the read-cost runs; the workers and the reader are joined */
+		run_time_decodes(&sh->table, &r->decode_p_ns, &r->decode_v_ns);
 	if (ws[0].hist) {
 		for (uint32_t i = 1; i < threads; i++)
 			lat_hist_merge(ws[0].hist, ws[i].hist);

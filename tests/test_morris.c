@@ -5,7 +5,8 @@
  * Checks, in order: single-thread exactness up to each switch point;
  * unbiasedness and RSTDV against the analytic bound over many seeds, by
  * increments and by add(n); a 4-thread count; the overflow boundaries;
- * declared ranges and switch-after; reset and sizes; parameters. The
+ * declared ranges and switch-after; reset and sizes; parameters; the
+ * harness's reading from v (morris_decode.h) against the library's. The
  * statistical method, its false-failure probabilities and the seeds are
  * those of tests/testprob.h.
  *
@@ -16,6 +17,7 @@
 #define _GNU_SOURCE /* clock_gettime, pthread barriers under -std=c11 */
 #endif
 
+#include "morris_decode.h"
 #include "testprob.h"
 
 /* ---- analytic bounds and predictions (RSTDV of value/N) ---- */
@@ -214,6 +216,53 @@ static void test_parameter_values(void)
 	       "Morris: a = 5000 at 1%%; the rounded factor implies a' = %.2f >= a", scale);
 }
 
+/*
+ * scbench's decode from v (harness/morris_decode.h, decode_v_ns) reads what
+ * the library's projection reads (decode_p_ns): over states spread across
+ * the whole range, within 1e-5 (n + a), the float rounding of the chain of
+ * thresholds; with the cfg's a instead of its scale it would be off by 2e-3
+ * at the top. The states reach the top of the range: the chain's last one
+ * reads between the declared range and 1.001 times it (a = 5000).
+ */
+static void test_decode_from_v(void)
+{
+	enum { N = 4096 };
+	static uint32_t tb[N];
+	static double v[N];
+	const char *params[][2] = { { "Morris", "" },
+		                    { "Morris", "accuracy=0.5" },
+		                    { "Morris", "accuracy=10" },
+		                    { "Morris", "accuracy=50" },
+		                    { "MorrisAdapt", "" } };
+	for (size_t k = 0; k < sizeof params / sizeof params[0]; k++) {
+		inst in;
+		int id = strcmp(params[k][0], "Morris") == 0 ? SC_ID_morris : SC_ID_morris_adapt;
+		inst_must_open(&in, id, params[k][1]);
+		const sc_morris_cfg *cfg = &in.cfg->morris;
+		morris_v_decoder d = morris_v_decoder_of(cfg);
+		uint64_t len = morris_decode_states(cfg, tb, v, N);
+		double worst = 0;
+		for (unsigned i = 0; i < N; i++) {
+			double nv = morris_n_of_v(v[i], &d);
+			double off = fabs(nv - sc_morris_projection(tb[i], cfg)) / (nv + d.a);
+			worst = off > worst ? off : worst;
+		}
+		tap_ok(worst <= 1e-5 && v[N - 1] < (double)len && len > 0,
+		       "%s %s: decode from v agrees with the projection over %u states of %llu "
+		       "updates (worst %.3g of n + a)",
+		       params[k][0], params[k][1][0] ? params[k][1] : "(default)", (unsigned)N,
+		       (unsigned long long)len, worst);
+		if (k == 0) {
+			double top = morris_n_of_v((double)len, &d),
+			       range = (double)sc_morris_range(cfg);
+			tap_ok(top >= range && top <= 1.001 * range,
+			       "Morris: the chain's last state reads %.0f, the range %.0f", top,
+			       range);
+		}
+		inst_close(&in);
+	}
+}
+
 static const int morris_ids[] = {SC_ID_morris, SC_ID_morris_adapt};
 static const tp_add_case morris_adds[] = {{SC_ID_morris_adapt, "", 3000000, 0xadd6u}};
 static const tp_size_case morris_sizes[] = {{SC_ID_morris, "", 4}, {SC_ID_morris_adapt, "", 8}};
@@ -245,5 +294,6 @@ int main(int argc, char **argv)
 	test_ranges_and_switch_after();
 	tp_tables(&morris_family);
 	test_parameter_values();
+	test_decode_from_v();
 	return tap_done();
 }

@@ -5,7 +5,10 @@
 # gets, read_k chosen so that the sample spans at least 100 steps of the tick
 # clock (timer_step_ns) unless the cap stopped it (a sample over 20 us when
 # doubled, or 65536 gets); the CSV's columns 38-42 say so and agree with
-# read_ns. Structural checks only: no assertion on how fast a get is. The
+# read_ns; Morris and MorrisAdapt have their decode columns (decode_p_ns,
+# decode_v_ns, harness/run_decode.c) filled with positive numbers, every
+# other variant and a run without a reader empty ones. Structural checks
+# only: no assertion on how fast a get or a decode is. The
 # rule holds for the median sample however the gets' speed moves during the
 # run (a sample that comes out short is timed again with K doubled): when K
 # was chosen once, at the start, a median under 100 steps with the cap not
@@ -15,19 +18,19 @@ set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 
-"$SCBENCH" --counter=FetchAdd,Morris,Sharded,PerCPUTree --threads=1,2 --work=0 --duration=0.2 \
+"$SCBENCH" --counter=FetchAdd,Morris,MorrisAdapt,Sharded,PerCPUTree --threads=1,2 --work=0 --duration=0.2 \
 	--warmup=0.02 --runs=1 --output="$tmp/r.csv" 2>"$tmp/err"
 check read_cost_run_exit_0 test $? -eq 0
-check schema_version_6 grep -q '"schema_version": 6' "$tmp/r.csv.meta.json"
-check columns_38_42_at_the_end sh -c "head -1 '$tmp/r.csv' | grep -q 'fast_error,read_k,read_sample_steps,read_fast_k,read_fast_sample_steps,timer_step_ns'"
+check schema_version_7 grep -q '"schema_version": 7' "$tmp/r.csv.meta.json"
+check columns_38_44_at_the_end sh -c "head -1 '$tmp/r.csv' | grep -q 'fast_error,read_k,read_sample_steps,read_fast_k,read_fast_sample_steps,timer_step_ns,decode_p_ns,decode_v_ns'"
 
 # The rows, checked in Python (one line per problem; none expected).
 "$PY" - "$tmp/r.csv" >"$tmp/problems" 2>&1 <<'PYEOF'
-import csv, sys
+import csv, math, sys
 CAP_NS, CAP_K, MIN_STEPS = 20e3, 65536, 100
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-if len(rows) != 8:
-    print("expected 8 rows, got %d" % len(rows))
+if len(rows) != 10:
+    print("expected 10 rows, got %d" % len(rows))
 def sample(r, ns, k, steps, what):
     """ns per get, K and the sample's steps of one reading, against the rule."""
     n, kk, st, step = float(r[ns]), float(r[k]), float(r[steps]), float(r["timer_step_ns"])
@@ -56,18 +59,29 @@ for r in rows:
         sample(r, "read_fast_ns", "read_fast_k", "read_fast_sample_steps", "get_fast")
     elif any(fast):
         print("%s: get_fast columns filled" % r["counter"])
+    decode = [r[c] for c in ("decode_p_ns", "decode_v_ns")]
+    if r["counter"] in ("Morris", "MorrisAdapt"):
+        if not all(d and 0 < float(d) < math.inf for d in decode):
+            print("%s t%s: decode columns not positive numbers: %s"
+                  % (r["counter"], r["threads"], decode))
+    elif any(decode):
+        print("%s: decode columns filled" % r["counter"])
+if sorted(set(r["counter"] for r in rows)) != sorted(
+        ["FetchAdd", "Morris", "MorrisAdapt", "Sharded", "PerCPUTree"]):
+    print("not every variant ran")
 PYEOF
 check rows_follow_the_batching_rule sh -c "test ! -s '$tmp/problems' || { cat '$tmp/problems' >&2; false; }"
 [ -s "$tmp/problems" ] && sed 's/^/# /' "$tmp/problems"
 
-# --read-cost=off: no reader, the five columns empty.
-"$SCBENCH" --counter=FetchAdd --threads=1 --duration=0.05 --warmup=0.01 --runs=1 --read-cost=off \
+# --read-cost=off: no reader, the seven columns empty (Morris's decodes too).
+"$SCBENCH" --counter=FetchAdd,Morris --threads=1 --duration=0.05 --warmup=0.01 --runs=1 --read-cost=off \
 	--output="$tmp/off.csv" 2>"$tmp/err"
 check read_cost_off_columns_empty "$PY" -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-cols = ("read_k", "read_sample_steps", "read_fast_k", "read_fast_sample_steps", "timer_step_ns")
-assert rows and all(r[c] == "" for r in rows for c in cols), rows
+cols = ("read_k", "read_sample_steps", "read_fast_k", "read_fast_sample_steps", "timer_step_ns",
+        "decode_p_ns", "decode_v_ns")
+assert len(rows) == 2 and all(r[c] == "" for r in rows for c in cols), rows
 ' "$tmp/off.csv"
 
 tap_done
