@@ -3,7 +3,8 @@
 counter promises (cost at low contention, exactness, accuracy, the cost of a read),
 measured on the figures of §5 and on read-cost."""
 
-from claims.core import CONDITION, FAILS, NM, PLAN, Claim, f_n, f_pct, f_ratio, not_measurable
+from claims.core import (ABOUT, CONDITION, FAILS, NM, PLAN, Claim, f_n, f_pct, f_ratio,
+                         not_measurable)
 from claims.dice_error import paper_regime
 from claims.opposite import timer_hides, work_hides
 from claims.dice_scaling import DICE_PROB, DICE_SCALABLE
@@ -160,6 +161,47 @@ def prob_error_within(figure, bound_pct):
     return rule
 
 
+# Dice §3.2: n(v) from the stored p(v) "is about 5 times faster than computing n(v)
+# directly from v"; "about" within a factor ABOUT either side (claims/core.py).
+DECODE_X = 5.0
+DECODE_LO, DECODE_HI = DECODE_X / ABOUT, DECODE_X * ABOUT
+DECODE_VARIANTS = ("Morris", "MorrisAdapt")
+
+
+def decode_ratio(ctx, c):
+    """decode_v_ns over decode_p_ns (scbench times both decodes of the same
+    thresholds in every read-cost run of Morris and MorrisAdapt, after the phase:
+    harness/run_decode.c): per variant, the ratio of the medians over its runs (all
+    thread counts: the decode does not depend on them), each a point of the noise
+    rule (ratio_point). Holds when every point is decided inside DECODE_LO..DECODE_HI,
+    fails when one is decided outside; not measurable without the columns (schema 6
+    and older: no decode was timed)."""
+    rows = ([r for r in ctx.rs.rows("read-cost.csv", "timed") if r["counter"] in DECODE_VARIANTS]
+            if ctx.rs is not None else [])
+    if not rows:
+        return "", NM, ctx.missing(c.figure)
+    pts, parts = [], []
+    for s in DECODE_VARIANTS:
+        runs = [r for r in rows if r["counter"] == s and r.get("decode_p_ns")
+                and r.get("decode_v_ns") is not None]
+        if not runs:
+            continue
+        pv = sorted(float(r["decode_v_ns"]) for r in runs)
+        pp = sorted(float(r["decode_p_ns"]) for r in runs)
+        pa, pb = [{"median": percentile(v, 0.5), "values": v} for v in (pv, pp)]
+        r, good, frag = ratio_point(pa, pb, lambda x: DECODE_LO <= x <= DECODE_HI)
+        pts.append((s, r, good, frag, len(runs)))
+        parts.append("%s: from v %.3g ns, from p(v) %.3g ns per decode, %s (%d runs)"
+                     % (s, pa["median"], pb["median"], f_ratio(r), len(runs)))
+    if not pts:
+        return "", NM, not_measurable(
+            PLAN, "read-cost.csv has no decode_p_ns and decode_v_ns (scbench times the "
+            "decode from v in read-cost runs since schema version 7; this set's did not)")
+    v, reason, n = judge_points(pts, "decided in %g-%gx" % (DECODE_LO, DECODE_HI),
+                                "outside %g-%gx" % (DECODE_LO, DECODE_HI))
+    return "; ".join(parts), v, reason, n
+
+
 READ = dict(figures=["read-cost"], panel="-ns")
 # What read-cost can say about GetVal: its read_ns is the median of gets sampled
 # periodically (every ms before schema 2, about every 20 ms since) while the others
@@ -222,6 +264,13 @@ CLAIMS = [
                           none_left=(PLAN, "every run counted far above a low projected value; "
                                      "run-all.sh has no count-to-N run of Morris and CAS at "
                                      "low N, where the condition applies"))),
+    Claim("dice-morris-decode-from-probability", "Dice §3.2",
+          "Computing a Morris counter's value from the stored probability p(v) is about "
+          "5 times faster than computing it from the exponent v (verdict: \"about\" within "
+          "a factor %g either side: Morris's and MorrisAdapt's median ns per decode from v "
+          "(pow) over from p(v) (the library's reading) in %g-%gx, each timed by scbench in "
+          "the read-cost runs on thresholds spread over the range)"
+          % (ABOUT, DECODE_LO, DECODE_HI), "read-cost", decode_ratio),
     Claim("dice-bfpdup-exact-to-threshold", "Dice §4.2",
           "BFP-DUP counts exactly until the count reaches MantissaThreshold (7,500 at a 1% "
           "bound)", "dice-fig6-low, dice-fig6-high",

@@ -67,11 +67,6 @@ CLAIMS = [
           "thread counts", "dice-fig5",
           never(MACHINE, "needs thread counts beyond 32, where the paper sees the gap close"),
           threads=64),
-    Claim("dice-morris-decode-from-probability", "Dice §3.2",
-          "Computing a Morris counter's value from the stored probability p(v) is about "
-          "5 times faster than computing it from the exponent v", "read-cost",
-          never(PLAN, "read-cost times each counter's get as the library reads it, from "
-                "the stored p(v); no reading that decodes from v is timed")),
     Claim("dice-morrisadapt-skips-rng", "Dice §5.3",
           "In the array MorrisAdapt's increments of uncontended counters avoid generating a "
           "random number", "dice-fig5",
