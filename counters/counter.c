@@ -86,9 +86,19 @@ static int parse_params(sc_params *p, const sc_variant *v, char *buf, sc_err *er
 
 /*
  * "unknown variant 'NAME'; valid: LIST": the whole list always fits the
- * message; the name given gets the room left, its control bytes as \xNN
- * and cut with "..." (or left out) when it is too long.
+ * message, its names separated by commas alone (with sc_variant_names()'s
+ * ", " it would not fit the 256 bytes of sc_err; the assertion below fails
+ * the build when a new variant makes even this list too long); the name
+ * given gets the room left, its control bytes as \xNN and cut with "..."
+ * (or left out) when it is too long.
  */
+#define SC_NAME_ITEM_(P, NAME, ...) "," NAME
+static const char variant_list[] = SC_VARIANTS(SC_NAME_ITEM_);
+#undef SC_NAME_ITEM_
+static const char unknown_lead[] = "unknown variant ''; valid: ";
+_Static_assert(sizeof unknown_lead - 1 + sizeof variant_list - 2 < sizeof((sc_err *)0)->msg,
+               "the list of variants no longer fits sc_err's message");
+
 static size_t escaped_len(const unsigned char *s)
 {
 	size_t n = 0;
@@ -99,9 +109,8 @@ static size_t escaped_len(const unsigned char *s)
 
 static void unknown_variant(sc_err *err, const char *variant)
 {
-	static const char lead[] = "unknown variant ''; valid: ";
-	const char *names = sc_variant_names();
-	size_t room = sizeof err->msg - 1 - (sizeof lead - 1), len = strlen(names);
+	const char *names = variant_list + 1;
+	size_t room = sizeof err->msg - 1 - (sizeof unknown_lead - 1), len = strlen(names);
 	room = room > len ? room - len : 0;
 	const unsigned char *s = (const unsigned char *)(variant ? variant : "(null)");
 	int cut = escaped_len(s) > room;

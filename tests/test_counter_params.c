@@ -57,7 +57,7 @@ static void parsing(void)
 	tap_ok(!c && strstr(err.msg, "benchmark parameter"), "same-seed refused: %s", err.msg);
 }
 
-/* Every name of sc_variant_names() an item of msg's list (after "valid: "). */
+/* Every name of sc_variant_names() an item of msg's comma-separated list (after "valid: "). */
 static int lists_every_variant(const char *msg)
 {
 	const char *list = strstr(msg, "valid: ");
@@ -71,7 +71,7 @@ static int lists_every_variant(const char *msg)
 		size_t len = strlen(n);
 		const char *at = list;
 		while ((at = strstr(at, n)) &&
-		       !((at == list || at[-1] == ' ') && (at[len] == ',' || !at[len])))
+		       !((at == list || at[-1] == ',') && (at[len] == ',' || !at[len])))
 			at++;
 		if (!at)
 			return 0;

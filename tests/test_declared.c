@@ -71,6 +71,8 @@ EXERCISE(serial, DECLARED(serial))
 EXERCISE(cas, DECLARED(cas))
 EXERCISE(fetchadd, DECLARED(fetchadd))
 EXERCISE(rbo, DECLARED(rbo))
+EXERCISE(cas_prefetch, DECLARED(cas_prefetch))
+EXERCISE(cas_once, DECLARED(cas_once))
 EXERCISE(rbonuma, DECLARED(rbonuma))
 EXERCISE(rbonuma_adapt, DECLARED(rbonuma_adapt))
 EXERCISE(multiline_adapt, DECLARED(multiline_adapt))
@@ -126,6 +128,8 @@ int main(void)
 	exercise_cas();
 	exercise_fetchadd();
 	exercise_rbo();
+	exercise_cas_prefetch();
+	exercise_cas_once();
 	exercise_rbonuma();
 	exercise_rbonuma_adapt();
 	exercise_multiline_allocated();

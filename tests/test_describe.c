@@ -66,7 +66,8 @@ static bool well_formed(const char *s)
 static bool stateless(const sc_variant *v)
 {
 	return v == &sc_variants[SC_ID_serial] || v == &sc_variants[SC_ID_cas] ||
-	       v == &sc_variants[SC_ID_fetchadd] || v == &sc_variants[SC_ID_rbo];
+	       v == &sc_variants[SC_ID_fetchadd] || v == &sc_variants[SC_ID_rbo] ||
+	       v == &sc_variants[SC_ID_cas_prefetch] || v == &sc_variants[SC_ID_cas_once];
 }
 
 /* Every variant: the form, empty only when stateless, and the snprintf contract. */

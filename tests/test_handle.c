@@ -83,8 +83,8 @@ static void names_worker(test_thread_arg *a)
 	sc_err err;
 	bool *whole = a->shared;
 	whole[a->index] = sc_counter_new("nosuch", "", &err) == NULL &&
-	                  strstr(err.msg, "Serial, CAS, FetchAdd") != NULL &&
-	                  strstr(err.msg, ", PerCPU") != NULL;
+	                  strstr(err.msg, "Serial,CAS,FetchAdd") != NULL &&
+	                  strstr(err.msg, ",PerCPU") != NULL;
 }
 
 static void test_names_from_threads(void)

@@ -19,16 +19,18 @@
 
 static void test_registry(void)
 {
-	tap_ok(SC_VARIANT_COUNT == 21, "registry_has_21_variants (%d)", SC_VARIANT_COUNT);
-	bool unique = true, found = true;
+	/* The count is the list's (SC_VARIANTS), stated nowhere else: every entry named. */
+	bool unique = true, found = true, named = SC_VARIANT_COUNT > 0;
 	for (int i = 0; i < SC_VARIANT_COUNT; i++) {
 		const sc_variant *v = &sc_variants[i];
+		named &= v->name != NULL && v->name[0] != '\0';
 		for (int j = 0; j < i; j++)
 			unique &= strcasecmp(v->name, sc_variants[j].name) != 0;
 		found &= sc_variant_find(v->name) == v;
 		if (v->alias)
 			found &= sc_variant_find(v->alias) == v;
 	}
+	tap_ok(named, "registry_has_%d_named_variants", SC_VARIANT_COUNT);
 	tap_ok(unique, "registry_names_unique");
 	tap_ok(found, "registry_find_by_name_and_alias");
 	tap_ok(sc_variant_find("bfp-csup") == &sc_variants[SC_ID_bfp_csup] &&

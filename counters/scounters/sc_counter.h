@@ -57,8 +57,8 @@
  *
  * Values. For precise variants a counter's value is the number of
  * increments (and added amounts) since it was made or since the last
- * read_and_reset, modulo 2^64 for CAS, FetchAdd, RBO, Multiline, Sharded,
- * Striped, Batched and PerCPU, 2^63 for MultilineAdapt, and 2^(31 - nb)
+ * read_and_reset, modulo 2^64 for CAS, FetchAdd, RBO, CASPrefetch,
+ * Multiline, Sharded, Striped, Batched and PerCPU, 2^63 for MultilineAdapt, and 2^(31 - nb)
  * for RBONuma and RBONumaAdapt, nb = ceil(log2 nodes) with nodes =
  * sc_node_count() (a 32-bit word whose node field takes nb bits: 2^31 on
  * one node, 2^30 on two, 2^29 on 3 or 4, ..., 2^23 on 129 to 256): those
@@ -69,7 +69,7 @@
  * width=64 here, range about 1.7e19; Morris wraps to 0 past about 4.29e9,
  * MorrisAdapt past 4.29e9 after its switch, BFP-DUP and BFP-CSUP past
  * about 8.8e12: a Morris or MorrisAdapt counter that may pass 4e9 between
- * resets needs another variant. Serial loses updates by design.
+ * resets needs another variant. Serial and CASOnce lose updates by design.
  *
  * Thread safety: sc_counter_inc, _add, _add_signed, _get, _get_fast,
  * _get_sum, _get_approx, _get_precise, _compare, _compare_sure,
@@ -79,8 +79,8 @@
  * counter (the caller knows when its threads are done with it).
  *
  * Signal handlers: sc_counter_inc, _add, _add_signed and _flush are
- * async-signal-safe for CAS, FetchAdd, RBO, Sharded, Batched, PerCPU and
- * PerCPUGroup (a handler's update is not lost even when it interrupts the
+ * async-signal-safe for CAS, FetchAdd, RBO, CASPrefetch, Sharded, Batched,
+ * PerCPU and PerCPUGroup (a handler's update is not lost even when it interrupts the
  * same thread's update of the same counter, and a thread's first call in a
  * handler never waits for a lock the code it interrupted holds); _get,
  * _get_fast, _get_sum, _get_approx, _get_precise, _compare, _compare_sure,

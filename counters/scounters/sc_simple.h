@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sc_simple.h - the central-word counters: Serial, CAS, FetchAdd and RBO.
+ * sc_simple.h - the central-word counters: Serial, CAS, FetchAdd, RBO,
+ * CASPrefetch and CASOnce.
  *
- * All four keep the count in one 64-bit word, so their range is 0 .. 2^64-1
+ * All six keep the count in one 64-bit word, so their range is 0 .. 2^64-1
  * and an increment at 2^64-1 wraps to 0 (unsigned arithmetic; a test starts a
  * counter just below the boundary). bytes per counter: 8, padded to one line
  * in arrays (Dice §5.3). They hold no per-class state except RBO's backoff
@@ -18,7 +19,7 @@ extern "C" {
 #endif
 SC_API_BEGIN
 
-/* Shared by the four: the counter word and a configuration with backoff bounds. */
+/* Shared by the six: the counter word and a configuration with backoff bounds. */
 typedef struct sc_word_counter {
 	SC_ATOMIC(uint64_t) v;
 } sc_word_counter;
@@ -117,9 +118,81 @@ static inline void sc_rbo_inc(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t)
 }
 
 /*
- * add(n) for the four: the increment's own step with n in place of 1, so
- * the same contract holds (Serial may lose whole adds; the others are exact
- * and wrap modulo 2^64). Thread-safe as inc.
+ * Two of Dice §1's "minor variations" of the naive counters, there to be
+ * measured against CAS and FetchAdd (the atomic add, the third one).
+ *
+ * CASPrefetch: CAS's retry loop after a prefetch of the counter's line for
+ * writing. It asks for the line in a writable (exclusive) state before the
+ * load, so that the CAS need not upgrade a line the load fetched shared. A
+ * hint only: it changes no value and orders nothing. Exact, as CAS.
+ *
+ * The hint is prefetchw on x86-64, written out because GCC turns
+ * __builtin_prefetch(p, 1, 3) into prefetchw only when told the CPU has it
+ * (-mprfchw, -march=broadwell and later) and into the read prefetch
+ * prefetcht0 otherwise; CPUs without it execute the opcode as a NOP.
+ * Elsewhere __builtin_prefetch(p, 1, 3): PRFM PSTL1KEEP on aarch64.
+ */
+typedef sc_word_counter sc_cas_prefetch_t;
+typedef sc_word_cfg sc_cas_prefetch_cfg;
+
+static inline void sc_prefetch_for_write_(const void *p)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p, 1, 3);
+#endif
+}
+
+static inline void sc_cas_prefetch_step_(sc_word_counter *c, uint64_t n)
+{
+	sc_prefetch_for_write_((const void *)&c->v);
+	uint64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	/* relaxed: as CAS; the prefetch is no access in the C11 model. */
+	while (!atomic_compare_exchange_weak_explicit(&c->v, &v, v + n, memory_order_relaxed,
+	                                              memory_order_relaxed))
+		;
+}
+
+static inline void sc_cas_prefetch_inc(sc_cas_prefetch_t *c, const sc_cas_prefetch_cfg *cfg,
+                                       sc_thread *t)
+{
+	(void)cfg;
+	(void)t;
+	sc_cas_prefetch_step_(c, 1);
+}
+
+/*
+ * CASOnce: one load and one compare-and-swap of value+1; a failed CAS is
+ * ignored and the increment is lost (Dice §1, "ignoring CAS failures"). Kind:
+ * racy, as Serial: under contention it loses updates by design, so it has no
+ * bound. Each successful CAS adds exactly one to the value it replaced, so
+ * the value never exceeds the true count and never goes backwards (unlike
+ * Serial's store). A strong CAS, so that no spurious failure loses an
+ * increment that met no other thread.
+ */
+typedef sc_word_counter sc_cas_once_t;
+typedef sc_word_cfg sc_cas_once_cfg;
+
+static inline void sc_cas_once_step_(sc_word_counter *c, uint64_t n)
+{
+	uint64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
+	/* relaxed: only the counter word is involved; a failure is dropped, lossy by design. */
+	(void)atomic_compare_exchange_strong_explicit(&c->v, &v, v + n, memory_order_relaxed,
+	                                              memory_order_relaxed);
+}
+
+static inline void sc_cas_once_inc(sc_cas_once_t *c, const sc_cas_once_cfg *cfg, sc_thread *t)
+{
+	(void)cfg;
+	(void)t;
+	sc_cas_once_step_(c, 1);
+}
+
+/*
+ * add(n) for the six: the increment's own step with n in place of 1, so
+ * the same contract holds (Serial and CASOnce may lose whole adds; the
+ * others are exact and wrap modulo 2^64). Thread-safe as inc.
  */
 static inline void sc_serial_add(sc_serial_t *c, const sc_serial_cfg *cfg, sc_thread *t,
                                  uint64_t n)
@@ -164,7 +237,23 @@ static inline void sc_rbo_add(sc_rbo_t *c, const sc_rbo_cfg *cfg, sc_thread *t, 
 	}
 }
 
-/* The common operations, stamped out for the four word counters. */
+static inline void sc_cas_prefetch_add(sc_cas_prefetch_t *c, const sc_cas_prefetch_cfg *cfg,
+                                       sc_thread *t, uint64_t n)
+{
+	(void)cfg;
+	(void)t;
+	sc_cas_prefetch_step_(c, n);
+}
+
+static inline void sc_cas_once_add(sc_cas_once_t *c, const sc_cas_once_cfg *cfg, sc_thread *t,
+                                   uint64_t n)
+{
+	(void)cfg;
+	(void)t;
+	sc_cas_once_step_(c, n);
+}
+
+/* The common operations, stamped out for the six word counters. */
 #define SC_WORD_OPS_(P)                                                                    \
 	int sc_##P##_config(sc_##P##_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err); \
 	static inline uint64_t sc_##P##_get(const sc_##P##_t *c, const sc_##P##_cfg *cfg)  \
@@ -182,23 +271,31 @@ SC_WORD_OPS_(serial)
 SC_WORD_OPS_(cas)
 SC_WORD_OPS_(fetchadd)
 SC_WORD_OPS_(rbo)
+SC_WORD_OPS_(cas_prefetch)
+SC_WORD_OPS_(cas_once)
 
 /*
- * The contract (sc_contract.h): Serial has no bound (it loses updates);
- * the other three are exact, async-signal-safe (one atomic instruction, or
- * a CAS loop on one word) and exact in shared memory (their one word is
- * the whole counter).
+ * The contract (sc_contract.h): Serial and CASOnce have no bound (they lose
+ * updates); the other four are exact, async-signal-safe (one atomic
+ * instruction, or a CAS loop on one word) and exact in shared memory (their
+ * one word is the whole counter). The two lossy ones promise only that a
+ * forked child's copy holds what was counted before the fork (one word,
+ * copied whole).
  */
 SC_OP_BOUND_KIND(serial, SC_BOUND_NONE)
 SC_OP_BOUND_EXACT(cas)
 SC_OP_BOUND_EXACT(fetchadd)
 SC_OP_BOUND_EXACT(rbo)
+SC_OP_BOUND_EXACT(cas_prefetch)
+SC_OP_BOUND_KIND(cas_once, SC_BOUND_NONE)
 #define SC_WORD_PROMISES_ (SC_PROMISE_SIGNAL_SAFE | SC_PROMISE_FORK_EXACT | SC_PROMISE_SHARED_MEMORY)
 enum {
 	SC_PROMISES_serial = SC_PROMISE_FORK_EXACT,
 	SC_PROMISES_cas = SC_WORD_PROMISES_,
 	SC_PROMISES_fetchadd = SC_WORD_PROMISES_,
-	SC_PROMISES_rbo = SC_WORD_PROMISES_
+	SC_PROMISES_rbo = SC_WORD_PROMISES_,
+	SC_PROMISES_cas_prefetch = SC_WORD_PROMISES_,
+	SC_PROMISES_cas_once = SC_PROMISE_FORK_EXACT
 };
 #undef SC_WORD_PROMISES_
 
@@ -213,12 +310,16 @@ static inline sc_handle_path sc_fetchadd_handle_path_(const void *c, const void 
 #define SC_HOOKS_cas SC_HOOKS_NONE
 #define SC_HOOKS_fetchadd {.handle_path = sc_fetchadd_handle_path_}
 #define SC_HOOKS_rbo SC_HOOKS_NONE
+#define SC_HOOKS_cas_prefetch SC_HOOKS_NONE
+#define SC_HOOKS_cas_once SC_HOOKS_NONE
 
-/* describe: "" for all four; their only state is the value (get). */
+/* describe: "" for all six; their only state is the value (get). */
 SC_OP_NO_STATE_DESCRIBE(serial)
 SC_OP_NO_STATE_DESCRIBE(cas)
 SC_OP_NO_STATE_DESCRIBE(fetchadd)
 SC_OP_NO_STATE_DESCRIBE(rbo)
+SC_OP_NO_STATE_DESCRIBE(cas_prefetch)
+SC_OP_NO_STATE_DESCRIBE(cas_once)
 
 SC_API_END
 #ifdef __cplusplus

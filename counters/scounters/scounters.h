@@ -120,84 +120,79 @@ SC_API_BEGIN
  * ("dice": Dice Figs. 3-5, and Fig. 6 for the ones that are not precise;
  * "ayers": Ayers's count-to-N; "baselines"; "array": also run in Dice
  * Fig. 5's 7500-counter array beside the "dice" variants, for its bytes per
- * counter): scbench --list=json gives both.
+ * counter; "naive": CAS and the variations of it Dice §1 names, prefetching,
+ * ignoring failures and an atomic add): scbench --list=json gives both.
  */
-#define SC_VARIANTS(X)                                                                     \
-	X(serial, "Serial", "racing", SC_RACY, SC_PADDED,                                  \
-	  "relaxed load + relaxed store of value+1; loses updates (Dice §5, Ayers)", "",   \
-	  "simple", "dice,ayers", "dice,ayers")                                            \
-	X(cas, "CAS", NULL, SC_PRECISE, SC_PADDED,                                         \
-	  "compare-and-swap retry loop, no backoff (Dice §1)", "",                         \
-	  "simple", "dice", "dice")                                                        \
-	X(fetchadd, "FetchAdd", "interlocked", SC_PRECISE, SC_PADDED,                      \
-	  "one atomic fetch-and-add (Ayers's interlocked)", "",                            \
-	  "simple", "ayers", "dice,ayers,baselines")                                       \
-	X(rbo, "RBO", NULL, SC_PRECISE, SC_PADDED,                                         \
-	  "CAS with randomized exponential backoff (Dice §2.1)", "backoff-min,backoff-max", \
-	  "simple", "dice", "dice")                                                        \
-	X(rbonuma, "RBONuma", NULL, SC_PRECISE, SC_PADDED,                                 \
-	  "32-bit CAS counter that favours the node of the last increment (Dice §2.1)",    \
-	  "backoff-min,backoff-max,patience",                                              \
-	  "numa", "dice", "dice")                                                          \
-	X(rbonuma_adapt, "RBONumaAdapt", NULL, SC_PRECISE, SC_PADDED,                      \
-	  "plain CAS counter that turns into RBONuma under contention (Dice §2.1)",        \
-	  "backoff-min,backoff-max,patience",                                              \
-	  "numa", "dice", "dice")                                                          \
-	X(multiline, "Multiline", NULL, SC_PRECISE, SC_PACKED,                             \
-	  "one padded CAS component per node, get sums them (Dice §2.2)",                  \
-	  "backoff-min,backoff-max",                                                       \
-	  "numa", "dice", "dice,baselines")                                                \
-	X(multiline_adapt, "MultilineAdapt", NULL, SC_PRECISE, SC_PACKED,                  \
-	  "one word that inflates to per-node components after 4 failed CAS (Dice §2.2)",  \
-	  "backoff-min,backoff-max,inflate-after",                                         \
-	  "numa", "dice", "dice,baselines")                                                \
-	X(morris, "Morris", NULL, SC_PROBABILISTIC, SC_PACKED,                             \
-	  "float threshold, update with probability T/MaxInt (Dice §3, Fig. 1)",           \
-	  "accuracy",                                                                      \
-	  "morris", "dice", "dice,baselines")                                              \
-	X(morris_adapt, "MorrisAdapt", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
-	  "exact 32-bit half by CAS, Morris half after CAS failures (Dice §3.2)",          \
-	  "accuracy,switch-after",                                                         \
-	  "morris", "dice", "dice")                                                        \
-	X(bfp_dup, "BFP-DUP", NULL, SC_PROBABILISTIC, SC_PACKED,                           \
-	  "binary floating point, exponent grows every M updates (Dice §4.2, Fig. 2)",     \
-	  "accuracy,mantissa-threshold,backoff-min,backoff-max",                           \
-	  "bfp", "dice", "dice")                                                           \
-	X(bfp_csup, "BFP-CSUP", NULL, SC_PROBABILISTIC, SC_PACKED,                         \
-	  "binary floating point, exponent grows only on contention (Dice §4.3)",          \
-	  "accuracy,mantissa-threshold,backoff-min,backoff-max,grow-after",                \
-	  "bfp", "dice", "dice,baselines")                                                 \
-	X(scalable, "Scalable", "ayers", SC_PROBABILISTIC, SC_PACKED,                      \
-	  "exact below 2^T, then adds 2^k with probability 2^-k (Ayers)",                  \
-	  "threshold,width,runtime",                                                       \
-	  "scalable", "ayers", "ayers,baselines")                                          \
-	X(scalable_cas, "ScalableCAS", NULL, SC_PROBABILISTIC, SC_PACKED,                  \
-	  "Scalable that tries a CAS by one first (Ayers, end notes)", "threshold,width",  \
-	  "scalable", "ayers", "")                                                         \
-	X(scalable_capped, "ScalableCapped", NULL, SC_PROBABILISTIC, SC_PACKED,            \
-	  "Scalable with the increment step capped at 2^cap (Dice §4, Ayers end notes)",   \
-	  "threshold,width,cap",                                                           \
-	  "scalable", "ayers", "")                                                         \
-	X(sharded, "Sharded", NULL, SC_PRECISE, SC_PACKED,                                 \
-	  "one padded single-writer slot per thread, get sums (Dice §2)", "",              \
-	  "distributed", "baseline", "baselines")                                          \
-	X(striped, "Striped", NULL, SC_PRECISE, SC_PADDED,                                 \
-	  "base word, then a growing table of padded cells on collision (LongAdder)", "",  \
-	  "distributed", "baseline", "baselines")                                          \
-	X(batched, "Batched", NULL, SC_PRECISE, SC_PADDED,                                 \
-	  "per-thread count flushed by one fetch-and-add every B (percpu_counter)",        \
-	  "batch",                                                                         \
-	  "distributed", "baseline", "baselines")                                          \
-	X(percpu, "PerCPU", NULL, SC_PRECISE, SC_PACKED,                                   \
-	  "one padded slot per CPU, restartable-sequence add on the current CPU's slot", "", \
-	  "distributed", "baseline", "baselines,array")                                    \
-	X(percpu_group, "PerCPUGroup", NULL, SC_PRECISE, SC_PACKED,                        \
-	  "a table's counters as one packed per-CPU group: 8 bytes per CPU each", "",       \
-	  "group", "baseline", "baselines,array")                                          \
-	X(percpu_tree, "PerCPUTree", NULL, SC_PRECISE, SC_PACKED,                           \
-	  "per-CPU words carrying every batch up a tree: O(1) approximate read with bounds", \
-	  "batch,arity",                                                                   \
-	  "tree", "baseline", "baselines")
+#define SC_VARIANTS(X)                                                                             \
+	X(serial, "Serial", "racing", SC_RACY, SC_PADDED,                                          \
+	  "relaxed load + relaxed store of value+1; loses updates (Dice §5, Ayers)", "", "simple", \
+	  "dice,ayers", "dice,ayers")                                                              \
+	X(cas, "CAS", NULL, SC_PRECISE, SC_PADDED,                                                 \
+	  "compare-and-swap retry loop, no backoff (Dice §1)", "", "simple", "dice", "dice,naive") \
+	X(fetchadd, "FetchAdd", "interlocked", SC_PRECISE, SC_PADDED,                              \
+	  "one atomic fetch-and-add (Ayers's interlocked)", "", "simple", "ayers",                 \
+	  "dice,ayers,baselines,naive")                                                            \
+	X(rbo, "RBO", NULL, SC_PRECISE, SC_PADDED,                                                 \
+	  "CAS with randomized exponential backoff (Dice §2.1)", "backoff-min,backoff-max",        \
+	  "simple", "dice", "dice")                                                                \
+	X(cas_prefetch, "CASPrefetch", NULL, SC_PRECISE, SC_PADDED,                                \
+	  "CAS retry loop after a prefetch of the line for writing (Dice §1)", "", "simple",       \
+	  "dice", "naive")                                                                         \
+	X(cas_once, "CASOnce", NULL, SC_RACY, SC_PADDED,                                           \
+	  "one CAS of value+1, a failure ignored: loses updates (Dice §1)", "", "simple", "dice",  \
+	  "naive")                                                                                 \
+	X(rbonuma, "RBONuma", NULL, SC_PRECISE, SC_PADDED,                                         \
+	  "32-bit CAS counter that favours the node of the last increment (Dice §2.1)",            \
+	  "backoff-min,backoff-max,patience", "numa", "dice", "dice")                              \
+	X(rbonuma_adapt, "RBONumaAdapt", NULL, SC_PRECISE, SC_PADDED,                              \
+	  "plain CAS counter that turns into RBONuma under contention (Dice §2.1)",                \
+	  "backoff-min,backoff-max,patience", "numa", "dice", "dice")                              \
+	X(multiline, "Multiline", NULL, SC_PRECISE, SC_PACKED,                                     \
+	  "one padded CAS component per node, get sums them (Dice §2.2)",                          \
+	  "backoff-min,backoff-max", "numa", "dice", "dice,baselines")                             \
+	X(multiline_adapt, "MultilineAdapt", NULL, SC_PRECISE, SC_PACKED,                          \
+	  "one word that inflates to per-node components after 4 failed CAS (Dice §2.2)",          \
+	  "backoff-min,backoff-max,inflate-after", "numa", "dice", "dice,baselines")               \
+	X(morris, "Morris", NULL, SC_PROBABILISTIC, SC_PACKED,                                     \
+	  "float threshold, update with probability T/MaxInt (Dice §3, Fig. 1)", "accuracy",       \
+	  "morris", "dice", "dice,baselines")                                                      \
+	X(morris_adapt, "MorrisAdapt", NULL, SC_PROBABILISTIC, SC_PACKED,                          \
+	  "exact 32-bit half by CAS, Morris half after CAS failures (Dice §3.2)",                  \
+	  "accuracy,switch-after", "morris", "dice", "dice")                                       \
+	X(bfp_dup, "BFP-DUP", NULL, SC_PROBABILISTIC, SC_PACKED,                                   \
+	  "binary floating point, exponent grows every M updates (Dice §4.2, Fig. 2)",             \
+	  "accuracy,mantissa-threshold,backoff-min,backoff-max", "bfp", "dice", "dice")            \
+	X(bfp_csup, "BFP-CSUP", NULL, SC_PROBABILISTIC, SC_PACKED,                                 \
+	  "binary floating point, exponent grows only on contention (Dice §4.3)",                  \
+	  "accuracy,mantissa-threshold,backoff-min,backoff-max,grow-after", "bfp", "dice",         \
+	  "dice,baselines")                                                                        \
+	X(scalable, "Scalable", "ayers", SC_PROBABILISTIC, SC_PACKED,                              \
+	  "exact below 2^T, then adds 2^k with probability 2^-k (Ayers)",                          \
+	  "threshold,width,runtime", "scalable", "ayers", "ayers,baselines")                       \
+	X(scalable_cas, "ScalableCAS", NULL, SC_PROBABILISTIC, SC_PACKED,                          \
+	  "Scalable that tries a CAS by one first (Ayers, end notes)", "threshold,width",          \
+	  "scalable", "ayers", "")                                                                 \
+	X(scalable_capped, "ScalableCapped", NULL, SC_PROBABILISTIC, SC_PACKED,                    \
+	  "Scalable with the increment step capped at 2^cap (Dice §4, Ayers end notes)",           \
+	  "threshold,width,cap", "scalable", "ayers", "")                                          \
+	X(sharded, "Sharded", NULL, SC_PRECISE, SC_PACKED,                                         \
+	  "one padded single-writer slot per thread, get sums (Dice §2)", "", "distributed",       \
+	  "baseline", "baselines")                                                                 \
+	X(striped, "Striped", NULL, SC_PRECISE, SC_PADDED,                                         \
+	  "base word, then a growing table of padded cells on collision (LongAdder)", "",          \
+	  "distributed", "baseline", "baselines")                                                  \
+	X(batched, "Batched", NULL, SC_PRECISE, SC_PADDED,                                         \
+	  "per-thread count flushed by one fetch-and-add every B (percpu_counter)", "batch",       \
+	  "distributed", "baseline", "baselines")                                                  \
+	X(percpu, "PerCPU", NULL, SC_PRECISE, SC_PACKED,                                           \
+	  "one padded slot per CPU, restartable-sequence add on the current CPU's slot", "",       \
+	  "distributed", "baseline", "baselines,array")                                            \
+	X(percpu_group, "PerCPUGroup", NULL, SC_PRECISE, SC_PACKED,                                \
+	  "a table's counters as one packed per-CPU group: 8 bytes per CPU each", "", "group",     \
+	  "baseline", "baselines,array")                                                           \
+	X(percpu_tree, "PerCPUTree", NULL, SC_PRECISE, SC_PACKED,                                  \
+	  "per-CPU words carrying every batch up a tree: O(1) approximate read with bounds",       \
+	  "batch,arity", "tree", "baseline", "baselines")
 
 /* The run-time view of a variant: its descriptor and type-erased operations. */
 typedef struct sc_variant {

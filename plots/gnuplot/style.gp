@@ -6,32 +6,34 @@ set linetype 1 lc rgb "#000000" pt 7 dt 1 lw 2 ps 1.1  # Serial
 set linetype 2 lc rgb "#886688" pt 6 dt 1 lw 2 ps 1.1  # CAS
 set linetype 3 lc rgb "#aa88ff" pt 5 dt 1 lw 2 ps 1.1  # FetchAdd
 set linetype 4 lc rgb "#ff0000" pt 9 dt 1 lw 2 ps 1.1  # RBO
-set linetype 5 lc rgb "#ff8800" pt 11 dt 1 lw 2 ps 1.1  # RBONuma
-set linetype 6 lc rgb "#ff66cc" pt "◀" dt 1 lw 2 ps 1.1  # RBONumaAdapt
-set linetype 7 lc rgb "#0000ff" pt 13 dt 1 lw 2 ps 1.1  # Multiline
-set linetype 8 lc rgb "#00bbff" pt 4 dt 1 lw 2 ps 1.1  # MultilineAdapt
-set linetype 9 lc rgb "#00cc00" pt 15 dt 1 lw 2 ps 1.1  # Morris
-set linetype 10 lc rgb "#88aa00" pt "▶" dt 1 lw 2 ps 1.1  # MorrisAdapt
-set linetype 11 lc rgb "#ccaa66" pt 8 dt 1 lw 2 ps 1.1  # BFP-DUP
-set linetype 12 lc rgb "#881122" pt 12 dt 1 lw 2 ps 1.1  # BFP-CSUP
-set linetype 13 lc rgb "#226666" pt "⬢" dt 1 lw 2 ps 1.1  # Scalable
-set linetype 14 lc rgb "#ee00ff" pt 10 dt 2 lw 2 ps 1.1  # ScalableCAS
-set linetype 15 lc rgb "#ff8888" pt 3 dt 2 lw 2 ps 1.1  # ScalableCapped
-set linetype 16 lc rgb "#112288" pt 1 dt 2 lw 2 ps 1.1  # Sharded
-set linetype 17 lc rgb "#00bb99" pt 2 dt 2 lw 2 ps 1.1  # Striped
-set linetype 18 lc rgb "#004400" pt "✖" dt 2 lw 2 ps 1.1  # Batched
-set linetype 19 lc rgb "#ff0066" pt 14 dt 2 lw 2 ps 1.1  # PerCPU
-set linetype 20 lc rgb "#5a3c00" pt "✚" dt 2 lw 2 ps 1.1  # PerCPUGroup
-set linetype 21 lc rgb "#7d0064" pt "◆" dt 2 lw 2 ps 1.1  # PerCPUTree
-set linetype 22 lc rgb "#440154" pt 4 dt 1 lw 2 ps 1.1  # T10
-set linetype 23 lc rgb "#3b528b" pt 6 dt 1 lw 2 ps 1.1  # T11
-set linetype 24 lc rgb "#21908c" pt 8 dt 1 lw 2 ps 1.1  # T12
-set linetype 25 lc rgb "#27ad81" pt 10 dt 1 lw 2 ps 1.1  # T13
-set linetype 26 lc rgb "#8fb32a" pt 12 dt 1 lw 2 ps 1.1  # T14
-set linetype 27 lc rgb "#d9a400" pt 14 dt 1 lw 2 ps 1.1  # T15
-set linetype 28 lc rgb "#999999" pt 1 dt 3 lw 2 ps 1.1  # any other series
-LT_FALLBACK = 28
-LT(s) = s eq "Serial" ? 1 : s eq "CAS" ? 2 : s eq "FetchAdd" ? 3 : s eq "RBO" ? 4 : s eq "RBONuma" ? 5 : s eq "RBONumaAdapt" ? 6 : s eq "Multiline" ? 7 : s eq "MultilineAdapt" ? 8 : s eq "Morris" ? 9 : s eq "MorrisAdapt" ? 10 : s eq "BFP-DUP" ? 11 : s eq "BFP-CSUP" ? 12 : s eq "Scalable" ? 13 : s eq "ScalableCAS" ? 14 : s eq "ScalableCapped" ? 15 : s eq "Sharded" ? 16 : s eq "Striped" ? 17 : s eq "Batched" ? 18 : s eq "PerCPU" ? 19 : s eq "PerCPUGroup" ? 20 : s eq "PerCPUTree" ? 21 : s eq "T10" ? 22 : s eq "T11" ? 23 : s eq "T12" ? 24 : s eq "T13" ? 25 : s eq "T14" ? 26 : s eq "T15" ? 27 : LT_FALLBACK
-COLOR(s) = s eq "Serial" ? "#000000" : s eq "CAS" ? "#886688" : s eq "FetchAdd" ? "#aa88ff" : s eq "RBO" ? "#ff0000" : s eq "RBONuma" ? "#ff8800" : s eq "RBONumaAdapt" ? "#ff66cc" : s eq "Multiline" ? "#0000ff" : s eq "MultilineAdapt" ? "#00bbff" : s eq "Morris" ? "#00cc00" : s eq "MorrisAdapt" ? "#88aa00" : s eq "BFP-DUP" ? "#ccaa66" : s eq "BFP-CSUP" ? "#881122" : s eq "Scalable" ? "#226666" : s eq "ScalableCAS" ? "#ee00ff" : s eq "ScalableCapped" ? "#ff8888" : s eq "Sharded" ? "#112288" : s eq "Striped" ? "#00bb99" : s eq "Batched" ? "#004400" : s eq "PerCPU" ? "#ff0066" : s eq "PerCPUGroup" ? "#5a3c00" : s eq "PerCPUTree" ? "#7d0064" : s eq "T10" ? "#440154" : s eq "T11" ? "#3b528b" : s eq "T12" ? "#21908c" : s eq "T13" ? "#27ad81" : s eq "T14" ? "#8fb32a" : s eq "T15" ? "#d9a400" : "#999999"
-LABEL(s) = s eq "Serial" ? "Serial" : s eq "CAS" ? "CAS" : s eq "FetchAdd" ? "FetchAdd" : s eq "RBO" ? "RBO" : s eq "RBONuma" ? "RBONuma" : s eq "RBONumaAdapt" ? "RBONumaAdapt" : s eq "Multiline" ? "Multiline" : s eq "MultilineAdapt" ? "MultilineAdapt" : s eq "Morris" ? "Morris" : s eq "MorrisAdapt" ? "MorrisAdapt" : s eq "BFP-DUP" ? "BFP-DUP" : s eq "BFP-CSUP" ? "BFP-CSUP" : s eq "Scalable" ? "Scalable" : s eq "ScalableCAS" ? "ScalableCAS" : s eq "ScalableCapped" ? "ScalableCapped" : s eq "Sharded" ? "Sharded" : s eq "Striped" ? "Striped" : s eq "Batched" ? "Batched" : s eq "PerCPU" ? "PerCPU" : s eq "PerCPUGroup" ? "PerCPUGroup" : s eq "PerCPUTree" ? "PerCPUTree" : s eq "T10" ? "T = 10" : s eq "T11" ? "T = 11" : s eq "T12" ? "T = 12" : s eq "T13" ? "T = 13" : s eq "T14" ? "T = 14" : s eq "T15" ? "T = 15" : s
-ALABEL(s) = s eq "Serial" ? "Serial (racing)" : s eq "CAS" ? "CAS" : s eq "FetchAdd" ? "FetchAdd (interlocked)" : s eq "RBO" ? "RBO" : s eq "RBONuma" ? "RBONuma" : s eq "RBONumaAdapt" ? "RBONumaAdapt" : s eq "Multiline" ? "Multiline" : s eq "MultilineAdapt" ? "MultilineAdapt" : s eq "Morris" ? "Morris" : s eq "MorrisAdapt" ? "MorrisAdapt" : s eq "BFP-DUP" ? "BFP-DUP" : s eq "BFP-CSUP" ? "BFP-CSUP" : s eq "Scalable" ? "Scalable" : s eq "ScalableCAS" ? "ScalableCAS" : s eq "ScalableCapped" ? "ScalableCapped" : s eq "Sharded" ? "Sharded" : s eq "Striped" ? "Striped" : s eq "Batched" ? "Batched" : s eq "PerCPU" ? "PerCPU" : s eq "PerCPUGroup" ? "PerCPUGroup" : s eq "PerCPUTree" ? "PerCPUTree" : s eq "T10" ? "T = 10" : s eq "T11" ? "T = 11" : s eq "T12" ? "T = 12" : s eq "T13" ? "T = 13" : s eq "T14" ? "T = 14" : s eq "T15" ? "T = 15" : s
+set linetype 5 lc rgb "#0055ff" pt "⬣" dt 2 lw 2 ps 1.1  # CASPrefetch
+set linetype 6 lc rgb "#aac3c8" pt "⯃" dt 2 lw 2 ps 1.1  # CASOnce
+set linetype 7 lc rgb "#ff8800" pt 11 dt 1 lw 2 ps 1.1  # RBONuma
+set linetype 8 lc rgb "#ff66cc" pt "◀" dt 1 lw 2 ps 1.1  # RBONumaAdapt
+set linetype 9 lc rgb "#0000ff" pt 13 dt 1 lw 2 ps 1.1  # Multiline
+set linetype 10 lc rgb "#00bbff" pt 4 dt 1 lw 2 ps 1.1  # MultilineAdapt
+set linetype 11 lc rgb "#00cc00" pt 15 dt 1 lw 2 ps 1.1  # Morris
+set linetype 12 lc rgb "#88aa00" pt "▶" dt 1 lw 2 ps 1.1  # MorrisAdapt
+set linetype 13 lc rgb "#ccaa66" pt 8 dt 1 lw 2 ps 1.1  # BFP-DUP
+set linetype 14 lc rgb "#881122" pt 12 dt 1 lw 2 ps 1.1  # BFP-CSUP
+set linetype 15 lc rgb "#226666" pt "⬢" dt 1 lw 2 ps 1.1  # Scalable
+set linetype 16 lc rgb "#ee00ff" pt 10 dt 2 lw 2 ps 1.1  # ScalableCAS
+set linetype 17 lc rgb "#ff8888" pt 3 dt 2 lw 2 ps 1.1  # ScalableCapped
+set linetype 18 lc rgb "#112288" pt 1 dt 2 lw 2 ps 1.1  # Sharded
+set linetype 19 lc rgb "#00bb99" pt 2 dt 2 lw 2 ps 1.1  # Striped
+set linetype 20 lc rgb "#004400" pt "✖" dt 2 lw 2 ps 1.1  # Batched
+set linetype 21 lc rgb "#ff0066" pt 14 dt 2 lw 2 ps 1.1  # PerCPU
+set linetype 22 lc rgb "#5a3c00" pt "✚" dt 2 lw 2 ps 1.1  # PerCPUGroup
+set linetype 23 lc rgb "#7d0064" pt "◆" dt 2 lw 2 ps 1.1  # PerCPUTree
+set linetype 24 lc rgb "#440154" pt 4 dt 1 lw 2 ps 1.1  # T10
+set linetype 25 lc rgb "#3b528b" pt 6 dt 1 lw 2 ps 1.1  # T11
+set linetype 26 lc rgb "#21908c" pt 8 dt 1 lw 2 ps 1.1  # T12
+set linetype 27 lc rgb "#27ad81" pt 10 dt 1 lw 2 ps 1.1  # T13
+set linetype 28 lc rgb "#8fb32a" pt 12 dt 1 lw 2 ps 1.1  # T14
+set linetype 29 lc rgb "#d9a400" pt 14 dt 1 lw 2 ps 1.1  # T15
+set linetype 30 lc rgb "#999999" pt 1 dt 3 lw 2 ps 1.1  # any other series
+LT_FALLBACK = 30
+LT(s) = s eq "Serial" ? 1 : s eq "CAS" ? 2 : s eq "FetchAdd" ? 3 : s eq "RBO" ? 4 : s eq "CASPrefetch" ? 5 : s eq "CASOnce" ? 6 : s eq "RBONuma" ? 7 : s eq "RBONumaAdapt" ? 8 : s eq "Multiline" ? 9 : s eq "MultilineAdapt" ? 10 : s eq "Morris" ? 11 : s eq "MorrisAdapt" ? 12 : s eq "BFP-DUP" ? 13 : s eq "BFP-CSUP" ? 14 : s eq "Scalable" ? 15 : s eq "ScalableCAS" ? 16 : s eq "ScalableCapped" ? 17 : s eq "Sharded" ? 18 : s eq "Striped" ? 19 : s eq "Batched" ? 20 : s eq "PerCPU" ? 21 : s eq "PerCPUGroup" ? 22 : s eq "PerCPUTree" ? 23 : s eq "T10" ? 24 : s eq "T11" ? 25 : s eq "T12" ? 26 : s eq "T13" ? 27 : s eq "T14" ? 28 : s eq "T15" ? 29 : LT_FALLBACK
+COLOR(s) = s eq "Serial" ? "#000000" : s eq "CAS" ? "#886688" : s eq "FetchAdd" ? "#aa88ff" : s eq "RBO" ? "#ff0000" : s eq "CASPrefetch" ? "#0055ff" : s eq "CASOnce" ? "#aac3c8" : s eq "RBONuma" ? "#ff8800" : s eq "RBONumaAdapt" ? "#ff66cc" : s eq "Multiline" ? "#0000ff" : s eq "MultilineAdapt" ? "#00bbff" : s eq "Morris" ? "#00cc00" : s eq "MorrisAdapt" ? "#88aa00" : s eq "BFP-DUP" ? "#ccaa66" : s eq "BFP-CSUP" ? "#881122" : s eq "Scalable" ? "#226666" : s eq "ScalableCAS" ? "#ee00ff" : s eq "ScalableCapped" ? "#ff8888" : s eq "Sharded" ? "#112288" : s eq "Striped" ? "#00bb99" : s eq "Batched" ? "#004400" : s eq "PerCPU" ? "#ff0066" : s eq "PerCPUGroup" ? "#5a3c00" : s eq "PerCPUTree" ? "#7d0064" : s eq "T10" ? "#440154" : s eq "T11" ? "#3b528b" : s eq "T12" ? "#21908c" : s eq "T13" ? "#27ad81" : s eq "T14" ? "#8fb32a" : s eq "T15" ? "#d9a400" : "#999999"
+LABEL(s) = s eq "Serial" ? "Serial" : s eq "CAS" ? "CAS" : s eq "FetchAdd" ? "FetchAdd" : s eq "RBO" ? "RBO" : s eq "CASPrefetch" ? "CASPrefetch" : s eq "CASOnce" ? "CASOnce" : s eq "RBONuma" ? "RBONuma" : s eq "RBONumaAdapt" ? "RBONumaAdapt" : s eq "Multiline" ? "Multiline" : s eq "MultilineAdapt" ? "MultilineAdapt" : s eq "Morris" ? "Morris" : s eq "MorrisAdapt" ? "MorrisAdapt" : s eq "BFP-DUP" ? "BFP-DUP" : s eq "BFP-CSUP" ? "BFP-CSUP" : s eq "Scalable" ? "Scalable" : s eq "ScalableCAS" ? "ScalableCAS" : s eq "ScalableCapped" ? "ScalableCapped" : s eq "Sharded" ? "Sharded" : s eq "Striped" ? "Striped" : s eq "Batched" ? "Batched" : s eq "PerCPU" ? "PerCPU" : s eq "PerCPUGroup" ? "PerCPUGroup" : s eq "PerCPUTree" ? "PerCPUTree" : s eq "T10" ? "T = 10" : s eq "T11" ? "T = 11" : s eq "T12" ? "T = 12" : s eq "T13" ? "T = 13" : s eq "T14" ? "T = 14" : s eq "T15" ? "T = 15" : s
+ALABEL(s) = s eq "Serial" ? "Serial (racing)" : s eq "CAS" ? "CAS" : s eq "FetchAdd" ? "FetchAdd (interlocked)" : s eq "RBO" ? "RBO" : s eq "CASPrefetch" ? "CASPrefetch" : s eq "CASOnce" ? "CASOnce" : s eq "RBONuma" ? "RBONuma" : s eq "RBONumaAdapt" ? "RBONumaAdapt" : s eq "Multiline" ? "Multiline" : s eq "MultilineAdapt" ? "MultilineAdapt" : s eq "Morris" ? "Morris" : s eq "MorrisAdapt" ? "MorrisAdapt" : s eq "BFP-DUP" ? "BFP-DUP" : s eq "BFP-CSUP" ? "BFP-CSUP" : s eq "Scalable" ? "Scalable" : s eq "ScalableCAS" ? "ScalableCAS" : s eq "ScalableCapped" ? "ScalableCapped" : s eq "Sharded" ? "Sharded" : s eq "Striped" ? "Striped" : s eq "Batched" ? "Batched" : s eq "PerCPU" ? "PerCPU" : s eq "PerCPUGroup" ? "PerCPUGroup" : s eq "PerCPUTree" ? "PerCPUTree" : s eq "T10" ? "T = 10" : s eq "T11" ? "T = 11" : s eq "T12" ? "T = 12" : s eq "T13" ? "T = 13" : s eq "T14" ? "T = 14" : s eq "T15" ? "T = 15" : s
