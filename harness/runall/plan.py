@@ -123,6 +123,9 @@ def points(mode, threads, reg):
     warmup, duration, runs, ayers_runs, ayers_steps = PROTOCOL[mode]
     timed = "--warmup=%s --duration=%s --runs=%d" % (warmup, duration, runs)
     dice, base = ",".join(reg.group("dice")), ",".join(reg.group("baselines"))
+    # Dice §1's naive counters: CAS and its minor variations (prefetching, ignoring
+    # failures, an atomic add), at both work levels like the baselines
+    naive = ",".join(reg.group("naive"))
     # the 7500-counter array: the Dice variants, then the compact exact ones
     array = ",".join(reg.group("dice") + [v for v in reg.group("array")
                                           if v not in reg.group("dice")])
@@ -150,6 +153,7 @@ def points(mode, threads, reg):
         add("hot-line", "t%d" % t, hot, "--counters=%d --work=0 %s %s" % (HOT_LINE, WIDE, at))
         for w in (0, 99):
             add("baselines", "w%d-t%d" % (w, t), base, "--work=%d --threads=%d %s %s" % (w, t, WIDE, timed))
+            add("naive", "w%d-t%d" % (w, t), naive, "--work=%d --threads=%d %s" % (w, t, timed))
         add("latency", "t%d" % t, "all", "--latency --work=0 --threads=%d %s %s" % (t, WIDE, timed))
     if mode == "paper-errors":
         return lines  # no read cost, no count-to-N runs

@@ -46,11 +46,15 @@ class Context:
 
     def st(self, fid, panel=""):
         """{series: {x: stats}} of a figure's panel, or None; for an experiment of
-        EXPERIMENT_CSV its median ops/ms by thread count, from its CSV."""
+        EXPERIMENT_CSV its median ops/ms by thread count, from its CSV: all of its
+        rows, or with panel "-wN" (as baselines' panels) the rows of N% work."""
         got = self.figs.stats.get((fid, panel))
-        if got is None and fid in EXPERIMENT_CSV and not panel and self.rs is not None:
+        work = panel[2:] if panel.startswith("-w") and panel[2:].isdigit() else None
+        if (got is None and fid in EXPERIMENT_CSV and (not panel or work is not None)
+                and self.rs is not None):
             rows = [r for r in self.rs.rows(EXPERIMENT_CSV[fid], "timed")
-                    if r.get("ops_per_ms") is not None]
+                    if r.get("ops_per_ms") is not None and
+                    (work is None or float(r.get("work_pct") or 0) == float(work))]
             if rows:
                 got = group_stats(rows, lambda r: r["counter"], lambda r: int(r["threads"]),
                                   lambda r: r["ops_per_ms"])
