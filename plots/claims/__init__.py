@@ -11,7 +11,8 @@ new family gets a new module, listed here.
 """
 
 from claims import (ayers_accuracy, ayers_cost, ayers_more, ayers_notes, contention, dice_array,
-                    dice_design, dice_error, dice_more, dice_scaling, dice_serial, unmeasured)
+                    dice_design, dice_error, dice_more, dice_naive, dice_scaling, dice_serial,
+                    unmeasured)
 from claims.context import Context
 from claims.core import NM_CAUSES, RULES, VERDICTS
 from claims.judge import bimodal_notes, evaluate
@@ -21,6 +22,6 @@ __all__ = ["CLAIMS", "MODULES", "NM_CAUSES", "RULES", "VERDICTS", "Context", "bi
            "evaluate", "leave_out"]
 
 MODULES = [dice_serial, dice_scaling, dice_array, dice_error, dice_design, ayers_accuracy,
-           ayers_cost, ayers_notes, dice_more, ayers_more, contention,
+           ayers_cost, ayers_notes, dice_more, ayers_more, contention, dice_naive,
            unmeasured]
 CLAIMS = [c for m in MODULES for c in m.CLAIMS]

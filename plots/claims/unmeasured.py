@@ -18,14 +18,6 @@ CLAIMS = [
           "single delayed update", "dice-fig6-high",
           never(PLAN, "scbench records each run's final count, not which store overwrote "
                 "which, so no lost increment can be traced to one delayed update")),
-    Claim("dice-naive-variations-insufficient", "Dice §1",
-          "Variations of the naive counters (prefetching to avoid cache state upgrades, "
-          "ignoring CAS failures, an atomic add instead of a retry loop) do not adequately "
-          "address their poor scalability on large NUMA systems", "dice-fig4-high",
-          never(MACHINE, "needs the large NUMA systems the claim speaks of (the paper's "
-                "high thread counts on 2 or more nodes); of the variations only the atomic "
-                "add (FetchAdd) is among the variants, not a prefetching or a "
-                "failure-ignoring CAS counter"), threads=256, nodes=2),
     Claim("dice-rbonuma-advantage-moderate", "Dice §2.1",
           "Under moderate load the advantage of RBONuma and RBONumaAdapt over RBO is reduced, "
           "as there is less opportunity for consecutive increments on one node",
