@@ -25,12 +25,34 @@ static int read_width(const char *variant, sc_params *p, uint32_t *width, sc_err
 	return -1;
 }
 
+/*
+ * rng=xorshift (default) or rng=mix (sc_scalable.h): sets *mix; one message
+ * for every other value.
+ */
+static int read_rng(const char *variant, sc_params *p, bool *mix, sc_err *err)
+{
+	*mix = false;
+	for (unsigned i = 0; i < p->n; i++) {
+		if (strcmp(p->key[i], "rng") != 0)
+			continue;
+		p->used[i] = true;
+		if (strcmp(p->value[i], "mix") == 0) {
+			*mix = true;
+		} else if (strcmp(p->value[i], "xorshift") != 0) {
+			sc_err_set(err, "%s: parameter rng=%s is invalid: expected xorshift or mix",
+			           variant, p->value[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The declared range (see sc_scalable_range): top/(1 + 6 sigma). */
 static uint64_t scalable_range_bound(const sc_scalable_cfg *cfg, bool tagged)
 {
 	unsigned bits = tagged ? cfg->width - 1 : cfg->width; /* value bits */
 	double top;
-	if (cfg->dotnet)
+	if (cfg->alt == SC_SCALABLE_DOTNET)
 		top = cfg->width == 64 ? ldexp(1.0, (int)cfg->threshold + 31) : 0x1p32;
 	else
 		top = ldexp(1.0, (int)bits) -
@@ -45,7 +67,11 @@ int sc_scalable_config_named(sc_scalable_cfg *cfg, sc_params *p, const char *var
                              bool capped, sc_err *err)
 {
 	uint64_t threshold, cap = SC_SCALABLE_STEP_MAX;
+	bool tagged = strcmp(variant, "ScalableCAS") == 0, mix = false;
 	if (read_width(variant, p, &cfg->width, err))
+		return -1;
+	/* not ScalableCAS's: its increment calls the chooser on xorshift (sc_scalable_cas.h) */
+	if (!tagged && read_rng(variant, p, &mix, err))
 		return -1;
 	if (sc_param_u64(p, variant, "threshold", SC_SCALABLE_THRESHOLD_DEFAULT, 1,
 	                 cfg->width - 1, &threshold, err))
@@ -55,8 +81,8 @@ int sc_scalable_config_named(sc_scalable_cfg *cfg, sc_params *p, const char *var
 		return -1;
 	cfg->threshold = (uint32_t)threshold;
 	cfg->cap = (uint32_t)cap;
-	cfg->dotnet = 0;
-	cfg->range = scalable_range_bound(cfg, strcmp(variant, "ScalableCAS") == 0);
+	cfg->alt = mix ? SC_SCALABLE_MIX : SC_SCALABLE_AYERS;
+	cfg->range = scalable_range_bound(cfg, tagged);
 	return 0;
 }
 
@@ -70,7 +96,13 @@ int sc_scalable_config(sc_scalable_cfg *cfg, sc_params *p, const sc_env *env, sc
 			continue;
 		p->used[i] = true;
 		if (strcmp(p->value[i], "dotnet") == 0) {
-			cfg->dotnet = 1;
+			if (cfg->alt == SC_SCALABLE_MIX) {
+				sc_err_set(err,
+				           "Scalable: runtime=dotnet takes rng=xorshift only (the "
+				           "runtime's helper draws from xorshift), not rng=mix");
+				return -1;
+			}
+			cfg->alt = SC_SCALABLE_DOTNET;
 			cfg->range = scalable_range_bound(cfg, false);
 		} else if (strcmp(p->value[i], "ayers") != 0) {
 			sc_err_set(err, "Scalable: parameter runtime=%s is invalid: expected ayers or dotnet",
@@ -136,7 +168,7 @@ static void dotnet_inc64(SC_ATOMIC(uint64_t) *w, const sc_scalable_cfg *cfg, uin
 uint32_t sc_scalable_dotnet_inc(sc_scalable_t *c, uint32_t width, uint32_t threshold,
                                 uint32_t rng)
 {
-	sc_scalable_cfg cfg = {width, threshold, SC_SCALABLE_STEP_MAX, 1, 0};
+	sc_scalable_cfg cfg = { width, threshold, SC_SCALABLE_STEP_MAX, SC_SCALABLE_DOTNET, 0 };
 	if (width == 32)
 		dotnet_inc32(sc_scalable_w32_(c), &cfg, &rng);
 	else
@@ -179,7 +211,9 @@ static void scalable_add_from(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_t
 			seen = scalable_wrap(cfg, scalable_fetch_add(c, cfg, d), d);
 			continue;
 		}
-		uint64_t gap = sc_geometric_gap(sc_xorshift_ayers(&t->rng), log1p(-ldexp(1.0, -(int)s)));
+		/* the configured generator's draw (ScalableCAS: xorshift, its alt being 0) */
+		uint32_t r = sc_scalable_draw_(&t->rng, cfg->alt == SC_SCALABLE_MIX);
+		uint64_t gap = sc_geometric_gap(r, log1p(-ldexp(1.0, -(int)s)));
 		if (gap > n)
 			return;
 		n -= gap;
@@ -244,7 +278,7 @@ static void dotnet_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, uint32_t *r
 
 void sc_scalable_add(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t, uint64_t n)
 {
-	if (cfg->dotnet) {
+	if (cfg->alt == SC_SCALABLE_DOTNET) {
 		dotnet_add(c, cfg, &t->rng, n);
 		return;
 	}

@@ -10,7 +10,8 @@
  * ranges; step exponents; the typed API; reset and sizes; parameters. The
  * statistical method, its false-failure probabilities and the seeds are
  * those of tests/testprob.h. Scalable's model of the .NET runtime
- * (runtime=dotnet) is tests/test_scalable_dotnet.c.
+ * (runtime=dotnet) is tests/test_scalable_dotnet.c; its generators (rng)
+ * tests/test_scalable_rng.c, but rng=mix's statistics are here.
  *
  *   test_scalable               make check: K = 200, N = 2^19
  *   test_scalable --acceptance  K = 200, N = 2,000,000, with a table
@@ -90,6 +91,11 @@ static const stat_spec scalable_specs[] = {
 	 "sqrt(3/2^(T+2)), Ayers (capped is below)", 8},
 	{SC_ID_scalable_capped, "cap=2", scalable_bound, scalable_predict, NULL,
 	 "sqrt(3/2^(T+2)), Ayers (capped is below)", 9},
+	/* the scrambled generator keeps the contract (sc_scalable.h) */
+	{SC_ID_scalable, "rng=mix", scalable_bound, scalable_predict, NULL,
+	 "sqrt(3/2^(T+2)), Ayers (rng=mix)", 10},
+	{SC_ID_scalable_capped, "rng=mix", scalable_bound, scalable_predict, NULL,
+	 "sqrt(3/2^(T+2)), Ayers (capped, rng=mix)", 11},
 };
 
 /* ---- overflow boundaries ---- */
@@ -209,16 +215,16 @@ static void test_scalable_stale_step_after_reset(void)
 	}
 	uint32_t r32 = rng;
 	_Atomic uint32_t w32 = 5;
-	sc_scalable_add32_(&w32, 1u << 20, UINT32_MAX, &cfg, &r32);
+	sc_scalable_add32_(&w32, 1u << 20, UINT32_MAX, &cfg, &r32, false);
 	cfg.width = 64;
 	uint32_t r64 = rng;
 	_Atomic uint64_t w64 = 5;
-	sc_scalable_add64_(&w64, 1ull << 20, UINT64_MAX, &cfg, &r64);
+	sc_scalable_add64_(&w64, 1ull << 20, UINT64_MAX, &cfg, &r64, false);
 	cfg.width = 32;
 	uint32_t rcas = rng;
 	_Atomic uint32_t wcas = SC_SCALABLE_CAS_TAG32 | 5;
 	sc_scalable_add32_(&wcas, SC_SCALABLE_CAS_TAG32 | 1u << 20, ~SC_SCALABLE_CAS_TAG32, &cfg,
-	                   &rcas);
+	                   &rcas, false);
 	uint32_t v32 = atomic_load(&w32), vcas = atomic_load(&wcas) & ~SC_SCALABLE_CAS_TAG32;
 	uint64_t v64 = atomic_load(&w64);
 	tap_ok(v32 == 6 && v64 == 6 && vcas == 6,
@@ -351,6 +357,11 @@ static const tp_param_case scalable_params[] = {
 	{SC_ID_scalable_capped, "cap=0", false},
 	{SC_ID_scalable_capped, "cap=33", false},
 	{SC_ID_scalable_capped, "cap=32", true},
+	{SC_ID_scalable, "rng=mix", true},
+	{SC_ID_scalable, "rng=xorshift", true},
+	{SC_ID_scalable, "rng=", false},
+	{SC_ID_scalable_capped, "rng=mix", true},
+	{SC_ID_scalable_cas, "rng=mix", false},
 };
 static const tp_family scalable_family = {
 	scalable_specs, TP_LEN(scalable_specs), scalable_ids, TP_LEN(scalable_ids), scalable_bound,

@@ -24,7 +24,7 @@
  * base seed + 0x800000.
  *
  * Seeds: statistical spec k of the list the three programs share (Morris 0-2,
- * BFP 3-5, Scalable 6-9, the order of one program before the split) runs
+ * BFP 3-5, Scalable 6-11, the order of one program before the split) runs
  * with base seed STAT_SEED + 0x10000 k (tp_spec_seed), its run j with base + j;
  * each check prints its base seed.
  *

@@ -24,7 +24,8 @@
  * copies of its slot pointer and thread count; SC_HEAD_PERCPU_ for PerCPU and
  * PerCPUGroup, whose restartable-sequence add (sc_rseq.h) is inlined on the
  * head's copies of the counter's per-CPU array and needs no context). For
- * FetchAdd, Morris and Scalable (Ayers's runtime), mode is SC_HEAD_CALL_ and
+ * FetchAdd, Morris and Scalable (Ayers's runtime, rng=xorshift; rng=mix
+ * takes the call), mode is SC_HEAD_CALL_ and
  * op (added last, so code built before it, which never reads it, still
  * takes the call through inc, valid for every counter) says that the
  * increment is inlined: FetchAdd's atomic add on obj (no context), Morris's

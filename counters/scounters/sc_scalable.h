@@ -7,8 +7,8 @@
  * default 32). Below 2^T (parameter threshold T, default 13) an increment
  * adds one. From 2^T on, with k = floor(log2 count), it adds 2^s with
  * s = k - (T - 1) (2 from 2^T, 4 from 2^(T+1), ...) with probability 2^-s,
- * the low s bits of an xorshift (13,17,5) draw (less one, see
- * sc_scalable_chosen_) being zero, by one atomic fetch-and-add. The
+ * the low s bits of an xorshift (13,17,5) draw (or its scrambled form,
+ * rng=mix below; less one, see sc_scalable_chosen_) being zero, by one atomic fetch-and-add. The
  * expected gain of every increment is exactly one, so the count is unbiased;
  * at most one draw per increment, none below 2^T.
  *
@@ -31,7 +31,17 @@
  * state, so no single draw, nor two consecutive ones, can make a rarer event.
  *
  * Parameters: threshold in [1, width - 1], default 13; width 32 or 64;
- * ScalableCapped also cap in [1, 32], default 10.
+ * ScalableCapped also cap in [1, 32], default 10. Scalable and
+ * ScalableCapped also rng=xorshift (default) or rng=mix, the generator
+ * whose draws choose the updates: xorshift is the .NET runtime's
+ * sc_xorshift_ayers, mix the same step with murmur3's fmix32 scrambling
+ * its output (sc_xorshift_mix, sc_random.h), a better quality draw at two
+ * multiplications more per draw (Ayers: "a better quality RNG might
+ * improve accuracy but would create more overhead"). Same state, same
+ * contract: the RSTDV bound above holds for both, each draw being uniform
+ * on 1 .. 2^32 - 1 over the generator's period. ScalableCAS keeps xorshift
+ * (its increment calls the chooser directly). Scalable's runtime=dotnet
+ * takes xorshift only: it models the runtime's helper, generator included.
  *
  * add(n), all three (out of line, scalable.c): n increments' worth of
  * trials at the cost of the updates they make. Below 2^T the trials that
@@ -81,9 +91,18 @@ typedef struct sc_scalable_cfg {
 	uint32_t width;     /* 32 or 64 */
 	uint32_t threshold; /* T: exact below 2^T */
 	uint32_t cap;       /* largest step exponent: the cap, or SC_SCALABLE_STEP_MAX */
-	uint32_t dotnet;    /* Scalable runtime=dotnet: the shipped helper's behaviour */
+	uint32_t alt; /* SC_SCALABLE_AYERS, SC_SCALABLE_MIX or SC_SCALABLE_DOTNET */
 	uint64_t range;     /* the declared range, a bound (sc_scalable_range) */
 } sc_scalable_cfg;
+
+/*
+ * The increment a configuration takes, cfg->alt: one field, so the default
+ * path tests one word as it did before rng=mix (a second field would add a
+ * test to every increment).
+ */
+#define SC_SCALABLE_AYERS 0u /* Ayers's increment, xorshift draws (rng=xorshift) */
+#define SC_SCALABLE_DOTNET 1u /* Scalable runtime=dotnet: the shipped helper's behaviour */
+#define SC_SCALABLE_MIX 2u /* Ayers's increment, scrambled draws (rng=mix) */
 
 /* Shared configuration reader; cap is read only when capped is true. */
 int sc_scalable_config_named(sc_scalable_cfg *cfg, sc_params *p, const char *variant,
@@ -131,15 +150,21 @@ static inline unsigned sc_scalable_shift_(uint64_t count, const sc_scalable_cfg 
 	return s < cfg->cap ? s : cfg->cap;
 }
 
+/* One draw of the configured generator; mix is a constant at every call site. */
+static inline uint32_t sc_scalable_draw_(uint32_t *rng, bool mix)
+{
+	return mix ? sc_xorshift_mix(rng) : sc_xorshift_ayers(rng);
+}
+
 /*
  * True with probability 2^-s, 1 <= s <= 32: r - 1 is uniform on 0 .. 2^32 - 2
- * (xorshift never returns 0), so its low s bits are all zero with probability
- * 2^-s (1 + 2^-32); Ayers's test on r itself would be short by 2^(s-32),
- * half the intended odds at s = 31.
+ * (neither generator ever returns 0), so its low s bits are all zero with
+ * probability 2^-s (1 + 2^-32); Ayers's test on r itself would be short by
+ * 2^(s-32), half the intended odds at s = 31.
  */
-static inline bool sc_scalable_chosen_(unsigned s, uint32_t *rng)
+static inline bool sc_scalable_chosen_(unsigned s, uint32_t *rng, bool mix)
 {
-	uint32_t r = sc_xorshift_ayers(rng) - 1;
+	uint32_t r = sc_scalable_draw_(rng, mix) - 1;
 	return (r & (UINT32_MAX >> (32 - s))) == 0;
 }
 
@@ -178,10 +203,11 @@ SC_SCALABLE_APPLY_(64, uint64_t)
 /*
  * One trial at the word seen (possibly stale; mask keeps its value bits):
  * below 2^T add one, else with probability 2^-s add 2^s (re-validated, see
- * above). An expected gain of one.
+ * above). An expected gain of one. mix picks the generator (a constant at
+ * every call site, so each inlined copy draws from one).
  */
 SC_ALWAYS_INLINE void sc_scalable_add32_(SC_ATOMIC(uint32_t) *w, uint32_t seen, uint32_t mask,
-                                         const sc_scalable_cfg *cfg, uint32_t *rng)
+                                         const sc_scalable_cfg *cfg, uint32_t *rng, bool mix)
 {
 	unsigned s = sc_scalable_shift_(seen & mask, cfg);
 	if (s == 0) {
@@ -189,12 +215,12 @@ SC_ALWAYS_INLINE void sc_scalable_add32_(SC_ATOMIC(uint32_t) *w, uint32_t seen, 
 		atomic_fetch_add_explicit(w, 1, memory_order_relaxed);
 		return;
 	}
-	if (sc_scalable_chosen_(s, rng))
+	if (sc_scalable_chosen_(s, rng, mix))
 		sc_scalable_apply32_(w, seen, s, mask, cfg);
 }
 
 SC_ALWAYS_INLINE void sc_scalable_add64_(SC_ATOMIC(uint64_t) *w, uint64_t seen, uint64_t mask,
-                                         const sc_scalable_cfg *cfg, uint32_t *rng)
+                                         const sc_scalable_cfg *cfg, uint32_t *rng, bool mix)
 {
 	unsigned s = sc_scalable_shift_(seen & mask, cfg);
 	if (s == 0) {
@@ -202,7 +228,7 @@ SC_ALWAYS_INLINE void sc_scalable_add64_(SC_ATOMIC(uint64_t) *w, uint64_t seen, 
 		atomic_fetch_add_explicit(w, 1, memory_order_relaxed);
 		return;
 	}
-	if (sc_scalable_chosen_(s, rng))
+	if (sc_scalable_chosen_(s, rng, mix))
 		sc_scalable_apply64_(w, seen, s, mask, cfg);
 }
 
@@ -229,6 +255,7 @@ SC_ALWAYS_INLINE void sc_scalable_add64_(SC_ATOMIC(uint64_t) *w, uint64_t seen, 
  *    bits, so from 2^(T+31) (2^44 at T = 13) the test needs r == 0, which
  *    xorshift never returns: the count stops. Its range is 2^(T+31) - 1.
  * The step is 2^(k - (T - 1)) from count 2^T on, as in Ayers's form.
+ * runtime=dotnet with rng=mix is refused: the helper's generator is xorshift.
  */
 int sc_scalable_config(sc_scalable_cfg *cfg, sc_params *p, const sc_env *env, sc_err *err);
 
@@ -238,7 +265,7 @@ int sc_scalable_config(sc_scalable_cfg *cfg, sc_params *p, const sc_env *env, sc
 /* The seed every thread's counter stream must start from, or 0 for per-thread seeds. */
 static inline uint32_t sc_scalable_thread_seed(const sc_scalable_cfg *cfg)
 {
-	return cfg->dotnet ? SC_SCALABLE_DOTNET_SEED : 0;
+	return cfg->alt == SC_SCALABLE_DOTNET ? SC_SCALABLE_DOTNET_SEED : 0;
 }
 
 /*
@@ -257,29 +284,40 @@ uint32_t sc_scalable_dotnet_inc(sc_scalable_t *c, uint32_t width, uint32_t thres
                                 uint32_t rng);
 
 /*
- * Ayers's increment (cfg->dotnet is 0), with the thread's generator state
- * already loaded (rng, t->rng's value: the handle's increment tests it for
- * 0 and passes the same load on). It draws on a local copy and stores it
- * back. Not for programs.
+ * Ayers's increment, drawing from xorshift (mix false) or its scrambled form
+ * (mix true), with the thread's generator state already loaded (rng,
+ * t->rng's value). It draws on a local copy and stores it back. Not for
+ * programs.
  */
-SC_ALWAYS_INLINE void sc_scalable_ayers_inc_rng_(sc_scalable_t *c, const sc_scalable_cfg *cfg,
-                                                 sc_thread *t, uint32_t rng)
+SC_ALWAYS_INLINE void sc_scalable_inc_draw_(sc_scalable_t *c, const sc_scalable_cfg *cfg,
+                                            sc_thread *t, uint32_t rng, bool mix)
 {
 	if (cfg->width == 32) {
 		SC_ATOMIC(uint32_t) *w = sc_scalable_w32_(c);
 		/* relaxed: the value only picks the step; see above. */
-		sc_scalable_add32_(w, atomic_load_explicit(w, memory_order_relaxed), UINT32_MAX, cfg,
-		                   &rng);
+		sc_scalable_add32_(w, atomic_load_explicit(w, memory_order_relaxed), UINT32_MAX,
+		                   cfg, &rng, mix);
 	} else {
 		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
 		/* relaxed: the value only picks the step; see above. */
-		sc_scalable_add64_(w, atomic_load_explicit(w, memory_order_relaxed), UINT64_MAX, cfg,
-		                   &rng);
+		sc_scalable_add64_(w, atomic_load_explicit(w, memory_order_relaxed), UINT64_MAX,
+		                   cfg, &rng, mix);
 	}
 	t->rng = rng;
 }
 
-/* Ayers's increment (cfg->dotnet is 0): what sc_scalable_inc does then. */
+/*
+ * Ayers's increment on xorshift (cfg->alt is SC_SCALABLE_AYERS), with the
+ * thread's generator state already loaded (the handle's increment tests it
+ * for 0 and passes the same load on). Not for programs.
+ */
+SC_ALWAYS_INLINE void sc_scalable_ayers_inc_rng_(sc_scalable_t *c, const sc_scalable_cfg *cfg,
+                                                 sc_thread *t, uint32_t rng)
+{
+	sc_scalable_inc_draw_(c, cfg, t, rng, false);
+}
+
+/* Ayers's increment (cfg->alt is SC_SCALABLE_AYERS): what sc_scalable_inc does then. */
 SC_ALWAYS_INLINE void sc_scalable_ayers_inc_(sc_scalable_t *c, const sc_scalable_cfg *cfg,
                                              sc_thread *t)
 {
@@ -288,10 +326,16 @@ SC_ALWAYS_INLINE void sc_scalable_ayers_inc_(sc_scalable_t *c, const sc_scalable
 
 SC_ALWAYS_INLINE void sc_scalable_inc(sc_scalable_t *c, const sc_scalable_cfg *cfg, sc_thread *t)
 {
-	if (cfg->dotnet)
-		t->rng = sc_scalable_dotnet_inc(c, cfg->width, cfg->threshold, t->rng);
-	else
+	/*
+	 * The default tests one field, as before rng=mix; rng=mix is inlined
+	 * too (a call would add its own cost to the generator's), dotnet a call.
+	 */
+	if (cfg->alt == SC_SCALABLE_AYERS)
 		sc_scalable_ayers_inc_(c, cfg, t);
+	else if (cfg->alt == SC_SCALABLE_MIX)
+		sc_scalable_inc_draw_(c, cfg, t, t->rng, true);
+	else
+		t->rng = sc_scalable_dotnet_inc(c, cfg->width, cfg->threshold, t->rng);
 }
 
 /*

@@ -62,7 +62,7 @@ SC_ALWAYS_INLINE void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalabl
 			atomic_fetch_or_explicit(w, SC_SCALABLE_CAS_TAG32, memory_order_relaxed);
 		}
 		sc_scalable_add32_(w, seen | SC_SCALABLE_CAS_TAG32, ~SC_SCALABLE_CAS_TAG32, cfg,
-		                   &t->rng);
+		                   &t->rng, false);
 	} else {
 		SC_ATOMIC(uint64_t) *w = sc_scalable_w64_(c);
 		/* relaxed: as above. */
@@ -77,7 +77,7 @@ SC_ALWAYS_INLINE void sc_scalable_cas_inc(sc_scalable_cas_t *c, const sc_scalabl
 			atomic_fetch_or_explicit(w, SC_SCALABLE_CAS_TAG64, memory_order_relaxed);
 		}
 		sc_scalable_add64_(w, seen | SC_SCALABLE_CAS_TAG64, ~SC_SCALABLE_CAS_TAG64, cfg,
-		                   &t->rng);
+		                   &t->rng, false);
 	}
 }
 
@@ -144,7 +144,7 @@ SC_OP_ONE_READING(scalable_capped)
 static inline sc_counter_bound sc_scalable_bound(const sc_scalable_cfg *cfg, sc_reading r)
 {
 	(void)r;
-	if (cfg->dotnet)
+	if (cfg->alt == SC_SCALABLE_DOTNET)
 		return sc_bound_of_kind_(SC_BOUND_NONE);
 	return sc_bound_rstdv_(__builtin_sqrt(3.0 / __builtin_ldexp(1.0, (int)cfg->threshold + 2)));
 }
@@ -175,12 +175,14 @@ static inline int sc_scalable_handle_defaults_(sc_params *p, sc_err *err)
 }
 
 /*
- * Scalable without runtime=dotnet, for the handle: the registry's increment
- * also holds the dotnet branch, whose call keeps the context in a saved
- * register (a push and a pop at every increment); without it the handle's
- * Scalable increment took 1.49x the inlined one in make bench's pairs, 1.33x
- * with it (same run). The handle inlines it (SC_PATH_SCALABLE); dotnet's
- * seeded stream takes the library's context (thread_seed).
+ * Scalable without runtime=dotnet or rng=mix, for the handle: the registry's
+ * increment also holds the dotnet branch, whose call keeps the context in a
+ * saved register (a push and a pop at every increment); without it the
+ * handle's Scalable increment took 1.49x the inlined one in make bench's
+ * pairs, 1.33x with it (same run). The handle inlines it (SC_PATH_SCALABLE);
+ * dotnet's seeded stream takes the library's context (thread_seed), and
+ * rng=mix the registry's increment (a call), which keeps the handle's
+ * inlined path to the default generator.
  */
 static inline void sc_scalable_ayers_handle_inc_(void *c, const void *cfg, sc_thread *t)
 {
@@ -189,7 +191,7 @@ static inline void sc_scalable_ayers_handle_inc_(void *c, const void *cfg, sc_th
 static inline sc_handle_path sc_scalable_handle_path_(const void *c, const void *cfg)
 {
 	(void)c;
-	if (((const sc_scalable_cfg *)cfg)->dotnet)
+	if (((const sc_scalable_cfg *)cfg)->alt != SC_SCALABLE_AYERS)
 		return sc_path_of_kind_(SC_PATH_CALL);
 	sc_handle_path p = sc_path_of_kind_(SC_PATH_SCALABLE);
 	p.inc = sc_scalable_ayers_handle_inc_;

@@ -168,13 +168,13 @@ SC_API_BEGIN
 	  "dice,baselines")                                                                        \
 	X(scalable, "Scalable", "ayers", SC_PROBABILISTIC, SC_PACKED,                              \
 	  "exact below 2^T, then adds 2^k with probability 2^-k (Ayers)",                          \
-	  "threshold,width,runtime", "scalable", "ayers", "ayers,baselines")                       \
+	  "threshold,width,runtime,rng", "scalable", "ayers", "ayers,baselines")                   \
 	X(scalable_cas, "ScalableCAS", NULL, SC_PROBABILISTIC, SC_PACKED,                          \
 	  "Scalable that tries a CAS by one first (Ayers, end notes)", "threshold,width",          \
 	  "scalable", "ayers", "")                                                                 \
 	X(scalable_capped, "ScalableCapped", NULL, SC_PROBABILISTIC, SC_PACKED,                    \
 	  "Scalable with the increment step capped at 2^cap (Dice §4, Ayers end notes)",           \
-	  "threshold,width,cap", "scalable", "ayers", "")                                          \
+	  "threshold,width,cap,rng", "scalable", "ayers", "")                                      \
 	X(sharded, "Sharded", NULL, SC_PRECISE, SC_PACKED,                                         \
 	  "one padded single-writer slot per thread, get sums (Dice §2)", "", "distributed",       \
 	  "baseline", "baselines")                                                                 \
