@@ -163,6 +163,12 @@ def threshold_of(row):
         return 13
 
 
+def rng_of(row):
+    """Scalable's generator of a row: its rng parameter, "xorshift" (the default)
+    when the params do not name one (every set measured before rng=mix)."""
+    return row["params_map"].get("rng", "xorshift")
+
+
 def seconds_of(r):
     """Seconds of a run. The seconds column has 6 decimals; below 1 ms the
     ops_per_ms column (6 significant digits) gives more precision when there is

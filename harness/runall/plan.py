@@ -41,6 +41,10 @@ INVOKE_S = 0.1
 CALIB_S = 0.75
 # Ayers's thresholds T of the tunable experiment (Ayers's figure: 10..15).
 AYERS_THRESHOLDS = range(10, 16)
+# Scalable's generators (its rng parameter): the default, and the scrambled one that
+# ayers-rng counts to N with and ayers-rng-cost times beside the default (Ayers: "a
+# better quality RNG might improve accuracy but would create more overhead").
+AYERS_RNGS = ("xorshift", "mix")
 # 16384: scbench's largest thread count (harness/cli.h CLI_MAX_THREADS).
 MAX_THREADS = 16384
 # Range safety: Scalable, ScalableCAS and ScalableCapped count in 64
@@ -77,6 +81,11 @@ class Registry:
     def tunable(self):
         """Ayers's tunable experiment: the count-to-N variants with a threshold."""
         return [n for n in self.group("ayers") if "threshold" in self.keys[n]]
+
+    def generators(self):
+        """Ayers's generator experiments: the count-to-N variants with a choice of
+        generator (rng)."""
+        return [n for n in self.group("ayers") if "rng" in self.keys[n]]
 
 
 def registry(scbench):
@@ -166,6 +175,16 @@ def points(mode, threads, reg):
         for v in reg.tunable():
             for T in AYERS_THRESHOLDS:
                 add("ayers-tunable", "n%d-T%d" % (k, T), v, "--param=threshold=%d %s" % (T, count))
+        # the default generator's runs are ayers's own (same N, threads and runs)
+        for v in reg.generators():
+            add("ayers-rng", "n%d-%s" % (k, AYERS_RNGS[1]), v,
+                "--param=rng=%s %s" % (AYERS_RNGS[1], count))
+    # each generator's cost per increment: one counter, no work, 1 thread and all PUs
+    for t in sorted(set([1, maxt])):
+        for g in AYERS_RNGS:
+            for v in reg.generators():
+                add("ayers-rng-cost", "%s-t%d" % (g, t), v,
+                    "--param=rng=%s --work=0 --threads=%d %s %s" % (g, t, WIDE, timed))
     return lines
 
 

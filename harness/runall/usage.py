@@ -76,12 +76,12 @@ def synopsis_text(errors, errtime):
                     [--slurm[=SBATCH_OPTIONS]] [--slurm-tasks=K] [--no-lock]
 
 Runs every experiment (Dice Figs. 3-6, the array at 98.89%% work, several hot
-counters in one cache line, Ayers's accuracy and scaling figures, baselines,
-Dice's naive counters and their variations, latency, read cost) with scbench
-into results/<host>-<date>/ (or --out DIR), one CSV per experiment plus its
-.meta.json, then regenerates the figures (figures/*.png with gnuplot, *.pdf
-and *.svg with matplotlib) and REPORT.md, which says which claims of the
-papers hold on this machine.
+counters in one cache line, Ayers's accuracy and scaling figures and its
+generator's trade-off, baselines, Dice's naive counters and their variations,
+latency, read cost) with scbench into results/<host>-<date>/ (or --out DIR),
+one CSV per experiment plus its .meta.json, then regenerates the figures
+(figures/*.png with gnuplot, *.pdf and *.svg with matplotlib) and REPORT.md,
+which says which claims of the papers hold on this machine.
 
 Modes (timed points: warm-up + measured seconds x runs):
   --quick     0.05 + 0.2 s x 1 run, small Ayers grid: a smoke run

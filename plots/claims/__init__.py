@@ -10,9 +10,9 @@ claims/restriction.py says which claims a restricted run cannot speak to). A
 new family gets a new module, listed here.
 """
 
-from claims import (ayers_accuracy, ayers_cost, ayers_more, ayers_notes, contention, dice_array,
-                    dice_design, dice_error, dice_more, dice_naive, dice_scaling, dice_serial,
-                    unmeasured)
+from claims import (ayers_accuracy, ayers_cost, ayers_more, ayers_notes, ayers_rng, contention,
+                    dice_array, dice_design, dice_error, dice_more, dice_naive, dice_scaling,
+                    dice_serial, unmeasured)
 from claims.context import Context
 from claims.core import NM_CAUSES, RULES, VERDICTS
 from claims.judge import bimodal_notes, evaluate
@@ -22,6 +22,6 @@ __all__ = ["CLAIMS", "MODULES", "NM_CAUSES", "RULES", "VERDICTS", "Context", "bi
            "evaluate", "leave_out"]
 
 MODULES = [dice_serial, dice_scaling, dice_array, dice_error, dice_design, ayers_accuracy,
-           ayers_cost, ayers_notes, dice_more, ayers_more, contention, dice_naive,
+           ayers_cost, ayers_notes, dice_more, ayers_more, ayers_rng, contention, dice_naive,
            unmeasured]
 CLAIMS = [c for m in MODULES for c in m.CLAIMS]

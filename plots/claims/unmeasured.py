@@ -63,11 +63,6 @@ CLAIMS = [
           "In the array MorrisAdapt's increments of uncontended counters avoid generating a "
           "random number", "dice-fig5",
           never(PLAN, "scbench records no count of random numbers drawn per increment")),
-    Claim("ayers-rng-quality-tradeoff", "Ayers, The Scalable Counter",
-          "A better quality random number generator than xorshift might improve Scalable's "
-          "accuracy but would cost more per increment", "ayers-accuracy",
-          never(PLAN, "Scalable draws from one generator (xorshift); no second generator "
-                "is in the library or in run-all.sh's plan")),
     Claim("ayers-instrumented-2-3x", "Ayers, Introduction",
           "Instrumented code with shared counters ran 2-3x slower than uninstrumented code "
           "in heavily multithreaded applications", "baselines",
