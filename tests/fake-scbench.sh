@@ -27,7 +27,7 @@ for a in "$@"; do
 	--ops=*) mode=count; ops=${a#*=} ;;
 	--work=*) work=${a#*=} ;;
 	--work-iters=*) iters=${a#*=} ;;
-	--param=*) params=${a#*=} ;;
+	--param=*) params=${params:+$params;}${a#*=} ;; # all of them, joined as scbench joins them
 	--output=*) out=${a#*=} ;;
 	esac
 done

@@ -101,14 +101,14 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.csv"))):
     if path.endswith(".latency.csv"):
         continue
     rows = list(csv.DictReader(open(path)))
-    want = 30 if "ayers" in path else 3
     points = {}
     for r in rows:
-        points.setdefault((r["counter"], r["threads"], r["work_pct"], r["counters"], r["params"], r["ops"] if r["mode"] == "count" else ""), []).append(int(r["run"]))
+        points.setdefault((r["mode"], r["counter"], r["threads"], r["work_pct"], r["counters"], r["params"], r["ops"] if r["mode"] == "count" else ""), []).append(int(r["run"]))
         if int(r["seed"]) != 20130623 + int(r["run"]):
             bad.append(path + ": seed")
     for p, runs in points.items():
-        if sorted(runs) != list(range(want)):
+        # count-to-N points (ayers*) run 30 times in this mode, timed ones 3
+        if sorted(runs) != list(range(30 if p[0] == "count" else 3)):
             bad.append("%s %s: runs %s" % (path, p, runs))
     reader = [r["read_ns"] != "" for r in rows]
     if reader and any(reader) != path.endswith("read-cost.csv") or len(set(reader)) > 1:
