@@ -32,6 +32,11 @@ typedef struct listing_tags {
 static const listing_tags listing_tags_of[SC_VARIANT_COUNT] = {SC_VARIANTS(LISTING_TAGS_)};
 #undef LISTING_TAGS_
 
+const char *listing_family(const sc_variant *v)
+{
+	return listing_tags_of[v - sc_variants].family;
+}
+
 bool listing_format_ok(const char *arg, bool *json)
 {
 	*json = arg && strcmp(arg, "json") == 0;

@@ -16,6 +16,9 @@
 /* Is arg (the value of --list=..., NULL for a bare --list) a format --list offers? */
 bool listing_format_ok(const char *arg, bool *json);
 
+/* The registry's family of v, one of sc_variants ("simple", "morris", ...). */
+const char *listing_family(const sc_variant *v);
+
 /*
  * The registry as one JSON object on f: {"schema": 1, "variants": [...]},
  * each variant with its name, alias, kind, layout, family, origin, groups,

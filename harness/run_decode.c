@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "listing.h"
 #include "morris_decode.h"
 
 /* States per pass (a power of two: the index wraps by a mask); 48 KB of them. */
@@ -93,7 +94,8 @@ static double median_of(double *x, unsigned n)
 
 bool run_has_morris_threshold(const sc_variant *v)
 {
-	return v == &sc_variants[SC_ID_morris] || v == &sc_variants[SC_ID_morris_adapt];
+	/* the morris family: Morris and MorrisAdapt, whose cfg is a sc_morris_cfg */
+	return strcmp(listing_family(v), "morris") == 0;
 }
 
 void run_time_decodes(const sc_table *t, double *p_ns, double *v_ns)

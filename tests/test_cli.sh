@@ -237,13 +237,16 @@ assert meta["pmu_status"] and rows[0]["pmu_status"] == meta["pmu_status"], rows[
 assert all(r["pmu_status"] == "" for r in rows[1:]), [r["pmu_status"] for r in rows[1:]]
 ' "$tmp/t.csv"
 fi
-# end_state: every row of a variant with state has one; the four stateless ones are empty.
+# end_state: every row of a variant with state has one; the central-word
+# counters' (the "simple" family of --list=json: one word, no state) are empty.
 if command -v "$PY" >/dev/null 2>&1; then
+	"$SCBENCH" --list=json >"$tmp/list.json"
 	check timed_end_state_every_stateful_row "$PY" -c '
-import csv, re, sys
+import csv, json, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 form = re.compile(r"^([a-z_]+=[^,;= ]+)(;[a-z_]+=[^,;= ]+)*$")
-stateless = {"Serial", "CAS", "FetchAdd", "RBO"}
+stateless = {v["name"] for v in json.load(open(sys.argv[3]))["variants"]
+             if v["family"] == "simple"}
 bad = [r["counter"] for r in rows
        if ((r["end_state"] != "") if r["counter"] in stateless
            else not form.match(r["end_state"]))]
@@ -251,7 +254,7 @@ ma = [r["end_state"] for r in rows if r["counter"] == "MorrisAdapt"]
 ok = not bad and len(rows) == 2 * int(sys.argv[2]) and ma and all(
     re.match(r"^mode=(exact;exact=\d+|morris;switched_at=\d+;threshold=[^;]+;updates=\d+)$", e)
     for e in ma)
-sys.exit(0 if ok else 1)' "$tmp/t.csv" "$nvariants"
+sys.exit(0 if ok else 1)' "$tmp/t.csv" "$nvariants" "$tmp/list.json"
 fi
 
 # --read-cost=off: no reader thread, read_ns empty, meta.json says the reader was off.

@@ -104,7 +104,7 @@ static void bounds(void)
 			good = f.kind == SC_BOUND_LAG && f.lag_per_thread == SC_BATCHED_DEFAULT - 1 &&
 			       f.lag >= 8 * f.lag_per_thread && f.lag % f.lag_per_thread == 0 &&
 			       s.kind == SC_BOUND_EXACT;
-		else if (i == SC_ID_serial)
+		else if (v->kind == SC_RACY) /* Serial, CASOnce: they lose updates */
 			good = f.kind == SC_BOUND_NONE && s.kind == SC_BOUND_NONE;
 		else if (i == SC_ID_percpu_tree)
 			good = f.kind == SC_BOUND_LAG && f.lag == tree_width(SC_TREE_BATCH_DEFAULT) &&

@@ -84,18 +84,18 @@ static void test_scalable_cas_exact_single_thread(void)
 /* ---- unbiasedness and RSTDV across seeds (tests/testprob.h) ---- */
 
 static const stat_spec scalable_specs[] = {
-	{SC_ID_scalable, "", scalable_bound, scalable_predict, NULL, "sqrt(3/2^(T+2)), Ayers", 6},
-	{SC_ID_scalable, "width=64 threshold=10", scalable_bound, scalable_predict, NULL,
-	 "sqrt(3/2^(T+2)), Ayers", 7},
-	{SC_ID_scalable_capped, "", scalable_bound, scalable_predict, NULL,
-	 "sqrt(3/2^(T+2)), Ayers (capped is below)", 8},
-	{SC_ID_scalable_capped, "cap=2", scalable_bound, scalable_predict, NULL,
-	 "sqrt(3/2^(T+2)), Ayers (capped is below)", 9},
+	{ SC_ID_scalable, "", scalable_bound, scalable_predict, NULL, "sqrt(3/2^(T+2)), Ayers", 6 },
+	{ SC_ID_scalable, "width=64 threshold=10", scalable_bound, scalable_predict, NULL,
+	  "sqrt(3/2^(T+2)), Ayers", 7 },
+	{ SC_ID_scalable_capped, "", scalable_bound, scalable_predict, NULL,
+	  "sqrt(3/2^(T+2)), Ayers (capped is below)", 8 },
+	{ SC_ID_scalable_capped, "cap=2", scalable_bound, scalable_predict, NULL,
+	  "sqrt(3/2^(T+2)), Ayers (capped is below)", 9 },
 	/* the scrambled generator keeps the contract (sc_scalable.h) */
-	{SC_ID_scalable, "rng=mix", scalable_bound, scalable_predict, NULL,
-	 "sqrt(3/2^(T+2)), Ayers (rng=mix)", 10},
-	{SC_ID_scalable_capped, "rng=mix", scalable_bound, scalable_predict, NULL,
-	 "sqrt(3/2^(T+2)), Ayers (capped, rng=mix)", 11},
+	{ SC_ID_scalable, "rng=mix", scalable_bound, scalable_predict, NULL,
+	  "sqrt(3/2^(T+2)), Ayers (rng=mix)", 10 },
+	{ SC_ID_scalable_capped, "rng=mix", scalable_bound, scalable_predict, NULL,
+	  "sqrt(3/2^(T+2)), Ayers (capped, rng=mix)", 11 },
 };
 
 /* ---- overflow boundaries ---- */
@@ -345,23 +345,23 @@ static const tp_size_case scalable_sizes[] = {
 	{SC_ID_scalable_capped, "width=64", 8},
 };
 static const tp_param_case scalable_params[] = {
-	{SC_ID_scalable, "threshold=0", false},
-	{SC_ID_scalable, "threshold=32", false},
-	{SC_ID_scalable, "threshold=31", true},
-	{SC_ID_scalable, "width=64 threshold=63", true},
-	{SC_ID_scalable, "width=64 threshold=64", false},
-	{SC_ID_scalable, "width=48", false},
-	{SC_ID_scalable, "width=16", false},
-	{SC_ID_scalable, "cap=4", false}, /* not Scalable's key: left for the generic check */
-	{SC_ID_scalable_cas, "width=64 threshold=20", true},
-	{SC_ID_scalable_capped, "cap=0", false},
-	{SC_ID_scalable_capped, "cap=33", false},
-	{SC_ID_scalable_capped, "cap=32", true},
-	{SC_ID_scalable, "rng=mix", true},
-	{SC_ID_scalable, "rng=xorshift", true},
-	{SC_ID_scalable, "rng=", false},
-	{SC_ID_scalable_capped, "rng=mix", true},
-	{SC_ID_scalable_cas, "rng=mix", false},
+	{ SC_ID_scalable, "threshold=0", false },
+	{ SC_ID_scalable, "threshold=32", false },
+	{ SC_ID_scalable, "threshold=31", true },
+	{ SC_ID_scalable, "width=64 threshold=63", true },
+	{ SC_ID_scalable, "width=64 threshold=64", false },
+	{ SC_ID_scalable, "width=48", false },
+	{ SC_ID_scalable, "width=16", false },
+	{ SC_ID_scalable, "cap=4", false }, /* not Scalable's key: left for the generic check */
+	{ SC_ID_scalable_cas, "width=64 threshold=20", true },
+	{ SC_ID_scalable_capped, "cap=0", false },
+	{ SC_ID_scalable_capped, "cap=33", false },
+	{ SC_ID_scalable_capped, "cap=32", true },
+	{ SC_ID_scalable, "rng=mix", true },
+	{ SC_ID_scalable, "rng=xorshift", true },
+	{ SC_ID_scalable, "rng=", false },
+	{ SC_ID_scalable_capped, "rng=mix", true },
+	{ SC_ID_scalable_cas, "rng=mix", false },
 };
 static const tp_family scalable_family = {
 	scalable_specs, TP_LEN(scalable_specs), scalable_ids, TP_LEN(scalable_ids), scalable_bound,
