@@ -158,3 +158,33 @@ void arch_hypervisor(arch_hv *hv)
 	/* A hypervisor we do not know: whether it emulates the CPU is unknown. */
 #endif
 }
+
+int arch_cpu_brand(char *buf, size_t size)
+{
+	if (size == 0)
+		return -1;
+	buf[0] = '\0';
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned r[12];
+	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000004u)
+		return -1;
+	for (unsigned i = 0; i < 3; i++)
+		__cpuid(0x80000002u + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+	char s[49];
+	memcpy(s, r, 48);
+	s[48] = '\0';
+	const char *b = s;
+	while (*b == ' ')
+		b++;
+	size_t n = strlen(b);
+	for (size_t i = 0; i < n; i++)
+		if (b[i] < 0x20 || b[i] > 0x7e) /* not a name: keep nothing */
+			return -1;
+	if (n == 0)
+		return -1;
+	snprintf(buf, size, "%s", b);
+	return 0;
+#else
+	return -1;
+#endif
+}

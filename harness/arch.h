@@ -7,6 +7,7 @@
 #ifndef SC_ARCH_H
 #define SC_ARCH_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /*
@@ -50,5 +51,16 @@ typedef struct arch_hv {
 } arch_hv;
 
 void arch_hypervisor(arch_hv *hv);
+
+/*
+ * The processor's own name for itself: on x86 the brand string of CPUID
+ * leaves 0x80000002-4 (what the CPU says now, even in a guest restored on
+ * another host, where the kernel's /proc/cpuinfo keeps the name it read at
+ * boot), leading spaces removed and trailing ones kept, as in hwloc's
+ * CPUModel, so that either source names a CPU alike. 0 with buf filled;
+ * -1 with buf "" where there is none (other architectures, or an x86 CPU
+ * without those leaves).
+ */
+int arch_cpu_brand(char *buf, size_t size);
 
 #endif /* SC_ARCH_H */

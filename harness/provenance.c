@@ -112,11 +112,14 @@ static const char *boost_state(const char *cpu_dir)
 	return "unknown";
 }
 
-void prov_cpu_read(prov_cpu *c, const topo *t, const char *cpu_dir, const char *cpuinfo)
+void prov_cpu_read(prov_cpu *c, const topo *t, const char *cpu_dir, const char *brand,
+                   const char *cpuinfo)
 {
 	memset(c, 0, sizeof *c);
 	snprintf(c->model, sizeof c->model, "%s", topo_cpu_model(t));
 	snprintf(c->vendor, sizeof c->vendor, "%s", topo_cpu_vendor(t));
+	if (brand && !c->model[0])
+		snprintf(c->model, sizeof c->model, "%s", brand);
 	if (cpuinfo && !c->model[0])
 		cpuinfo_field(cpuinfo, "model name", c->model, sizeof c->model);
 	if (cpuinfo && !c->vendor[0])

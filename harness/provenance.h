@@ -37,11 +37,15 @@ typedef struct prov_cpu {
 
 /*
  * Fill c from the topology t and the Linux CPU directory cpu_dir (normally
- * "/sys/devices/system/cpu"; tests pass a directory of their own). cpuinfo
- * names a /proc/cpuinfo-like file used for model and vendor when the
- * topology does not give them (NULL: do not look).
+ * "/sys/devices/system/cpu"; tests pass a directory of their own). The
+ * model comes from the topology (hwloc reads CPUID), else from brand (the
+ * CPU's own name, arch_cpu_brand; NULL or "": none), else from cpuinfo, a
+ * /proc/cpuinfo-like file (NULL: do not look), whose name may be stale in a
+ * guest restored on another host, so it comes last; the vendor from the
+ * topology, else from cpuinfo.
  */
-void prov_cpu_read(prov_cpu *c, const topo *t, const char *cpu_dir, const char *cpuinfo);
+void prov_cpu_read(prov_cpu *c, const topo *t, const char *cpu_dir, const char *brand,
+                   const char *cpuinfo);
 
 /*
  * One warning line (no newline) when the frequency may vary between runs: a

@@ -231,8 +231,9 @@ static int prepare(invocation *iv, const topo *tp)
 		fprintf(stderr, "scbench: warning: %u threads on %u processing units "
 		                "(oversubscribed; see the oversubscribed column)\n",
 		        p->threads_max, iv->s.pus);
-	char warning[256];
-	prov_cpu_read(&iv->cpu, tp, "/sys/devices/system/cpu", "/proc/cpuinfo");
+	char warning[256], brand[64];
+	arch_cpu_brand(brand, sizeof brand);
+	prov_cpu_read(&iv->cpu, tp, "/sys/devices/system/cpu", brand, "/proc/cpuinfo");
 	if (prov_cpu_warning(&iv->cpu, warning, sizeof warning))
 		error_line("%s", warning);
 	double est = plan_seconds(p, iv->s.pus, iv->work_ns, false);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "placement.h"
 #include "provenance.h"
 #include "tap.h"
@@ -82,7 +83,7 @@ static void check_cpufreq(void)
 	topo *flat = load(NULL);
 
 	/* A machine that says nothing: every field unknown, no warning. */
-	prov_cpu_read(&c, flat, root, NULL);
+	prov_cpu_read(&c, flat, root, NULL, NULL);
 	tap_ok(strcmp(c.governor, "unknown") == 0, "no cpufreq: governor unknown (%s)", c.governor);
 	tap_ok(strcmp(c.boost, "unknown") == 0, "no cpufreq: boost unknown (%s)", c.boost);
 	tap_ok(c.min_mhz < 0 && c.max_mhz < 0, "no cpufreq: frequencies unknown");
@@ -95,7 +96,7 @@ static void check_cpufreq(void)
 	put("cpu0/cpufreq/cpuinfo_max_freq", "3500000\n");
 	put("cpufreq/boost", "1\n");
 	put("smt/active", "1\n");
-	prov_cpu_read(&c, flat, root, NULL);
+	prov_cpu_read(&c, flat, root, NULL, NULL);
 	tap_ok(strcmp(c.governor, "powersave") == 0, "governor read (%s)", c.governor);
 	tap_ok(strcmp(c.boost, "on") == 0, "cpufreq/boost 1 is on (%s)", c.boost);
 	tap_ok(c.min_mhz == 1200 && c.max_mhz == 3500, "kHz to MHz (%g, %g)", c.min_mhz, c.max_mhz);
@@ -108,7 +109,7 @@ static void check_cpufreq(void)
 	/* performance governor, boost off: nothing to warn about. */
 	put("cpu0/cpufreq/scaling_governor", "performance\n");
 	put("cpufreq/boost", "0\n");
-	prov_cpu_read(&c, flat, root, NULL);
+	prov_cpu_read(&c, flat, root, NULL, NULL);
 	tap_ok(strcmp(c.boost, "off") == 0, "cpufreq/boost 0 is off");
 	tap_ok(!prov_cpu_warning(&c, msg, sizeof msg), "performance and no boost: no warning");
 
@@ -118,7 +119,7 @@ static void check_cpufreq(void)
 	put("cpufreq/policy0/scaling_governor", "performance\n");
 	put("cpufreq/policy0/cpuinfo_max_freq", "4000000\n");
 	put("smt/control", "notsupported\n");
-	prov_cpu_read(&c, flat, root, NULL);
+	prov_cpu_read(&c, flat, root, NULL, NULL);
 	tap_ok(strcmp(c.boost, "on") == 0, "intel_pstate no_turbo 0 is boost on (%s)", c.boost);
 	tap_ok(strcmp(c.governor, "performance") == 0, "governor from policy0 (%s)", c.governor);
 	tap_ok(c.max_mhz == 4000 && c.min_mhz < 0, "max from policy0, min unknown");
@@ -128,10 +129,10 @@ static void check_cpufreq(void)
 	if (topo_pus(flat) == topo_cores(flat))
 		tap_ok(strcmp(c.smt, "off") == 0, "smt/control notsupported is off (%s)", c.smt);
 	put("intel_pstate/no_turbo", "1\n");
-	prov_cpu_read(&c, flat, root, NULL);
+	prov_cpu_read(&c, flat, root, NULL, NULL);
 	tap_ok(strcmp(c.boost, "off") == 0, "intel_pstate no_turbo 1 is boost off");
 	put("cpufreq/policy0/scaling_governor", "\n");
-	prov_cpu_read(&c, flat, root, NULL);
+	prov_cpu_read(&c, flat, root, NULL, NULL);
 	tap_ok(strcmp(c.governor, "unknown") == 0, "an empty governor file is unknown");
 	topo_destroy(flat);
 }
@@ -145,7 +146,7 @@ static void check_synthetic(const char *info)
 	put("smt/active", "0\n");
 	put("cpuinfo", "processor\t: 0\nvendor_id\t: TestVendor\nmodel\t\t: 85\n"
 	               "model name\t: Test CPU @ 2.00GHz\n");
-	prov_cpu_read(&c, smt, root, info);
+	prov_cpu_read(&c, smt, root, NULL, info);
 	tap_ok(c.sockets == 2 && c.cores == 8 && c.pus == 16, "sockets 2, cores 8, PUs 16 (%u, %u, %u)",
 	       c.sockets, c.cores, c.pus);
 	tap_ok(strcmp(c.smt, "on") == 0, "two PUs per core is SMT on, whatever sysfs says (%s)", c.smt);
@@ -154,7 +155,18 @@ static void check_synthetic(const char *info)
 		       "model from cpuinfo's 'model name', not 'model' (%s)", c.model);
 		tap_ok(strcmp(c.vendor, "TestVendor") == 0, "vendor from cpuinfo (%s)", c.vendor);
 	}
-	prov_cpu_read(&c, smt, root, NULL);
+	/* The CPU's own name goes before cpuinfo's, which a restored guest may keep stale. */
+	prov_cpu_read(&c, smt, root, "Brand CPU 9000", info);
+	if (!strcmp(topo_cpu_model(smt), "")) {
+		tap_ok(strcmp(c.model, "Brand CPU 9000") == 0, "model from the CPU's brand first (%s)",
+		       c.model);
+		tap_ok(strcmp(c.vendor, "TestVendor") == 0, "vendor still from cpuinfo (%s)", c.vendor);
+	}
+	prov_cpu_read(&c, smt, root, "", info);
+	if (!strcmp(topo_cpu_model(smt), ""))
+		tap_ok(strcmp(c.model, "Test CPU @ 2.00GHz") == 0, "an empty brand is none (%s)",
+		       c.model);
+	prov_cpu_read(&c, smt, root, NULL, NULL);
 	if (!strcmp(topo_cpu_model(smt), ""))
 		tap_ok(strcmp(c.model, "unknown") == 0 && strcmp(c.vendor, "unknown") == 0,
 		       "no source: model and vendor unknown");
@@ -179,6 +191,22 @@ int main(void)
 #else
 	(void)info;
 #endif
+
+	/* The brand this CPU gives: hwloc's model where hwloc read one. */
+	char brand[64];
+	topo *real = load(NULL);
+	int have = arch_cpu_brand(brand, sizeof brand) == 0;
+#if defined(__x86_64__) || defined(__i386__)
+	tap_ok(have && brand[0] && brand[0] != ' ', "x86: the CPUID brand read, no leading space ('%s')",
+	       brand);
+	if (topo_cpu_model(real)[0])
+		tap_ok(strcmp(brand, topo_cpu_model(real)) == 0,
+		       "the brand is hwloc's CPUModel ('%s', '%s')", brand, topo_cpu_model(real));
+#else
+	tap_ok(!have && brand[0] == '\0', "no CPUID brand on this architecture");
+#endif
+	tap_ok(arch_cpu_brand(brand, 0) == -1, "no room: -1");
+	topo_destroy(real);
 
 	char binary[4096];
 	const char *b = prov_binary_path(binary, sizeof binary, "argv0");
