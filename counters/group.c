@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * group.c - packed per-CPU counter groups (sc_group.h): allocation, the
- * readings and read_and_reset of sc_pcgroup (the handle and PerCPUGroup:
- * group_handle.c).
+ * group.c - packed per-CPU counter groups (sc_group.h): a group's rows
+ * (sc_pcgroup): their allocation, readings and read_and_reset (sc_group
+ * over them, and PerCPUGroup: group_handle.c).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT_S */
@@ -17,8 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-
-/* ---- sc_pcgroup ------------------------------------------------------------------ */
+/* ---- the rows (sc_pcgroup) ------------------------------------------------------- */
 
 /* The word of counter i in row r. */
 static SC_ATOMIC(uint64_t) *word(const sc_pcgroup *g, uint32_t r, uint32_t i)
@@ -125,7 +124,7 @@ void sc_pcgroup_destroy(sc_pcgroup *g)
 /* Counter i's raw value: the sum of its CPU and overflow words. */
 static uint64_t raw(const sc_pcgroup *g, uint32_t i)
 {
-	return sc_pcgroup_column_sum_(g->rows + (size_t)i * 8, g->row, g->slots);
+	return sc_group_column_sum_(g->rows + (size_t)i * 8, g->row, g->slots);
 }
 
 uint64_t sc_pcgroup_get(const sc_pcgroup *g, uint32_t i)
@@ -151,7 +150,7 @@ static void add_raw_all(const sc_pcgroup *g, uint64_t *out)
 {
 	for (uint32_t r = 0; r <= g->slots; r++)
 		for (uint32_t i = 0; i < g->n; i++)
-			/* relaxed: monotone words (sc_pcgroup_column_sum_). */
+			/* relaxed: monotone words (sc_group_column_sum_). */
 			out[i] += atomic_load_explicit(word(g, r, i), memory_order_relaxed);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * group_handle.c - the opaque group handle sc_group and the PerCPUGroup
- * variant's slow paths (sc_group.h), over group.c's sc_pcgroup.
+ * group_handle.c - the group sc_group, held by its caller or on the heap,
+ * and the PerCPUGroup variant's slow paths (sc_group.h), over the rows of
+ * group.c.
  */
 #define SC_GROUP_NO_INLINE /* the out-of-line sc_group_inc and sc_group_add, exported */
 #include <scounters/scounters.h>
@@ -11,23 +12,79 @@
 
 #include "env_priv.h"
 
-/* ---- sc_group: the handle ------------------------------------------------------ */
-
-/*
- * g first (the inlined sc_group_add reads it there). scratch: n words for
- * read_and_reset's origins, made with the group, held by one call at a
- * time (busy); a call that finds it held reads counter by counter.
- */
-struct sc_group {
-	sc_pcgroup g;
-	SC_ATOMIC(uint32_t) busy;
-	uint64_t *scratch;
-};
+/* ---- sc_group: over its rows (group.c), held by the caller or on the heap ------ */
 
 int sc_group_einval_(void)
 {
 	errno = EINVAL;
 	return -1;
+}
+
+/*
+ * The rest of g once its rows are made (rc 0): the scratch, or -1 with err
+ * set and the rows destroyed. rc -1 (the rows failed) is passed on.
+ */
+static int finish(sc_group *g, int rc, sc_err *err)
+{
+	g->scratch_ = NULL;
+	g->heap_ = 0;
+	sc_atomic_init(&g->busy_, 0);
+	if (rc)
+		return rc;
+	if (!(g->scratch_ = malloc((size_t)g->rows_.n * sizeof *g->scratch_))) {
+		sc_err_set(err, "group: out of memory");
+		sc_pcgroup_destroy(&g->rows_);
+		return -1;
+	}
+	return 0;
+}
+
+int sc_group_init(sc_group *g, uint32_t n, const sc_env *env, unsigned how, sc_err *err)
+{
+	return finish(g, sc_pcgroup_init_as(&g->rows_, n, env, how, err), err);
+}
+
+int sc_group_init_placed(sc_group *g, void *buf, size_t size, uint32_t n, uint32_t cpus,
+                         sc_err *err)
+{
+	return finish(g, sc_pcgroup_init_placed(&g->rows_, buf, size, n, cpus, err), err);
+}
+
+int sc_group_init_attached(sc_group *g, void *buf, size_t size, sc_err *err)
+{
+	return finish(g, sc_pcgroup_attach(&g->rows_, buf, size, err), err);
+}
+
+size_t sc_group_placed_bytes(uint32_t n, uint32_t cpus)
+{
+	return sc_pcgroup_placed_bytes(n, cpus);
+}
+
+void sc_group_destroy(sc_group *g)
+{
+	sc_pcgroup_destroy(&g->rows_);
+	free(g->scratch_);
+	g->scratch_ = NULL;
+}
+
+/* Room for a group on the heap, or NULL with err set. */
+static sc_group *heap_alloc(sc_err *err)
+{
+	sc_group *g = malloc(sizeof *g);
+	if (!g)
+		sc_err_set(err, "group: out of memory");
+	return g;
+}
+
+/* g once an init returned rc: g marked as the heap's, or NULL and g freed. */
+static sc_group *heap_done(sc_group *g, int rc)
+{
+	if (rc) {
+		free(g);
+		return NULL;
+	}
+	g->heap_ = 1;
+	return g;
 }
 
 sc_group *sc_group_new(uint32_t n, sc_err *err)
@@ -37,93 +94,47 @@ sc_group *sc_group_new(uint32_t n, sc_err *err)
 
 sc_group *sc_group_new_as(uint32_t n, const sc_env *env, unsigned how, sc_err *err)
 {
-	sc_err local;
-	sc_group *h = malloc(sizeof *h);
-	if (!err)
-		err = &local;
-	if (!h) {
-		sc_err_set(err, "group: out of memory");
-		return NULL;
-	}
-	if (sc_pcgroup_init_as(&h->g, n, env, how, err)) {
-		free(h);
-		return NULL;
-	}
-	if (!(h->scratch = malloc((size_t)n * sizeof *h->scratch))) {
-		sc_err_set(err, "group: out of memory");
-		sc_pcgroup_destroy(&h->g);
-		free(h);
-		return NULL;
-	}
-	sc_atomic_init(&h->busy, 0);
-	return h;
-}
-
-/* A handle over h->g once made: its scratch, or NULL with err set and h freed. */
-static sc_group *handle_finish(sc_group *h, sc_err *err)
-{
-	if (!(h->scratch = malloc((size_t)h->g.n * sizeof *h->scratch))) {
-		sc_err_set(err, "group: out of memory");
-		sc_pcgroup_destroy(&h->g);
-		free(h);
-		return NULL;
-	}
-	sc_atomic_init(&h->busy, 0);
-	return h;
+	sc_group *g = heap_alloc(err);
+	return g ? heap_done(g, sc_group_init(g, n, env, how, err)) : NULL;
 }
 
 sc_group *sc_group_new_placed(void *buf, size_t size, uint32_t n, uint32_t cpus, sc_err *err)
 {
-	sc_group *h = malloc(sizeof *h);
-	if (!h) {
-		sc_err_set(err, "group: out of memory");
-		return NULL;
-	}
-	if (sc_pcgroup_init_placed(&h->g, buf, size, n, cpus, err)) {
-		free(h);
-		return NULL;
-	}
-	return handle_finish(h, err);
+	sc_group *g = heap_alloc(err);
+	return g ? heap_done(g, sc_group_init_placed(g, buf, size, n, cpus, err)) : NULL;
 }
 
 sc_group *sc_group_attach(void *buf, size_t size, sc_err *err)
 {
-	sc_group *h = malloc(sizeof *h);
-	if (!h) {
-		sc_err_set(err, "group: out of memory");
-		return NULL;
-	}
-	if (sc_pcgroup_attach(&h->g, buf, size, err)) {
-		free(h);
-		return NULL;
-	}
-	return handle_finish(h, err);
-}
-
-const char *sc_group_path(const sc_group *g)
-{
-	return sc_pcgroup_path(&g->g);
+	sc_group *g = heap_alloc(err);
+	return g ? heap_done(g, sc_group_init_attached(g, buf, size, err)) : NULL;
 }
 
 void sc_group_free(sc_group *g)
 {
 	if (!g)
 		return;
-	sc_pcgroup_destroy(&g->g);
-	free(g->scratch);
-	free(g);
+	uint32_t heap = g->heap_;
+	sc_group_destroy(g);
+	if (heap)
+		free(g);
+}
+
+const char *sc_group_path(const sc_group *g)
+{
+	return sc_pcgroup_path(&g->rows_);
 }
 
 uint32_t sc_group_size(const sc_group *g)
 {
-	return g->g.n;
+	return g->rows_.n;
 }
 
 int sc_group_add(sc_group *g, uint32_t i, uint64_t v)
 {
-	if (i >= g->g.n)
+	if (i >= g->rows_.n)
 		return sc_group_einval_();
-	sc_pcgroup_add(&g->g, i, v);
+	sc_pcgroup_add(&g->rows_, i, v);
 	return 0;
 }
 
@@ -134,12 +145,12 @@ int sc_group_inc(sc_group *g, uint32_t i)
 
 uint64_t sc_group_get(const sc_group *g, uint32_t i)
 {
-	return sc_pcgroup_get(&g->g, i);
+	return sc_pcgroup_get(&g->rows_, i);
 }
 
 int sc_group_get_all(const sc_group *g, uint64_t *out, size_t len)
 {
-	return sc_pcgroup_get_all(&g->g, out, len);
+	return sc_pcgroup_get_all(&g->rows_, out, len);
 }
 
 int sc_group_read_and_reset(sc_group *g, uint64_t *out, size_t len)
@@ -151,24 +162,30 @@ int sc_group_read_and_reset(sc_group *g, uint64_t *out, size_t len)
 	 * the scratch held, or a child forked while a parent's thread held it,
 	 * reads counter by counter.
 	 */
-	if (atomic_compare_exchange_strong_explicit(&g->busy, &free_, 1, memory_order_acquire,
+	if (atomic_compare_exchange_strong_explicit(&g->busy_, &free_, 1, memory_order_acquire,
 	                                            memory_order_relaxed)) {
-		int rc = sc_pcgroup_read_and_reset(&g->g, out, len, g->scratch);
+		int rc = sc_pcgroup_read_and_reset(&g->rows_, out, len, g->scratch_);
 		/* release: hands the scratch to the next holder, after this call's use */
-		atomic_store_explicit(&g->busy, 0, memory_order_release);
+		atomic_store_explicit(&g->busy_, 0, memory_order_release);
 		return rc;
 	}
-	return sc_pcgroup_read_and_reset(&g->g, out, len, NULL);
+	return sc_pcgroup_read_and_reset(&g->rows_, out, len, NULL);
+}
+
+void sc_group_reset(sc_group *g)
+{
+	sc_pcgroup_reset(&g->rows_);
 }
 
 size_t sc_group_bytes(const sc_group *g)
 {
-	return sizeof *g + (size_t)g->g.n * sizeof *g->scratch + sc_pcgroup_bytes(&g->g);
+	return (g->heap_ ? sizeof *g : 0) + (size_t)g->rows_.n * sizeof *g->scratch_ +
+	       sc_pcgroup_bytes(&g->rows_);
 }
 
 int sc_group_describe(const sc_group *g, char *buf, size_t size)
 {
-	return sc_pcgroup_describe(&g->g, buf, size);
+	return sc_pcgroup_describe(&g->rows_, buf, size);
 }
 
 /* ---- PerCPUGroup: the counters of a table as one group -------------------------- */

@@ -102,7 +102,7 @@ int sc_pcgroup_init_placed(sc_pcgroup *g, void *buf, size_t size, uint32_t n, ui
 	for (uint32_t r = 0; r < slots + 2; r++)
 		for (uint32_t i = 0; i < n; i++)
 			sc_atomic_init((SC_ATOMIC(uint64_t) *)(void *)(g->rows + (size_t)r * g->row + 8 * (size_t)i), 0);
-	sc_atomic_init(&h->version, SC_PCGROUP_PLACED_VERSION);
+	sc_atomic_init(&h->version, SC_GROUP_PLACED_VERSION);
 	sc_atomic_init(&h->line, SC_LINE_SIZE);
 	sc_atomic_init(&h->n, n);
 	sc_atomic_init(&h->slots, slots);
@@ -136,10 +136,11 @@ int sc_pcgroup_attach(sc_pcgroup *g, void *buf, size_t size, sc_err *err)
 	uint64_t row = atomic_load_explicit(&h->row, memory_order_relaxed);
 	uint64_t bytes = atomic_load_explicit(&h->bytes, memory_order_relaxed);
 	uint32_t path = atomic_load_explicit(&h->path, memory_order_relaxed);
-	if (version != SC_PCGROUP_PLACED_VERSION || line != SC_LINE_SIZE) {
-		sc_err_set(err, "group: the buffer's group has version %u and line size %u: expected "
-		                "%u and %u", version, line, SC_PCGROUP_PLACED_VERSION,
-		           (unsigned)SC_LINE_SIZE);
+	if (version != SC_GROUP_PLACED_VERSION || line != SC_LINE_SIZE) {
+		sc_err_set(err,
+		           "group: the buffer's group has version %u and line size %u: expected "
+		           "%u and %u",
+		           version, line, SC_GROUP_PLACED_VERSION, (unsigned)SC_LINE_SIZE);
 		return -1;
 	}
 	size_t need = sc_pcgroup_placed_bytes(n, slots ? slots : UINT32_MAX);

@@ -35,14 +35,20 @@
  * a reading is exact while fewer than 2^63 increments separate two
  * read_and_resets).
  *
- * Two interfaces:
- *  - inline: sc_pcgroup, a struct the caller owns, with an inlined
- *    increment;
- *  - handle: sc_group, an opaque pointer whose functions are out of line
- *    (a stable ABI, as the sc_counter handles) but for sc_group_inc and
- *    sc_group_add, inlined unless SC_GROUP_NO_INLINE is defined.
- * And the variant PerCPUGroup (sc_percpu_group_*): the counters of an
- * sc_table (scbench --counters=N) as one group, for the benchmark.
+ * One group, sc_group, held either way:
+ *  - in the caller's storage: sc_group_init (or _init_placed, _init_attached)
+ *    fills an sc_group the caller owns (a static, a member of its own
+ *    structure), sc_group_destroy frees what it holds;
+ *  - on the heap: sc_group_new (or _new_as, _new_placed, _attach) returns
+ *    one, sc_group_free frees it.
+ * Every other function takes either. sc_group_inc and sc_group_add are
+ * inlined into the caller unless SC_GROUP_NO_INLINE is defined.
+ * sc_pcgroup, a structure holding a group's rows alone with functions of
+ * its own, is the earlier name of a group in the caller's storage, kept so
+ * that code written for it still builds and links (at the end).
+ * And the variant PerCPUGroup (sc_percpu_group_*, named as every variant's
+ * functions are, after the variant): the counters of an sc_table (scbench
+ * --counters=N) over one group's rows, for the benchmark.
  */
 #ifndef SC_GROUP_H
 #define SC_GROUP_H
@@ -59,8 +65,9 @@ SC_API_BEGIN
 #define SC_GROUP_MAX_COUNTERS (1u << 26)
 #define SC_GROUP_MAX_SLOTS (1u << 20)
 
-/* ---- inline: sc_pcgroup ------------------------------------------------------- */
+/* ---- sc_group ------------------------------------------------------------------ */
 
+/* Not for programs: a group's rows and shape (sc_pcgroup below). */
 typedef struct sc_pcgroup {
 	unsigned char *rows; /* slots + 2 rows (see above); read-only after init */
 	size_t row;          /* bytes per row: 8 * n rounded up to SC_LINE_SIZE */
@@ -74,42 +81,45 @@ typedef struct sc_pcgroup {
 #define SC_PCGROUP_PLACED_ (1u << 8)
 
 /*
- * Make a group of n counters, all 0, with env->cpus CPU rows (env NULL or
- * env->cpus 0: a row per CPU this process may run on, its affinity mask at
- * init: their count where the rows are indexed by mm_cid, the highest
- * CPU's number + 1 where by cpu_id; env's other fields are not used). 0,
- * or -1 with err set (n outside 1 .. SC_GROUP_MAX_COUNTERS, cpus above
- * SC_GROUP_MAX_SLOTS, out of memory) and nothing allocated. A CPU beyond
- * the rows (the affinity widened later) counts in the overflow row,
- * exactly. Not thread-safe with any other use of *g.
+ * A group. Its members are not for programs: they are here so that a
+ * program can hold a group in its own storage (sc_group_init), and so that
+ * the inlined add reads the rows where it expects them (rows_ first: that
+ * layout is part of the ABI). scratch_: n words for read_and_reset's
+ * origins, made with the group and held by one call at a time (busy_); a
+ * call that finds them held reads counter by counter. heap_: 1 when
+ * sc_group_new and its kin made the group (sc_group_free frees it).
  */
-int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err);
+typedef struct sc_group {
+	sc_pcgroup rows_;
+	SC_ATOMIC(uint32_t) busy_;
+	uint64_t *scratch_;
+	uint32_t heap_;
+} sc_group;
 
 /*
- * As sc_pcgroup_init, for the group's use: how is SC_PERCPU_PRIVATE (the
- * group sc_pcgroup_init makes: rows on the heap, indexed for this process
- * alone, by mm_cid where the kernel has it) or SC_PERCPU_SHARED (rows in
- * an anonymous MAP_SHARED mapping, indexed by cpu_id: processes forked
- * after init count into the same rows, exactly, and any of them reads
- * them; every process must take the same per-CPU path, sc_percpu_path).
- * SCOUNTERS_PERCPU=cpu_id or lock overrides either (sc_rseq.h). Also fails
- * (-1, err set) on any other how, or when the mapping fails.
+ * Make, in the caller's g, a group of n counters, all 0, with env->cpus CPU
+ * rows (env NULL or env->cpus 0: a row per CPU this process may run on, its
+ * affinity mask at init: their count where the rows are indexed by mm_cid,
+ * the highest CPU's number + 1 where by cpu_id; env's other fields are not
+ * used), for how: SC_PERCPU_PRIVATE (rows on the heap, indexed for this
+ * process alone, by mm_cid where the kernel has it) or SC_PERCPU_SHARED
+ * (rows in an anonymous MAP_SHARED mapping, indexed by cpu_id: processes
+ * forked after init count into the same rows, exactly, and any of them
+ * reads them; every process must take the same per-CPU path,
+ * sc_percpu_path). SCOUNTERS_PERCPU=cpu_id or lock overrides either
+ * (sc_rseq.h). A CPU beyond the rows (the affinity widened later) counts in
+ * the overflow row, exactly. 0, or -1 with err set (when err is not NULL)
+ * and nothing allocated: n outside 1 .. SC_GROUP_MAX_COUNTERS, cpus above
+ * SC_GROUP_MAX_SLOTS, another how, out of memory, or the mapping failed.
+ * Not thread-safe with any other use of *g.
  */
-int sc_pcgroup_init_as(sc_pcgroup *g, uint32_t n, const sc_env *env, unsigned how, sc_err *err);
-
-/*
- * Free the rows; g must not be used again until init. Only while nothing
- * else uses g. A placed group (sc_pcgroup_init_placed, sc_pcgroup_attach)
- * frees nothing: the buffer is the caller's, and other processes may still
- * count in it.
- */
-void sc_pcgroup_destroy(sc_pcgroup *g);
+int sc_group_init(sc_group *g, uint32_t n, const sc_env *env, unsigned how, sc_err *err);
 
 /*
  * Groups in memory the caller provides, typically MAP_SHARED memory (a
  * file or memfd) that other processes, forked or exec'd, map too. The
  * buffer starts with a header of SC_LINE_SIZE bytes (a magic, the format
- * version SC_PCGROUP_PLACED_VERSION, the line size, the counter count, the
+ * version SC_GROUP_PLACED_VERSION, the line size, the counter count, the
  * row count, the row size, the bytes used and the per-CPU index, written
  * by init and checked by attach), then the slots + 2 rows of "Layout",
  * indexed by cpu_id as SC_PERCPU_SHARED groups are, so that the processes
@@ -117,35 +127,75 @@ void sc_pcgroup_destroy(sc_pcgroup *g);
  * per-CPU path (all the restartable sequence or all the locked one,
  * sc_percpu_path; attach checks it).
  *
- * sc_pcgroup_placed_bytes: the bytes a buffer needs for n counters and cpus
+ * sc_group_placed_bytes: the bytes a buffer needs for n counters and cpus
  * CPU rows (cpus 0: the configured CPUs, sysconf(_SC_NPROCESSORS_CONF), as
  * the exec'd processes may run on any of them); 0 when n or cpus is out of
  * range. Thread-safe; never fails otherwise.
  *
- * sc_pcgroup_init_placed: make in buf (size bytes, aligned to
- * SC_LINE_SIZE: mmap's pages are) a group of n counters, all 0, with cpus
- * rows (0 as above), and g its view. 0, or -1 with err set (n or cpus out
- * of range, buf misaligned or NULL, size below sc_pcgroup_placed_bytes)
- * and buf untouched. No process may use buf during the call; the header is
- * published last (a release store of the magic), so an attach that runs
- * after it sees a whole group.
+ * sc_group_init_placed: make in buf (size bytes, aligned to SC_LINE_SIZE:
+ * mmap's pages are) a group of n counters, all 0, with cpus rows (0 as
+ * above), and g its view. 0, or -1 with err set (when err is not NULL; n
+ * or cpus out of range, buf misaligned or NULL, size below
+ * sc_group_placed_bytes, out of memory for g's scratch) and buf untouched.
+ * No process may use buf during the call; the header is published last (a
+ * release store of the magic), so an attach that runs after it sees a
+ * whole group.
  *
- * sc_pcgroup_attach: g becomes a view of the group another process (or
- * this one) made in buf with sc_pcgroup_init_placed. 0, or -1 with err set
- * and g unusable: no group's magic (not made, or not yet), another format
- * version or line size, counts out of range, a group larger than size, or
- * a per-CPU path other than this process's. Not thread-safe with any other
- * use of *g; any number of processes may attach to one buffer.
+ * sc_group_init_attached: g becomes a view of the group another process
+ * (or this one) made in buf with sc_group_init_placed. 0, or -1 with err
+ * set and nothing allocated: no group's magic (not made, or not yet),
+ * another format version or line size, counts out of range, a group larger
+ * than size, a per-CPU path other than this process's, or out of memory.
+ * Any number of processes may attach to one buffer.
  *
- * A placed group is used as any other (add, get, read_and_reset, from
- * every process at once); reset only while no process uses it; destroy
- * frees nothing. sc_pcgroup_bytes counts its rows (not the header).
+ * Neither is thread-safe with any other use of *g. A placed group is used
+ * as any other (add, get, read_and_reset, from every process at once);
+ * reset only while no process uses it; destroying a view frees the view's
+ * scratch, not the buffer, and sc_group_bytes counts the rows, not the
+ * header.
  */
-#define SC_PCGROUP_PLACED_VERSION 1u
-size_t sc_pcgroup_placed_bytes(uint32_t n, uint32_t cpus);
-int sc_pcgroup_init_placed(sc_pcgroup *g, void *buf, size_t size, uint32_t n, uint32_t cpus,
-                           sc_err *err);
-int sc_pcgroup_attach(sc_pcgroup *g, void *buf, size_t size, sc_err *err);
+#define SC_GROUP_PLACED_VERSION 1u
+size_t sc_group_placed_bytes(uint32_t n, uint32_t cpus);
+int sc_group_init_placed(sc_group *g, void *buf, size_t size, uint32_t n, uint32_t cpus,
+                         sc_err *err);
+int sc_group_init_attached(sc_group *g, void *buf, size_t size, sc_err *err);
+
+/*
+ * Free what a group made by sc_group_init* holds (the rows, unless they are
+ * a placed buffer's, and the scratch); g may be made again by an init.
+ * Only once nothing else uses g. Not for a group from sc_group_new and its
+ * kin: sc_group_free.
+ */
+void sc_group_destroy(sc_group *g);
+
+/* Not for programs: sets errno to EINVAL and returns -1 (the inlined add's error). */
+int sc_group_einval_(void);
+
+/*
+ * A group of n counters, all 0, on the heap, with a row per CPU the process
+ * may run on (as sc_group_init with env NULL and SC_PERCPU_PRIVATE). NULL
+ * with err set (when err is not NULL) on sc_group_init's errors.
+ * Thread-safe.
+ */
+sc_group *sc_group_new(uint32_t n, sc_err *err);
+
+/* As sc_group_init, on the heap: NULL with err set on its errors. Thread-safe. */
+sc_group *sc_group_new_as(uint32_t n, const sc_env *env, unsigned how, sc_err *err);
+
+/*
+ * As sc_group_init_placed and sc_group_init_attached, the view on the heap:
+ * NULL with err set on their errors. sc_group_free frees the view, not the
+ * buffer. Thread-safe.
+ */
+sc_group *sc_group_new_placed(void *buf, size_t size, uint32_t n, uint32_t cpus, sc_err *err);
+sc_group *sc_group_attach(void *buf, size_t size, sc_err *err);
+
+/*
+ * Free g (NULL: nothing), made by sc_group_new and its kin (one made by
+ * sc_group_init* is destroyed, as sc_group_destroy). Only once nothing else
+ * uses g.
+ */
+void sc_group_free(sc_group *g);
 
 /*
  * The per-CPU path of g's rows: sc_percpu_index_name of the index they were
@@ -154,100 +204,6 @@ int sc_pcgroup_attach(sc_pcgroup *g, void *buf, size_t size, sc_err *err);
  * placed) is indexed by cpu_id where the process's path is mm_cid. Static
  * storage. Thread-safe; never fails.
  */
-const char *sc_pcgroup_path(const sc_pcgroup *g);
-
-/*
- * Add v (inc: 1) to counter i. An index i >= n counts nothing (it never
- * touches memory outside the group). Thread-safe with every operation but
- * init, reset and destroy; never fails.
- */
-static inline void sc_pcgroup_add(sc_pcgroup *g, uint32_t i, uint64_t v)
-{
-	if (__builtin_expect(i < g->n, 1))
-		sc_percpu_add_ix(g->rows + (size_t)i * 8, g->row, g->slots, g->index, v);
-}
-
-static inline void sc_pcgroup_inc(sc_pcgroup *g, uint32_t i)
-{
-	sc_pcgroup_add(g, i, 1);
-}
-
-/*
- * Counter i's reading (see "Reading"): its increments since the last
- * read_and_reset; 0 for i >= n. Thread-safe as add; never fails.
- */
-uint64_t sc_pcgroup_get(const sc_pcgroup *g, uint32_t i);
-
-/*
- * Every counter's reading, into out[0 .. n-1] (len: out's length in
- * counters). 0, or -1 with errno ERANGE and nothing written when len < n.
- * Thread-safe as add.
- */
-int sc_pcgroup_get_all(const sc_pcgroup *g, uint64_t *out, size_t len);
-
-/*
- * Every counter's reading into out[0 .. n-1] (len: out's length), each
- * counter restarting from 0 at its reading: each increment is in exactly
- * one reading of one read_and_reset (see "Reading"). Allocates nothing:
- * scratch, when not NULL, is n words of the caller's for the origins (the
- * rows are then read row by row, in memory order); NULL reads counter by
- * counter (a column at a time: slower for large groups). 0, or -1 with
- * errno ERANGE and nothing read or reset when len < n. Thread-safe as
- * add, and with other read_and_reset calls (each with its own scratch).
- */
-int sc_pcgroup_read_and_reset(sc_pcgroup *g, uint64_t *out, size_t len, uint64_t *scratch);
-
-/* Every counter back to 0, origins too. Only while nothing else uses g. */
-void sc_pcgroup_reset(sc_pcgroup *g);
-
-/* Bytes the group allocated. Thread-safe; never fails. */
-size_t sc_pcgroup_bytes(const sc_pcgroup *g);
-
-/*
- * "path=<sc_pcgroup_path>;slots=<CPU rows>;counters=<n>;row=<bytes per row>"
- * into buf, as snprintf (the describe contract of scounters.h): path is the
- * group's own index, not the process's.
- */
-int sc_pcgroup_describe(const sc_pcgroup *g, char *buf, size_t size);
-
-/* ---- handle: sc_group ---------------------------------------------------------- */
-
-/* An opaque group (the sc_pcgroup above behind a pointer). */
-typedef struct sc_group sc_group;
-
-/* Not for programs: sets errno to EINVAL and returns -1 (the inlined add's error). */
-int sc_group_einval_(void);
-
-/*
- * A group of n counters, all 0, with a row per CPU the process may run on
- * (as sc_pcgroup_init with env NULL). NULL with err set (when err is not
- * NULL) on n outside 1 .. SC_GROUP_MAX_COUNTERS or out of memory.
- * Thread-safe.
- */
-sc_group *sc_group_new(uint32_t n, sc_err *err);
-
-/*
- * As sc_group_new, with env->cpus rows (env NULL or cpus 0: as
- * sc_group_new) and made for how (sc_pcgroup_init_as: SC_PERCPU_PRIVATE,
- * or SC_PERCPU_SHARED for processes forked after it). NULL with err set
- * on the errors of sc_pcgroup_init_as. Thread-safe.
- */
-sc_group *sc_group_new_as(uint32_t n, const sc_env *env, unsigned how, sc_err *err);
-
-/*
- * A handle over a group placed in the caller's buffer: made there
- * (sc_group_new_placed, as sc_pcgroup_init_placed) or attached to
- * (sc_group_attach, as sc_pcgroup_attach). NULL with err set (when err is
- * not NULL) on those functions' errors or out of memory. sc_group_free
- * frees the handle, not the buffer. Thread-safe.
- */
-sc_group *sc_group_new_placed(void *buf, size_t size, uint32_t n, uint32_t cpus, sc_err *err);
-sc_group *sc_group_attach(void *buf, size_t size, sc_err *err);
-
-/* Free g (NULL: nothing). Only once nothing else uses g. */
-void sc_group_free(sc_group *g);
-
-/* sc_pcgroup_path of g's group. Thread-safe; never fails. */
 const char *sc_group_path(const sc_group *g);
 
 /* The number of counters. Thread-safe; never fails. */
@@ -255,16 +211,15 @@ uint32_t sc_group_size(const sc_group *g);
 
 /*
  * Add 1 (inc) or v (add) to counter i: 0, or -1 with errno EINVAL when
- * i >= sc_group_size(g) (nothing counted). Thread-safe with every
- * function but sc_group_free; async-signal-safe. Inlined (the handle's
- * first member is its sc_pcgroup, read-only after sc_group_new: the
- * layout is part of the ABI) unless SC_GROUP_NO_INLINE is defined before
- * the header; the library exports both either way.
+ * i >= sc_group_size(g) (nothing counted: no index reaches memory outside
+ * the group). Thread-safe with every function but init, reset, destroy and
+ * free; async-signal-safe. Inlined unless SC_GROUP_NO_INLINE is defined
+ * before the header; the library exports both either way.
  */
 #if !defined(SC_GROUP_NO_INLINE)
 static inline int sc_group_add(sc_group *g, uint32_t i, uint64_t v)
 {
-	sc_pcgroup *pg = (sc_pcgroup *)(void *)g;
+	const sc_pcgroup *pg = &g->rows_;
 	if (__builtin_expect(i >= pg->n, 0))
 		return sc_group_einval_();
 	sc_percpu_add_ix(pg->rows + (size_t)i * 8, pg->row, pg->slots, pg->index, v);
@@ -280,28 +235,45 @@ int sc_group_inc(sc_group *g, uint32_t i);
 int sc_group_add(sc_group *g, uint32_t i, uint64_t v);
 #endif
 
-/* Counter i's reading (sc_pcgroup_get); 0 for i >= size. Thread-safe. */
+/*
+ * Counter i's reading (see "Reading"): its increments since the last
+ * read_and_reset or reset; 0 for i >= size. Thread-safe as add; never fails.
+ */
 uint64_t sc_group_get(const sc_group *g, uint32_t i);
 
 /*
- * Every reading into out[0 .. size-1] (sc_pcgroup_get_all; len: out's
- * length). 0, or -1 with errno ERANGE when len < size. Thread-safe.
+ * Every reading into out[0 .. size-1] (len: out's length in counters). 0,
+ * or -1 with errno ERANGE and nothing written when len < size. Thread-safe
+ * as add.
  */
 int sc_group_get_all(const sc_group *g, uint64_t *out, size_t len);
 
 /*
- * Every reading, each counter restarting at it (sc_pcgroup_read_and_reset;
- * len: out's length). Allocates nothing: the origins go to a buffer the
- * group made with it when no other read_and_reset holds it, else the
- * counters are read one by one. 0, or -1 with errno ERANGE and nothing
- * reset when len < size. Thread-safe.
+ * Every reading into out[0 .. size-1] (len: out's length), each counter
+ * restarting from 0 at its reading: each increment is in exactly one
+ * reading of one read_and_reset (see "Reading"). Allocates nothing: the
+ * origins go to the group's scratch, the rows then read in memory order,
+ * when no other read_and_reset holds it, else the counters are read one by
+ * one. 0, or -1 with errno ERANGE and nothing read or reset when
+ * len < size. Thread-safe as add, and with other read_and_reset calls.
  */
 int sc_group_read_and_reset(sc_group *g, uint64_t *out, size_t len);
 
-/* Bytes the group allocated, its handle included. Thread-safe; never fails. */
+/* Every counter back to 0, origins too. Only while nothing else uses g. */
+void sc_group_reset(sc_group *g);
+
+/*
+ * Bytes the group allocated: its rows (not a placed buffer's header) and
+ * scratch, and the sc_group itself when sc_group_new and its kin made it.
+ * Thread-safe; never fails.
+ */
 size_t sc_group_bytes(const sc_group *g);
 
-/* As sc_pcgroup_describe. Thread-safe; never fails. */
+/*
+ * "path=<sc_group_path>;slots=<CPU rows>;counters=<n>;row=<bytes per row>"
+ * into buf, as snprintf (the describe contract of scounters.h): path is the
+ * group's own index, not the process's. Thread-safe; never fails.
+ */
 int sc_group_describe(const sc_group *g, char *buf, size_t size);
 
 /* ---- the variant PerCPUGroup ------------------------------------------------------ */
@@ -311,7 +283,7 @@ int sc_group_describe(const sc_group *g, char *buf, size_t size);
  * of the table's n counters (sc_percpu_group_reserve) before it inits them,
  * each init takes the next counter of the group, and sc_table_destroy frees
  * the group (sc_percpu_group_release). A counter in the table is a pointer
- * to its first word (8 bytes, packed). Increments are sc_pcgroup_add's;
+ * to its first word (8 bytes, packed). Increments are sc_group_add's;
  * get is the raw sum (the handle API keeps its own origin); reset zeroes
  * the counter's words (only while nothing increments).
  *
@@ -367,7 +339,7 @@ static inline void sc_percpu_group_inc(sc_percpu_group_t *c, const sc_percpu_gro
  * (slots + 1 words from col, row bytes apart), relaxed loads: the words are
  * monotone, so a sum needs no ordering (as every distributed counter's).
  */
-static inline uint64_t sc_pcgroup_column_sum_(const unsigned char *col, size_t row, uint32_t slots)
+static inline uint64_t sc_group_column_sum_(const unsigned char *col, size_t row, uint32_t slots)
 {
 	uint64_t sum = 0;
 	for (uint32_t r = 0; r <= slots; r++)
@@ -381,7 +353,7 @@ static inline uint64_t sc_pcgroup_column_sum_(const unsigned char *col, size_t r
 static inline uint64_t sc_percpu_group_get(const sc_percpu_group_t *c,
                                            const sc_percpu_group_cfg *cfg)
 {
-	return sc_pcgroup_column_sum_(c->col, cfg->row, cfg->cpus);
+	return sc_group_column_sum_(c->col, cfg->row, cfg->cpus);
 }
 
 /*
@@ -416,6 +388,48 @@ static inline sc_handle_path sc_percpu_group_handle_path_(const void *c, const v
 #define SC_HOOKS_percpu_group                                                              \
 	{.handle_path = sc_percpu_group_handle_path_, .table_reserve = sc_percpu_group_reserve_, \
 	 .table_release = sc_percpu_group_release_}
+
+/* ---- the earlier name: sc_pcgroup ------------------------------------------------- */
+
+/*
+ * sc_pcgroup, a group's rows without the scratch, was the name of a group
+ * in the caller's storage before sc_group could be held there too. Its
+ * functions stay, for code written for them; new code uses sc_group's. Each
+ * is its sc_group namesake on the rows, with these differences:
+ * sc_pcgroup_init is sc_group_init with SC_PERCPU_PRIVATE and
+ * sc_pcgroup_init_as is sc_group_init; sc_pcgroup_attach is
+ * sc_group_init_attached; sc_pcgroup_add and _inc return nothing (an index
+ * i >= n counts nothing); sc_pcgroup_read_and_reset takes the origins'
+ * buffer from the caller (scratch: n words, one per concurrent call; NULL:
+ * counter by counter); sc_pcgroup_bytes counts the rows alone.
+ */
+#define SC_PCGROUP_PLACED_VERSION SC_GROUP_PLACED_VERSION
+int sc_pcgroup_init(sc_pcgroup *g, uint32_t n, const sc_env *env, sc_err *err);
+int sc_pcgroup_init_as(sc_pcgroup *g, uint32_t n, const sc_env *env, unsigned how, sc_err *err);
+void sc_pcgroup_destroy(sc_pcgroup *g);
+size_t sc_pcgroup_placed_bytes(uint32_t n, uint32_t cpus);
+int sc_pcgroup_init_placed(sc_pcgroup *g, void *buf, size_t size, uint32_t n, uint32_t cpus,
+                           sc_err *err);
+int sc_pcgroup_attach(sc_pcgroup *g, void *buf, size_t size, sc_err *err);
+const char *sc_pcgroup_path(const sc_pcgroup *g);
+
+static inline void sc_pcgroup_add(sc_pcgroup *g, uint32_t i, uint64_t v)
+{
+	if (__builtin_expect(i < g->n, 1))
+		sc_percpu_add_ix(g->rows + (size_t)i * 8, g->row, g->slots, g->index, v);
+}
+
+static inline void sc_pcgroup_inc(sc_pcgroup *g, uint32_t i)
+{
+	sc_pcgroup_add(g, i, 1);
+}
+
+uint64_t sc_pcgroup_get(const sc_pcgroup *g, uint32_t i);
+int sc_pcgroup_get_all(const sc_pcgroup *g, uint64_t *out, size_t len);
+int sc_pcgroup_read_and_reset(sc_pcgroup *g, uint64_t *out, size_t len, uint64_t *scratch);
+void sc_pcgroup_reset(sc_pcgroup *g);
+size_t sc_pcgroup_bytes(const sc_pcgroup *g);
+int sc_pcgroup_describe(const sc_pcgroup *g, char *buf, size_t size);
 
 SC_API_END
 #ifdef __cplusplus
