@@ -29,10 +29,15 @@ run_all() { SCBENCH=$tmp/fake-scbench "$tmp/run-all.sh" --max-threads 2 "$@" >/d
 body() { grep -v '^#' "$1"; }
 
 # A default-mode plan (3 runs per point), interrupted by a failure after 100
-# invocations, then resumed.
+# invocations, then resumed. Under make check, the plan of six experiments
+# (about a sixth of the invocations; all that the checks below name, of
+# each kind: timed, count-to-N, latency, read cost); the whole plan with
+# SC_TEST_FULL=1 (CI's whole tier).
+some=--experiments=dice-fig4-high,dice-fig4-low,hot-line,ayers,latency,read-cost
+[ "${SC_TEST_FULL:-0}" = 1 ] && some=
 export FAKE_LOG=$tmp/log
 rs=$tmp/rs
-FAKE_FAIL_AT=100 run_all --order-seed 4242 --out "$rs"
+FAKE_FAIL_AT=100 run_all --order-seed 4242 $some --out "$rs"
 check first_part_fails_exit_1 test $? -eq 1
 check order_recorded sh -c "grep -qx 'order_seed=4242' '$rs/run-all.conf' && test -s '$rs/run-all.order'"
 check order_lists_plan_once "$PY" -c '
@@ -84,8 +89,8 @@ for l in open(sys.argv[2]):
 sys.exit(0 if not bad and kept else 1)' "$tmp/list.json" "$rs/run-all.plan"
 
 # The same seed gives the same order; another seed another one.
-FAKE_FAIL_AT=1 run_all --order-seed 4242 --out "$tmp/same"
-FAKE_FAIL_AT=1 run_all --order-seed 4243 --out "$tmp/other"
+FAKE_FAIL_AT=1 run_all --order-seed 4242 $some --out "$tmp/same"
+FAKE_FAIL_AT=1 run_all --order-seed 4243 $some --out "$tmp/other"
 check same_seed_same_order cmp -s "$rs/run-all.order" "$tmp/same/run-all.order"
 check other_seed_other_order test "$(body "$rs/run-all.order" | md5sum)" != \
 	"$(body "$tmp/other/run-all.order" | md5sum)"
@@ -147,7 +152,7 @@ for merged in glob.glob(os.path.join(rs, "*.csv.meta.json")):
 # scbench's reason, the merged CSVs lack exactly them, and --resume tries
 # them again (then there is no failed point left and no failed-points.csv).
 : >"$FAKE_LOG"
-FAKE_CAL_FAIL=dice-fig4-low/t2-CAS-r run_all --order-seed 7 --out "$tmp/cal"
+FAKE_CAL_FAIL=dice-fig4-low/t2-CAS-r run_all --order-seed 7 $some --out "$tmp/cal"
 check calibration_failure_sweep_goes_on test $? -eq 0
 check calibration_failures_listed "$PY" -c '
 import csv, sys
@@ -193,7 +198,8 @@ import json, sys
 m = json.load(open(sys.argv[1]))["run_all"]
 sys.exit(0 if m["variants"] == "RBONuma,FetchAdd" and m["experiments"].startswith("dice-fig4-high") else 1)' \
 	"$rx/latency.csv.meta.json"
-check unrestricted_recorded_all sh -c "grep -qx 'experiments=all' '$rs/run-all.conf'"
+FAKE_FAIL_AT=1 run_all --quick --out "$tmp/unrestricted" # its conf, then a failed first part
+check unrestricted_recorded_all sh -c "grep -qx 'experiments=all' '$tmp/unrestricted/run-all.conf'"
 run_all --quick --experiments=dice-fig9 --out "$tmp/bad1"
 check unknown_experiment_refused sh -c "test $? -eq 2 && grep -q 'unknown experiment' '$tmp/err' && test ! -e '$tmp/bad1'"
 run_all --quick --variants=FetchAdd,Nope --out "$tmp/bad2"
