@@ -158,9 +158,10 @@ static void check_synthetic(const char *info)
 	/* The CPU's own name goes before cpuinfo's, which a restored guest may keep stale. */
 	prov_cpu_read(&c, smt, root, "Brand CPU 9000", info);
 	if (!strcmp(topo_cpu_model(smt), "")) {
-		tap_ok(strcmp(c.model, "Brand CPU 9000") == 0, "model from the CPU's brand first (%s)",
-		       c.model);
-		tap_ok(strcmp(c.vendor, "TestVendor") == 0, "vendor still from cpuinfo (%s)", c.vendor);
+		tap_ok(strcmp(c.model, "Brand CPU 9000") == 0,
+		       "model from the CPU's brand first (%s)", c.model);
+		tap_ok(strcmp(c.vendor, "TestVendor") == 0, "vendor still from cpuinfo (%s)",
+		       c.vendor);
 	}
 	prov_cpu_read(&c, smt, root, "", info);
 	if (!strcmp(topo_cpu_model(smt), ""))
@@ -197,8 +198,8 @@ int main(void)
 	topo *real = load(NULL);
 	int have = arch_cpu_brand(brand, sizeof brand) == 0;
 #if defined(__x86_64__) || defined(__i386__)
-	tap_ok(have && brand[0] && brand[0] != ' ', "x86: the CPUID brand read, no leading space ('%s')",
-	       brand);
+	tap_ok(have && brand[0] && brand[0] != ' ',
+	       "x86: the CPUID brand read, no leading space ('%s')", brand);
 	if (topo_cpu_model(real)[0])
 		tap_ok(strcmp(brand, topo_cpu_model(real)) == 0,
 		       "the brand is hwloc's CPUModel ('%s', '%s')", brand, topo_cpu_model(real));
