@@ -21,38 +21,60 @@ int sc_group_einval_(void)
 }
 
 /*
- * The rest of g once its rows are made (rc 0): the scratch, or -1 with err
- * set and the rows destroyed. rc -1 (the rows failed) is passed on.
+ * g's scratch for n counters, made before its rows so that a failure leaves
+ * a placed buffer untouched (n out of range: none, and the rows' init
+ * refuses n), or -1 with err set.
  */
-static int finish(sc_group *g, int rc, sc_err *err)
+static int scratch_first(sc_group *g, uint32_t n, sc_err *err)
 {
 	g->scratch_ = NULL;
 	g->heap_ = 0;
 	sc_atomic_init(&g->busy_, 0);
-	if (rc)
-		return rc;
-	if (!(g->scratch_ = malloc((size_t)g->rows_.n * sizeof *g->scratch_))) {
+	if (n == 0 || n > SC_GROUP_MAX_COUNTERS)
+		return 0;
+	if (!(g->scratch_ = malloc((size_t)n * sizeof *g->scratch_))) {
 		sc_err_set(err, "group: out of memory");
-		sc_pcgroup_destroy(&g->rows_);
 		return -1;
 	}
 	return 0;
 }
 
+/* rc, the rows' init's: on a failure the scratch is freed. */
+static int rows_made(sc_group *g, int rc)
+{
+	if (rc) {
+		free(g->scratch_);
+		g->scratch_ = NULL;
+	}
+	return rc;
+}
+
 int sc_group_init(sc_group *g, uint32_t n, const sc_env *env, unsigned how, sc_err *err)
 {
-	return finish(g, sc_pcgroup_init_as(&g->rows_, n, env, how, err), err);
+	if (scratch_first(g, n, err))
+		return -1;
+	return rows_made(g, sc_pcgroup_init_as(&g->rows_, n, env, how, err));
 }
 
 int sc_group_init_placed(sc_group *g, void *buf, size_t size, uint32_t n, uint32_t cpus,
                          sc_err *err)
 {
-	return finish(g, sc_pcgroup_init_placed(&g->rows_, buf, size, n, cpus, err), err);
+	if (scratch_first(g, n, err))
+		return -1;
+	return rows_made(g, sc_pcgroup_init_placed(&g->rows_, buf, size, n, cpus, err));
 }
 
+/* n is the buffer's, known once attached (attach writes nothing to buf). */
 int sc_group_init_attached(sc_group *g, void *buf, size_t size, sc_err *err)
 {
-	return finish(g, sc_pcgroup_attach(&g->rows_, buf, size, err), err);
+	scratch_first(g, 0, err);
+	if (sc_pcgroup_attach(&g->rows_, buf, size, err))
+		return -1;
+	if (scratch_first(g, g->rows_.n, err)) {
+		sc_pcgroup_destroy(&g->rows_); /* a view: frees nothing */
+		return -1;
+	}
+	return 0;
 }
 
 size_t sc_group_placed_bytes(uint32_t n, uint32_t cpus)
