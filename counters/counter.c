@@ -162,6 +162,11 @@ static void fill_head(sc_counter *c, const sc_variant *v)
 		c->head.percpu_stride = path.stride;
 		c->head.percpu_slots = path.slots;
 		c->head.percpu_index = path.index;
+		/* a sequence's id, one line per CPU: the inlined add needs no test of the index */
+		if ((path.index & SC_RSEQ_ON_) && path.stride == SC_LINE_SIZE)
+			c->head.op = (path.index & (UINT64_C(0xff) << 32)) == SC_RSEQ_CPU_ID_ ?
+			                     SC_HEAD_OP_PERCPU_CPU_ID_ :
+			                     SC_HEAD_OP_PERCPU_MM_CID_;
 	} else if (path.kind == SC_PATH_FETCHADD) {
 		/* the increments sc_counter_inc inlines in mode SC_HEAD_CALL_ (sc_counter.h) */
 		c->head.op = SC_HEAD_OP_FETCHADD_;

@@ -79,13 +79,17 @@ MCA_PAIR_(scalable)
 			sc_counter_inc(c);                                                  \
 		}                                                                           \
 	}
-MCA_HANDLE_(fetchadd, h->op == SC_HEAD_OP_FETCHADD_)
-/* (in the order sc_counter_inc tests them: op, percpu_slot0, sharded_cfg.threads) */
-MCA_HANDLE_(morris, h->op == SC_HEAD_OP_MORRIS_)
-MCA_HANDLE_(scalable, h->op == SC_HEAD_OP_SCALABLE_ && sc_counter_tls_.ctx.rng != 0)
-MCA_HANDLE_(sharded,
-            h->op == SC_HEAD_OP_SHARDED_ && sc_counter_tls_.ctx.index < h->sharded_cfg.threads)
-MCA_HANDLE_(percpu, h->op == SC_HEAD_OP_CALL_ && h->percpu_slot0 != NULL)
-MCA_HANDLE_(call, h->op == SC_HEAD_OP_CALL_ && h->percpu_slot0 == NULL &&
-                          h->sharded_cfg.threads == 0 && h->mode == 0 && sc_counter_tls_.ready == 1)
+/* (in the order sc_counter_inc tests them: sharded_cfg.threads, op, percpu_slot0) */
+/* threads is 0 but for Sharded: "index < threads" fails (the compiler sees no index) */
+#define MCA_NOT_SHARDED_ (h->sharded_cfg.threads == 0)
+MCA_HANDLE_(sharded, sc_counter_tls_.ctx.index < h->sharded_cfg.threads)
+MCA_HANDLE_(percpu, MCA_NOT_SHARDED_ && h->op == (MCA_CPU_ID ? SC_HEAD_OP_PERCPU_CPU_ID_ :
+                                                               SC_HEAD_OP_PERCPU_MM_CID_))
+MCA_HANDLE_(fetchadd, MCA_NOT_SHARDED_ && h->op == SC_HEAD_OP_FETCHADD_)
+MCA_HANDLE_(morris, MCA_NOT_SHARDED_ && h->op == SC_HEAD_OP_MORRIS_)
+MCA_HANDLE_(scalable,
+            MCA_NOT_SHARDED_ && h->op == SC_HEAD_OP_SCALABLE_ && sc_counter_tls_.ctx.rng != 0)
+MCA_HANDLE_(call, MCA_NOT_SHARDED_ && h->op == SC_HEAD_OP_CALL_ && h->percpu_slot0 == NULL &&
+                          h->mode == 0 && sc_counter_tls_.ready == 1)
+#undef MCA_NOT_SHARDED_
 #undef MCA_HANDLE_

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_handle_op.c - the head's op (sc_counter.h): FetchAdd's, Morris's and
- * Scalable's increments inlined into sc_counter_inc. Each check is exact:
- * the three ways of incrementing a counter (the inlined sc_counter_inc, the
- * library's out-of-line one, and the code a program built before op
- * existed inlines, which never reads op and takes the call through inc)
- * give the same value from the same draws of the thread's stream, so an
- * old binary and a new library, or the reverse, count alike.
+ * Scalable's increments, and PerCPU's restartable sequence by its id,
+ * inlined into sc_counter_inc. Each check is exact: the four ways of
+ * incrementing a counter (the inlined sc_counter_inc, the library's
+ * out-of-line one, the code a program built before op existed inlines,
+ * which never reads op and takes the call through inc, and the code a
+ * program built before the per-CPU ops inlines, which tests op first and
+ * finds a per-CPU array by percpu_slot0) give the same value from the same
+ * draws of the thread's stream, so an old binary and a new library, or the
+ * reverse, count alike.
  */
 #include <scounters/scounters.h>
 
@@ -38,6 +41,45 @@ static void old_inc(sc_counter *c)
 	h->inc(h->obj, h->cfg, sc_counter_ctx_(&sc_counter_tls_, h->mode, c));
 }
 
+/* What sc_counter_inc inlined before the per-CPU ops: op first, Sharded's first. */
+static void mid_inc(sc_counter *c)
+{
+	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
+	sc_thread *me = &sc_counter_tls_.ctx;
+	uint32_t op = h->op;
+	if (op == SC_HEAD_OP_SHARDED_) {
+		if (me->index < h->sharded_cfg.threads)
+			sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, me);
+		else
+			h->inc(h->obj, h->cfg, sc_counter_context_(c));
+		return;
+	}
+	if (op == SC_HEAD_OP_FETCHADD_) {
+		sc_fetchadd_inc((sc_fetchadd_t *)h->obj, (const sc_fetchadd_cfg *)h->cfg, me);
+		return;
+	}
+	if (op == SC_HEAD_OP_MORRIS_) {
+		if (sc_morris_inc_rng_((sc_morris_t *)h->obj, (const sc_morris_cfg *)h->cfg, me,
+		                       me->rng))
+			h->inc(h->obj, h->cfg, sc_counter_context_(c));
+		return;
+	}
+	if (op == SC_HEAD_OP_SCALABLE_) {
+		if (me->rng == 0)
+			h->inc(h->obj, h->cfg, sc_counter_context_(c));
+		else
+			sc_scalable_ayers_inc_rng_((sc_scalable_t *)h->obj,
+			                           (const sc_scalable_cfg *)h->cfg, me, me->rng);
+		return;
+	}
+	if (h->percpu_slot0) {
+		sc_percpu_add_ix(h->percpu_slot0, h->percpu_stride, h->percpu_slots,
+		                 h->percpu_index, 1);
+		return;
+	}
+	h->inc(h->obj, h->cfg, sc_counter_ctx_(&sc_counter_tls_, h->mode, c));
+}
+
 static void new_inc(sc_counter *c)
 {
 	sc_counter_inc(c);
@@ -51,7 +93,12 @@ static uint32_t op_of(const sc_counter *c)
 /* Which variants the inlined increment takes without the call. */
 static void ops_set(void)
 {
-	static const struct {
+	/* PerCPU's op names its sequence's id; the locked path takes the call */
+	const char *path = sc_percpu_path();
+	uint32_t percpu = strcmp(path, "rseq-cpu_id") == 0 ? SC_HEAD_OP_PERCPU_CPU_ID_ :
+	                  strcmp(path, "rseq-mm_cid") == 0 ? SC_HEAD_OP_PERCPU_MM_CID_ :
+	                                                     SC_HEAD_OP_CALL_;
+	const struct {
 		const char *variant, *params;
 		uint32_t op;
 	} want[] = {
@@ -63,7 +110,8 @@ static void ops_set(void)
 		{ "ScalableCapped", "", SC_HEAD_OP_CALL_ },
 		{ "CAS", "", SC_HEAD_OP_CALL_ },
 		{ "Sharded", "", SC_HEAD_OP_SHARDED_ },
-		{ "PerCPU", "", SC_HEAD_OP_CALL_ },
+		{ "PerCPU", "", percpu },
+		{ "PerCPUGroup", "", percpu }, /* one counter: rows one line long */
 		{ "MorrisAdapt", "", SC_HEAD_OP_CALL_ },
 		{ "RBONuma", "", SC_HEAD_OP_CALL_ },
 	};
@@ -99,23 +147,27 @@ static uint64_t run(const char *v, void (*inc)(sc_counter *), uint32_t rng, int 
 
 static void same_draws(void)
 {
-	static const char *const variants[] = {"FetchAdd", "Morris", "Scalable", "CAS", "Sharded",
-	                                       "PerCPU", "ScalableCapped"};
+	static const char *const variants[] = { "FetchAdd",    "Morris",        "Scalable",
+		                                "CAS",         "Sharded",       "PerCPU",
+		                                "PerCPUGroup", "ScalableCapped" };
 	const int n = 200000;
 	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
 		const char *v = variants[i];
-		uint32_t start = 0x9e3779b9u + (uint32_t)i, r_new = 0, r_old = 0, r_ool = 0;
+		uint32_t start = 0x9e3779b9u + (uint32_t)i, r_new = 0, r_old = 0, r_ool = 0,
+			 r_mid = 0;
 		uint64_t a = run(v, new_inc, start, n, &r_new);
 		uint64_t b = run(v, old_inc, start, n, &r_old);
 		uint64_t d = run(v, ool_inc, start, n, &r_ool);
-		tap_ok(a != UINT64_MAX && a == b && a == d && r_new == r_old && r_new == r_ool,
+		uint64_t m = run(v, mid_inc, start, n, &r_mid);
+		tap_ok(a != UINT64_MAX && a == b && a == d && a == m && r_new == r_old &&
+		               r_new == r_ool && r_new == r_mid,
 		       "same_value_and_draws_%s: inlined %llu (stream %08x), old binary's %llu (%08x), "
-		       "out-of-line %llu (%08x)",
+		       "out-of-line %llu (%08x), op-first binary's %llu (%08x)",
 		       v, (unsigned long long)a, r_new, (unsigned long long)b, r_old,
-		       (unsigned long long)d, r_ool);
+		       (unsigned long long)d, r_ool, (unsigned long long)m, r_mid);
 		/* the precise ones count every increment; the probabilistic ones drew */
-		if (strcmp(v, "FetchAdd") == 0 || strcmp(v, "CAS") == 0 || strcmp(v, "Sharded") == 0 ||
-		    strcmp(v, "PerCPU") == 0)
+		if (strcmp(v, "FetchAdd") == 0 || strcmp(v, "CAS") == 0 ||
+		    strcmp(v, "Sharded") == 0 || strncmp(v, "PerCPU", 6) == 0)
 			tap_ok(a == (uint64_t)n, "exact_%s: %llu of %d", v, (unsigned long long)a, n);
 		else
 			tap_ok(r_new != start, "drew_%s", v);

@@ -80,6 +80,12 @@ static void check_head(const sc_variant *v)
 		op = SC_HEAD_OP_SCALABLE_;
 	else if (!slow && path.kind == SC_PATH_SHARDED)
 		op = SC_HEAD_OP_SHARDED_;
+	else if (!slow && path.kind == SC_PATH_PERCPU && (path.index & SC_RSEQ_ON_) &&
+	         path.stride == SC_LINE_SIZE)
+		/* the sequence's id, by the index's name (sc_rseq.h) */
+		op = strcmp(sc_percpu_index_name(path.index), "rseq-cpu_id") == 0 ?
+		             SC_HEAD_OP_PERCPU_CPU_ID_ :
+		             SC_HEAD_OP_PERCPU_MM_CID_;
 	ok &= h->op == op;
 	ok &= path.inc ? h->inc == path.inc : h->inc == v->inc;
 	tap_ok(ok, "%s: the head (mode %u, op %u) follows the path (kind %d%s)", v->name, h->mode,

@@ -30,8 +30,12 @@
  * takes the call through inc, valid for every counter) says that the
  * increment is inlined: FetchAdd's atomic add on obj (no context), Morris's
  * and Scalable's draw and update on obj and cfg with the thread's context;
- * for Sharded op says so too (SC_HEAD_OP_SHARDED_, tested first: code built
- * before it finds Sharded by sharded_cfg.threads, as it did). sc_counter_tls_ is the
+ * for Sharded op says so too (SC_HEAD_OP_SHARDED_), though the inlined
+ * increment finds Sharded by sharded_cfg.threads, as code built before op
+ * does; for PerCPU and PerCPUGroup whose array is one line per CPU and
+ * indexed by a restartable sequence, op names the sequence's id
+ * (SC_HEAD_OP_PERCPU_CPU_ID_ or _MM_CID_, from percpu_index), so that the
+ * add needs no test of the index. sc_counter_tls_ is the
  * calling thread's context, made by the library on the thread's first call
  * (ready = 1 from then on; until then, and again once its exit destructor
  * has begun, ready = 0 and ctx.index = UINT32_MAX), in initial-exec TLS: the
@@ -51,7 +55,9 @@ enum {
 	SC_HEAD_OP_FETCHADD_ = 1, /* sc_fetchadd_inc on obj inlined (FetchAdd) */
 	SC_HEAD_OP_MORRIS_ = 2, /* sc_morris_inc on obj, cfg inlined (Morris) */
 	SC_HEAD_OP_SCALABLE_ = 3, /* Ayers's sc_scalable_inc on obj, cfg inlined (Scalable) */
-	SC_HEAD_OP_SHARDED_ = 4 /* sc_sharded_inc on the head's copies inlined (Sharded) */
+	SC_HEAD_OP_SHARDED_ = 4, /* sc_sharded_inc on the head's copies inlined (Sharded) */
+	SC_HEAD_OP_PERCPU_CPU_ID_ = 5, /* the restartable sequence on the head's copies of a */
+	SC_HEAD_OP_PERCPU_MM_CID_ = 6 /* per-CPU array, one line per CPU: by cpu_id, by mm_cid */
 };
 
 typedef struct sc_counter_head_ {
@@ -70,7 +76,7 @@ typedef struct sc_counter_head_ {
 	uint32_t percpu_slots;       /* index), read-only after init */
 	uint64_t percpu_index;
 	/* SC_HEAD_OP_*_, read-only after init; SC_HEAD_OP_CALL_ for every mode
-	 * but SC_HEAD_CALL_ and SC_HEAD_SHARDED_ */
+	 * but SC_HEAD_CALL_, SC_HEAD_SHARDED_ and SC_HEAD_PERCPU_ */
 	uint32_t op;
 } sc_counter_head_;
 
@@ -104,33 +110,41 @@ SC_ALWAYS_INLINE sc_thread *sc_counter_ctx_(sc_counter_tls_t_ *self, uint32_t mo
 }
 
 /*
- * The tests, in order, reuse what the increment loads anyway. op first:
- * Sharded (SC_HEAD_OP_SHARDED_) takes one load and one compare before its
- * own test, the three after it one to three more; the op of those three
- * is set only in mode SC_HEAD_CALL_, so the context Morris and Scalable get is the thread's
- * own, the one the call would be given: they use only its generator (rng),
- * which is never 0 once the library made the context and 0 before (after
- * the thread's exit destructor, rng stays the thread's own stream). The
- * state is loaded once and handed to the draw. Scalable tests it for 0
- * first; Morris does not (sc_morris_inc_rng_: a state of 0 draws 0, never
- * passes the threshold and comes back from the update's path, so the
- * common path has one branch fewer). A test of ready, the word after the
- * context, made some cores forward rng's store to its next load slowly.
- * Then percpu_slot0, non-NULL only for PerCPU and PerCPUGroup, whose add
- * then needs it (before
- * the sharded_cfg.threads test below, whose three instructions ahead of it
- * slowed the per-CPU add in some processes). Sharded's index test: the thread's index is
- * UINT32_MAX until its context is made (and again once its exit destructor
- * began), so "index < threads" also says that the thread has its context
- * (if not, or for an index beyond the slots, the library makes the context
- * and the variant's own increment takes the shared overflow slot). Last,
- * sharded_cfg.threads, 0 but for Sharded: a head filled by a library older
- * than SC_HEAD_OP_SHARDED_ (op 0) takes Sharded's path there. The rest, and
- * an op value this header does not know (one a later library may set), take
- * the call, valid for every counter. Each test ahead of a path costs that
- * path a compare and a branch; which order is cheapest moves with the
- * loop's layout (make bench reports the handle's cost per loop alignment;
- * NEWS has the measurements behind this order).
+ * The tests, in order, reuse what the increment loads anyway. First
+ * Sharded's: sharded_cfg.threads is 0 but for Sharded, and the thread's
+ * index is UINT32_MAX until its context is made (and again once its exit
+ * destructor began), so "index < threads", the bound the inlined
+ * sc_sharded_inc needs anyway, also says that the counter is Sharded and
+ * that the thread has its context; Sharded's handle increment is then the
+ * inlined one, to the instruction. A Sharded thread that fails it (no
+ * context yet, or an index beyond the slots) reaches the call at the end,
+ * whose mode SC_HEAD_SHARDED_ makes the library give the context, and the
+ * variant's own increment takes the shared overflow slot.
+ *
+ * Then op. The per-CPU add's two ops come first, laid out as the path that
+ * falls through: with them behind the other ops, or found by percpu_slot0
+ * and then the index's bits, the per-CPU handle increment cost 1.2x to
+ * 1.9x its inlined one, varying with the loop's alignment. The ops of
+ * FetchAdd, Morris and Scalable are set only in mode SC_HEAD_CALL_, so the
+ * context Morris and Scalable get is the thread's own, the one the call
+ * would be given: they use only its generator (rng), which is never 0 once
+ * the library made the context and 0 before (after the thread's exit
+ * destructor, rng stays the thread's own stream). The state is loaded once
+ * and handed to the draw. Scalable tests it for 0 first; Morris does not
+ * (sc_morris_inc_rng_: a state of 0 draws 0, never passes the threshold and
+ * comes back from the update's path, so the common path has one branch
+ * fewer). A test of ready, the word after the context, made some cores
+ * forward rng's store to its next load slowly.
+ *
+ * Last, percpu_slot0, non-NULL only for PerCPU and PerCPUGroup: an array
+ * whose stride is not one line, a head filled by a library older than the
+ * per-CPU ops, and code built where the sequence is not inlined
+ * (SC_RSEQ_INLINE 0) add by sc_percpu_add_ix. The rest, and an op value
+ * this header does not know (one a later library may set), take the call,
+ * valid for every counter. Each test ahead of a path costs that path a
+ * compare and a branch; which order is cheapest moves with the loop's
+ * layout (make bench reports the handle's cost per loop alignment; NEWS
+ * has the measurements behind this order).
  *
  * The empty asm hides where me points, so the compiler computes the thread's
  * context address once, out of a loop of increments, rather than again
@@ -143,14 +157,19 @@ SC_ALWAYS_INLINE void sc_counter_inc(sc_counter *c)
 	const sc_counter_head_ *h = (const sc_counter_head_ *)(const void *)c;
 	sc_thread *me = &sc_counter_tls_.ctx;
 	__asm__("" : "+r"(me));
-	uint32_t op = h->op;
-	if (__builtin_expect(op == SC_HEAD_OP_SHARDED_, 1)) {
-		if (__builtin_expect(me->index < h->sharded_cfg.threads, 1))
-			sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, me);
-		else
-			h->inc(h->obj, h->cfg, sc_counter_context_(c));
+	if (__builtin_expect(me->index < h->sharded_cfg.threads, 1)) {
+		sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, me);
 		return;
 	}
+	uint32_t op = h->op;
+#if SC_RSEQ_INLINE
+	if (__builtin_expect(op == SC_HEAD_OP_PERCPU_CPU_ID_ || op == SC_HEAD_OP_PERCPU_MM_CID_,
+	                     1)) {
+		sc_rseq_add_area_(sc_rseq_area_(h->percpu_index), op == SC_HEAD_OP_PERCPU_CPU_ID_,
+		                  h->percpu_slot0, SC_LINE_SIZE, h->percpu_slots, 1);
+		return;
+	}
+#endif
 	if (op == SC_HEAD_OP_FETCHADD_) {
 		sc_fetchadd_inc((sc_fetchadd_t *)h->obj, (const sc_fetchadd_cfg *)h->cfg, me);
 		return;
@@ -175,15 +194,6 @@ SC_ALWAYS_INLINE void sc_counter_inc(sc_counter *c)
 	}
 	if (h->percpu_slot0) {
 		sc_percpu_add_ix(h->percpu_slot0, h->percpu_stride, h->percpu_slots, h->percpu_index, 1);
-		return;
-	}
-	uint32_t n = h->sharded_cfg.threads;
-	if (__builtin_expect(n != 0, 1)) {
-		if (__builtin_expect(me->index < n, 1)) {
-			sc_sharded_inc((sc_sharded_t *)&h->sharded, &h->sharded_cfg, me);
-			return;
-		}
-		h->inc(h->obj, h->cfg, sc_counter_context_(c));
 		return;
 	}
 	h->inc(h->obj, h->cfg, sc_counter_ctx_(&sc_counter_tls_, h->mode, c));
