@@ -67,7 +67,7 @@ int sc_group_init_placed(sc_group *g, void *buf, size_t size, uint32_t n, uint32
 /* n is the buffer's, known once attached (attach writes nothing to buf). */
 int sc_group_init_attached(sc_group *g, void *buf, size_t size, sc_err *err)
 {
-	scratch_first(g, 0, err);
+	scratch_first(g, 0, err); /* no scratch yet: the fields cleared, for a failed attach */
 	if (sc_pcgroup_attach(&g->rows_, buf, size, err))
 		return -1;
 	if (scratch_first(g, g->rows_.n, err)) {
