@@ -73,6 +73,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 export SC_TEST_SCALE=${SC_TEST_SCALE:-0.25}
 export QEMU_LD_PREFIX=$sysroot
+# qemu-user (7.2) allocates through GLib's slice allocator, whose lock a
+# fork copies as held when another thread of the emulated program had it:
+# the child then waits forever (seen once in a fork of test_conformance,
+# in tcg_tb_insert -> g_slice_alloc, under cpu cortex-a57). With
+# G_SLICE=always-malloc GLib takes glibc's malloc, which is fork-safe.
+export G_SLICE=always-malloc
 # Timing checks (test_calibration) report themselves skipped under emulation.
 export SC_TEST_EMULATOR=$qemu
 t_start=$(date +%s)
